@@ -1,0 +1,215 @@
+/**
+ * One small error hierarchy with stable string codes, in the manner of undici's `UND_ERR_*`.
+ * The class decides how a failure is retried (see `retry-policy.ts`); the message says what the
+ * user should do. Messages never contain secrets: HTTP errors carry the path and query of the
+ * request, never its headers.
+ */
+
+export type ErrorCode =
+  | 'BUILDSYNC_CONFIG_INVALID'
+  | 'BUILDSYNC_USAGE'
+  | 'BUILDSYNC_FILE_UNREADABLE'
+  | 'BUILDSYNC_ROW_INVALID'
+  | 'BUILDSYNC_RECORD_INVALID'
+  | 'BUILDSYNC_HTTP_400'
+  | 'BUILDSYNC_HTTP_401'
+  | 'BUILDSYNC_HTTP_404'
+  | 'BUILDSYNC_HTTP_429'
+  | 'BUILDSYNC_HTTP_5XX'
+  | 'BUILDSYNC_HTTP_OTHER'
+  | 'BUILDSYNC_RESPONSE_INVALID'
+  | 'BUILDSYNC_NETWORK'
+  | 'BUILDSYNC_REDIS_UNAVAILABLE'
+  | 'BUILDSYNC_INTERRUPTED';
+
+export class BuildsyncError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/** A bad configuration value (env var, flag, mapping file). Exit code 2. */
+export class ConfigError extends BuildsyncError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('BUILDSYNC_CONFIG_INVALID', message, options);
+  }
+}
+
+/** A command line the tool cannot act on. Exit code 2. */
+export class UsageError extends BuildsyncError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('BUILDSYNC_USAGE', message, options);
+  }
+}
+
+/** A file that cannot be opened or decoded at all. Exit code 2. */
+export class FileError extends BuildsyncError {
+  readonly file: string;
+  constructor(file: string, message: string, options?: { cause?: unknown }) {
+    super('BUILDSYNC_FILE_UNREADABLE', message, options);
+    this.file = file;
+  }
+}
+
+/** One bad cell or row of an input file: carries where it is and what was expected. */
+export class RowError extends BuildsyncError {
+  readonly file: string;
+  readonly line: number;
+  readonly column: string | undefined;
+  constructor(file: string, line: number, column: string | undefined, message: string) {
+    super('BUILDSYNC_ROW_INVALID', `${file}:${line}${column ? ` column ${column}` : ''}: ${message}`);
+    this.file = file;
+    this.line = line;
+    this.column = column;
+  }
+}
+
+/** A payload that the service's rules (seed section 2) would refuse; never sent. */
+export class RecordInvalidError extends BuildsyncError {
+  constructor(message: string) {
+    super('BUILDSYNC_RECORD_INVALID', message);
+  }
+}
+
+export interface HttpErrorInit {
+  status: number;
+  method: string;
+  /** Path and query, never the origin's credentials or headers. */
+  path: string;
+  body: unknown;
+  headers?: Record<string, string | string[] | undefined>;
+}
+
+/** A non-2xx answer of the service. `body` is the parsed JSON body when there was one. */
+export class HttpError extends BuildsyncError {
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  readonly body: unknown;
+  readonly headers: Record<string, string | string[] | undefined>;
+  constructor(code: ErrorCode, init: HttpErrorInit, message: string) {
+    super(code, message);
+    this.status = init.status;
+    this.method = init.method;
+    this.path = init.path;
+    this.body = init.body;
+    this.headers = init.headers ?? {};
+  }
+
+  /** The `Message` field of the service's JSON error body, when it has one. */
+  get serviceMessage(): string | undefined {
+    const b = this.body as { Message?: unknown; message?: unknown } | null;
+    if (b && typeof b === 'object') {
+      const m = b.Message ?? b.message;
+      if (typeof m === 'string') return m;
+    }
+    return undefined;
+  }
+}
+
+export class BadRequestError extends HttpError {
+  constructor(init: HttpErrorInit) {
+    super('BUILDSYNC_HTTP_400', init, `${init.method} ${stripQuery(init.path)} was refused with 400 Bad Request: ${describeBody(init.body)}. Check the record's fields against the service's rules.`);
+  }
+}
+
+export class AuthError extends HttpError {
+  constructor(init: HttpErrorInit) {
+    super('BUILDSYNC_HTTP_401', init, `the service refused the credentials (${init.status}). Check BUILDSYNC_EMAIL, BUILDSYNC_PASSWORD and BUILDSYNC_API_KEY (or the --account variables).`);
+  }
+}
+
+export class NotFoundError extends HttpError {
+  constructor(init: HttpErrorInit) {
+    super('BUILDSYNC_HTTP_404', init, `${init.method} ${stripQuery(init.path)} answered 404 Not Found: ${describeBody(init.body)}.`);
+  }
+}
+
+export class RateLimitError extends HttpError {
+  /** How long the service asked us to wait, from Retry-After or its message; undefined when it did not say. */
+  readonly retryAfterMs: number | undefined;
+  /** The window the service named ("hour", "day", …), when it named one. */
+  readonly window: string | undefined;
+  constructor(init: HttpErrorInit, retryAfterMs: number | undefined, window: string | undefined) {
+    super('BUILDSYNC_HTTP_429', init, `the service's rate limit was exceeded${window ? ` (${window})` : ''}${retryAfterMs !== undefined ? `; it asks to wait ${Math.ceil(retryAfterMs / 1000)} s` : ''}. The tool waits and resumes; lower BUILDSYNC_LIMITS to avoid this.`);
+    this.retryAfterMs = retryAfterMs;
+    this.window = window;
+  }
+}
+
+export class ServerError extends HttpError {
+  constructor(init: HttpErrorInit) {
+    super('BUILDSYNC_HTTP_5XX', init, `${init.method} ${stripQuery(init.path)} failed on the service's side (${init.status}): ${describeBody(init.body)}. It is retried a few times; if it persists, try again later.`);
+  }
+}
+
+export class UnexpectedStatusError extends HttpError {
+  constructor(init: HttpErrorInit) {
+    super('BUILDSYNC_HTTP_OTHER', init, `${init.method} ${stripQuery(init.path)} answered an unexpected status ${init.status}: ${describeBody(init.body)}.`);
+  }
+}
+
+/** The service answered 2xx with a body the tool cannot read. */
+export class ResponseInvalidError extends BuildsyncError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('BUILDSYNC_RESPONSE_INVALID', message, options);
+  }
+}
+
+/**
+ * A connection-level failure. `maybeDelivered` is true when the request may have reached the
+ * service (the body was written and the connection died before an answer): such a create is
+ * `unknown`, never resent blindly.
+ */
+export class NetworkError extends BuildsyncError {
+  readonly maybeDelivered: boolean;
+  constructor(message: string, maybeDelivered: boolean, options?: { cause?: unknown }) {
+    super('BUILDSYNC_NETWORK', message, options);
+    this.maybeDelivered = maybeDelivered;
+  }
+}
+
+export class RedisUnavailableError extends BuildsyncError {
+  constructor(url: string, options?: { cause?: unknown }) {
+    super('BUILDSYNC_REDIS_UNAVAILABLE', `no Redis answers at ${redactUrl(url)}. Start one (redis-server --daemonize yes) or set REDIS_URL; --dry-run and --no-queue need none.`, options);
+  }
+}
+
+export class InterruptedError extends BuildsyncError {
+  constructor(message = 'interrupted') {
+    super('BUILDSYNC_INTERRUPTED', message);
+  }
+}
+
+/** Turns anything thrown into an Error (graphile-worker's coerceError). */
+export function coerceError(err: unknown): Error {
+  if (err instanceof Error) return err;
+  return new Error(typeof err === 'string' ? err : JSON.stringify(err));
+}
+
+/** Removes the user:password part of a URL so it can be printed. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, '//***@');
+  }
+}
+
+function stripQuery(path: string): string {
+  const i = path.indexOf('?');
+  return i === -1 ? path : path.slice(0, i);
+}
+
+function describeBody(body: unknown): string {
+  if (body === undefined || body === null || body === '') return 'no detail';
+  if (typeof body === 'string') return body.slice(0, 300);
+  const m = (body as { Message?: unknown }).Message;
+  if (typeof m === 'string') return m.slice(0, 300);
+  return JSON.stringify(body).slice(0, 300);
+}
