@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'BUILDSYNC_HTTP_401'
   | 'BUILDSYNC_HTTP_404'
   | 'BUILDSYNC_HTTP_429'
+  | 'BUILDSYNC_THROTTLED'
   | 'BUILDSYNC_HTTP_5XX'
   | 'BUILDSYNC_HTTP_OTHER'
   | 'BUILDSYNC_RESPONSE_INVALID'
@@ -138,6 +139,34 @@ export class RateLimitError extends HttpError {
     this.retryAfterMs = retryAfterMs;
     this.window = window;
   }
+}
+
+/**
+ * Not an answer of the service: the account's own rate budget has no room for a request now and
+ * the wait is longer than is worth holding a worker slot for. Nothing was sent. A job processor
+ * turns it into a delayed job (attempts are not used up); `waitMs` says for how long.
+ */
+export class ThrottledError extends BuildsyncError {
+  readonly waitMs: number;
+  readonly window: string | undefined;
+  readonly account: string;
+  constructor(account: string, waitMs: number, window: string | undefined, reason: string) {
+    super('BUILDSYNC_THROTTLED', `account ${account}: ${reason}; waiting ${formatWait(waitMs)}`);
+    this.account = account;
+    this.waitMs = waitMs;
+    this.window = window;
+  }
+}
+
+/** "41 min", "3 h 5 min", "12 s": how people read a wait. */
+export function formatWait(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.ceil(s / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h} h${m % 60 ? ` ${m % 60} min` : ''}`;
+  return `${Math.round(h / 24)} days`;
 }
 
 export class ServerError extends HttpError {

@@ -4,6 +4,7 @@ import {
   NetworkError,
   RateLimitError,
   ServerError,
+  ThrottledError,
 } from './errors.ts';
 
 /**
@@ -16,7 +17,7 @@ import {
 export type RetryDecision = 'never' | 'budget' | 'bounded' | 'unknown';
 
 export function retryDecision(err: unknown): RetryDecision {
-  if (err instanceof RateLimitError) return 'budget';
+  if (err instanceof RateLimitError || err instanceof ThrottledError) return 'budget';
   if (err instanceof ServerError) return 'bounded';
   if (err instanceof NetworkError) return err.maybeDelivered ? 'unknown' : 'bounded';
   if (err instanceof HttpError) return 'never';
