@@ -1,0 +1,68 @@
+import type { Command } from 'commander';
+import { InterruptedError } from '../errors/index.ts';
+import { describeFailure, EXIT } from './exit.ts';
+
+/** Options every command accepts (CONTRACT.md §1). */
+export interface GlobalOptions {
+  account?: string;
+  allowInsecureHttp?: boolean;
+}
+
+export interface CommandContext {
+  global: GlobalOptions;
+  /** Aborted on the first SIGINT / SIGTERM; commands pass it down and clean up. */
+  signal: AbortSignal;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const controller = new AbortController();
+let signalled: NodeJS.Signals | undefined;
+
+function onSignal(sig: NodeJS.Signals): void {
+  if (signalled) {
+    // A second Ctrl-C means "now": the first one already asked everything to wind down.
+    process.stderr.write(`buildsync: ${sig} again, exiting at once\n`);
+    process.exit(EXIT.interrupted);
+  }
+  signalled = sig;
+  controller.abort(new InterruptedError(`interrupted by ${sig}`));
+}
+
+export function installSignalHandlers(): void {
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+export function wasSignalled(): NodeJS.Signals | undefined {
+  return signalled;
+}
+
+/**
+ * Wraps a command's action: builds its context, maps what it returns or throws to the exit codes
+ * of CONTRACT.md §2 and prints a failure as one line, never as a stack trace for a user's mistake.
+ */
+export function action<A extends unknown[]>(
+  fn: (ctx: CommandContext, ...args: A) => Promise<number | void>,
+): (...args: unknown[]) => Promise<void> {
+  return async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const ctx: CommandContext = {
+      global: cmd.optsWithGlobals() as GlobalOptions,
+      signal: controller.signal,
+      out: (line) => process.stdout.write(`${line}\n`),
+      err: (line) => process.stderr.write(`${line}\n`),
+    };
+    let code: number;
+    try {
+      code = (await fn(ctx, ...(args.slice(0, -1) as A))) ?? EXIT.ok;
+    } catch (err) {
+      // Whatever broke after a signal broke because of it: report the interruption.
+      const f = describeFailure(signalled ? new InterruptedError(`interrupted by ${signalled}`) : err);
+      ctx.err(f.message);
+      code = f.code;
+    }
+    if (signalled && code === EXIT.ok) code = EXIT.interrupted;
+    process.exitCode = code;
+  };
+}

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { EXIT } from './exit.ts';
+import { installSignalHandlers } from './command.ts';
+import { registerSandbox } from './sandbox-command.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+export function buildProgram(): Command {
+  const program = new Command('buildsync')
+    .description('Bulk import/export for the construction project-management service: project exports, estimate and bill imports, as BullMQ jobs throttled to the service\'s rate limits.')
+    .version(pkg.version)
+    .option('--account <name>', 'use BUILDSYNC_<NAME>_* variables (own credentials and rate budget)')
+    .option('--allow-insecure-http', 'allow plain http:// to a host other than loopback')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  registerSandbox(program);
+  return program;
+}
+
+async function main(): Promise<void> {
+  installSignalHandlers();
+  const program = buildProgram();
+  try {
+    await program.parseAsync(process.argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end with exit 0; every other commander error is a usage error.
+      process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      return;
+    }
+    throw err;
+  }
+}
+
+await main();

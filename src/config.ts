@@ -1,0 +1,184 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import dotenv from 'dotenv';
+import { z } from 'zod';
+import { ConfigError } from './errors/index.ts';
+import { Secret } from './secret.ts';
+import { parseLimits, type Limits } from './throttle/index.ts';
+
+/**
+ * Configuration of CONTRACT.md §1, in one place. Every default lives in `DEFAULTS`; every value
+ * is checked once, at start-up, and a bad one is named with what to write instead.
+ */
+export const DEFAULTS = {
+  /** @defaultValue `redis://127.0.0.1:6379` */
+  redisUrl: 'redis://127.0.0.1:6379',
+  /** The limits the real service publishes per API key. @defaultValue hour=500,day=10000,week=50000,month=200000 */
+  limits: 'hour=500,day=10000,week=50000,month=200000',
+  /** Requests in flight at once per worker process. @defaultValue 8 */
+  concurrency: 8,
+  /** @defaultValue info */
+  logLevel: 'info',
+  /** The account used when no --account is given. */
+  account: 'default',
+} as const;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export interface AccountConfig {
+  /** `default`, or the NAME of `--account NAME` (upper-cased in variable names). */
+  name: string;
+  baseUrl: string | undefined;
+  email: string | undefined;
+  password: Secret | undefined;
+  apiKey: Secret | undefined;
+  limits: Limits;
+  /** The BUILDSYNC_LIMITS text, for messages. */
+  limitsText: string;
+}
+
+export interface AppConfig {
+  redisUrl: string;
+  concurrency: number;
+  logLevel: (typeof LOG_LEVELS)[number];
+  account: AccountConfig;
+}
+
+/** Credentials complete enough to call the service. */
+export interface ServiceAccount extends AccountConfig {
+  baseUrl: string;
+  email: string;
+  password: Secret;
+  apiKey: Secret;
+}
+
+export type Env = Record<string, string | undefined>;
+
+/**
+ * The process environment over the `.env` file of the working directory: the real environment
+ * wins (CONTRACT.md §1), as with dotenv's default of not overriding.
+ */
+export function readEnv(cwd = process.cwd(), env: Env = process.env): Env {
+  const file = resolve(cwd, '.env');
+  if (!existsSync(file)) return { ...env };
+  let parsed: Record<string, string>;
+  try {
+    parsed = dotenv.parse(readFileSync(file));
+  } catch (err) {
+    throw new ConfigError(`cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  return { ...parsed, ...env };
+}
+
+const accountName = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'an account name is letters, digits and _, starting with a letter (it becomes part of BUILDSYNC_<NAME>_EMAIL)');
+
+/** Loads the configuration for one account. Throws ConfigError naming the bad variable. */
+export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfig {
+  const env = opts.env ?? readEnv();
+  const name = opts.account ?? DEFAULTS.account;
+  const nameCheck = accountName.safeParse(name);
+  if (!nameCheck.success) throw new ConfigError(`--account ${JSON.stringify(name)}: ${nameCheck.error.issues[0]?.message}`);
+  const v = (suffix: string) => {
+    const key = name === DEFAULTS.account ? `BUILDSYNC_${suffix}` : `BUILDSYNC_${name.toUpperCase()}_${suffix}`;
+    const value = env[key];
+    return { key, value: value === undefined || value === '' ? undefined : value };
+  };
+
+  const redisUrl = env.REDIS_URL || DEFAULTS.redisUrl;
+  if (!/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError(`REDIS_URL=${JSON.stringify(redactRedis(redisUrl))} is not a Redis URL; write e.g. redis://127.0.0.1:6379`);
+  }
+
+  const concText = env.BUILDSYNC_CONCURRENCY;
+  const concurrency = concText === undefined || concText === '' ? DEFAULTS.concurrency : Number(concText);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
+    throw new ConfigError(`BUILDSYNC_CONCURRENCY=${JSON.stringify(concText)} must be a whole number from 1 to 256, e.g. BUILDSYNC_CONCURRENCY=8`);
+  }
+
+  const logLevel = (env.LOG_LEVEL || DEFAULTS.logLevel) as AppConfig['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL=${JSON.stringify(env.LOG_LEVEL)} is not a level; use one of ${LOG_LEVELS.join(', ')}`);
+  }
+
+  const base = v('BASE_URL');
+  if (base.value !== undefined) checkBaseUrl(base.key, base.value);
+  const email = v('EMAIL');
+  const password = v('PASSWORD');
+  const apiKey = v('API_KEY');
+  const limitsVar = v('LIMITS');
+  // An account of its own may set its own budget; otherwise the shared BUILDSYNC_LIMITS applies.
+  const limitsText = limitsVar.value ?? env.BUILDSYNC_LIMITS ?? DEFAULTS.limits;
+  const limitsKey = limitsVar.value !== undefined ? limitsVar.key : 'BUILDSYNC_LIMITS';
+  let limits: Limits;
+  try {
+    limits = parseLimits(limitsText);
+  } catch (err) {
+    throw new ConfigError(`${limitsKey}: ${(err as Error).message}`, { cause: err });
+  }
+
+  return {
+    redisUrl,
+    concurrency,
+    logLevel,
+    account: {
+      name,
+      baseUrl: base.value?.replace(/\/+$/, ''),
+      email: email.value,
+      password: password.value === undefined ? undefined : new Secret(password.value),
+      apiKey: apiKey.value === undefined ? undefined : new Secret(apiKey.value),
+      limits,
+      limitsText,
+    },
+  };
+}
+
+/**
+ * The account with everything needed to call the service, or a ConfigError listing each missing
+ * variable by name. `allowInsecureHttp` lifts the https rule for hosts other than loopback.
+ */
+export function requireService(account: AccountConfig, opts: { allowInsecureHttp?: boolean } = {}): ServiceAccount {
+  const prefix = account.name === DEFAULTS.account ? 'BUILDSYNC_' : `BUILDSYNC_${account.name.toUpperCase()}_`;
+  const missing: string[] = [];
+  if (!account.baseUrl) missing.push(`${prefix}BASE_URL`);
+  if (!account.email) missing.push(`${prefix}EMAIL`);
+  if (!account.password) missing.push(`${prefix}PASSWORD`);
+  if (!account.apiKey) missing.push(`${prefix}API_KEY`);
+  if (missing.length) {
+    throw new ConfigError(
+      `missing ${missing.join(', ')}${account.name === DEFAULTS.account ? '' : ` for --account ${account.name}`}. Set ${missing.length > 1 ? 'them' : 'it'} in the environment or in .env (see .env.example).`,
+    );
+  }
+  const url = new URL(account.baseUrl!);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !opts.allowInsecureHttp) {
+    throw new ConfigError(
+      `${prefix}BASE_URL uses plain http:// for ${url.hostname}, which would send the password and API key unencrypted. Use https://, or pass --allow-insecure-http if you really mean it.`,
+    );
+  }
+  return account as ServiceAccount;
+}
+
+function checkBaseUrl(key: string, value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${key}=${JSON.stringify(value)} is not a URL; write e.g. https://api.example.com`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError(`${key}=${JSON.stringify(value)} must start with https:// (or http:// for a local sandbox)`);
+  }
+  if (url.username || url.password) {
+    throw new ConfigError(`${key} must not carry credentials; use BUILDSYNC_EMAIL and BUILDSYNC_PASSWORD instead`);
+  }
+}
+
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+function redactRedis(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}
