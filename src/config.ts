@@ -19,6 +19,8 @@ export const DEFAULTS = {
   concurrency: 8,
   /** @defaultValue info */
   logLevel: 'info',
+  /** Prefix of every Redis key the tool writes (queues, ledger, budgets). @defaultValue buildsync */
+  prefix: 'buildsync',
   /** The account used when no --account is given. */
   account: 'default',
 } as const;
@@ -39,6 +41,7 @@ export interface AccountConfig {
 
 export interface AppConfig {
   redisUrl: string;
+  prefix: string;
   concurrency: number;
   logLevel: (typeof LOG_LEVELS)[number];
   account: AccountConfig;
@@ -70,6 +73,27 @@ export function readEnv(cwd = process.cwd(), env: Env = process.env): Env {
   return { ...parsed, ...env };
 }
 
+/** The process-wide variables of CONTRACT.md §1; each message says what to write instead. */
+const processSchema = z.object({
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'not a Redis URL; write e.g. redis://127.0.0.1:6379')
+    .default(DEFAULTS.redisUrl),
+  BUILDSYNC_CONCURRENCY: z.coerce
+    .number()
+    .int('must be a whole number, e.g. BUILDSYNC_CONCURRENCY=8')
+    .min(1, 'must be at least 1')
+    .max(256, 'must be at most 256')
+    .default(DEFAULTS.concurrency),
+  BUILDSYNC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, e.g. BUILDSYNC_PREFIX=buildsync')
+    .default(DEFAULTS.prefix),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { message: `not a level; use one of ${LOG_LEVELS.join(', ')}` })
+    .default(DEFAULTS.logLevel),
+});
+
 const accountName = z
   .string()
   .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'an account name is letters, digits and _, starting with a letter (it becomes part of BUILDSYNC_<NAME>_EMAIL)');
@@ -86,21 +110,18 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
     return { key, value: value === undefined || value === '' ? undefined : value };
   };
 
-  const redisUrl = env.REDIS_URL || DEFAULTS.redisUrl;
-  if (!/^rediss?:\/\//.test(redisUrl)) {
-    throw new ConfigError(`REDIS_URL=${JSON.stringify(redactRedis(redisUrl))} is not a Redis URL; write e.g. redis://127.0.0.1:6379`);
+  const parsed = processSchema.safeParse({
+    REDIS_URL: env.REDIS_URL || undefined,
+    BUILDSYNC_CONCURRENCY: env.BUILDSYNC_CONCURRENCY || undefined,
+    LOG_LEVEL: env.LOG_LEVEL || undefined,
+    BUILDSYNC_PREFIX: env.BUILDSYNC_PREFIX || undefined,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = String(issue.path[0]);
+    throw new ConfigError(`${key}=${JSON.stringify(key === 'REDIS_URL' ? redactRedis(env[key] ?? '') : env[key])}: ${issue.message}`);
   }
-
-  const concText = env.BUILDSYNC_CONCURRENCY;
-  const concurrency = concText === undefined || concText === '' ? DEFAULTS.concurrency : Number(concText);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
-    throw new ConfigError(`BUILDSYNC_CONCURRENCY=${JSON.stringify(concText)} must be a whole number from 1 to 256, e.g. BUILDSYNC_CONCURRENCY=8`);
-  }
-
-  const logLevel = (env.LOG_LEVEL || DEFAULTS.logLevel) as AppConfig['logLevel'];
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL=${JSON.stringify(env.LOG_LEVEL)} is not a level; use one of ${LOG_LEVELS.join(', ')}`);
-  }
+  const { REDIS_URL: redisUrl, BUILDSYNC_CONCURRENCY: concurrency, LOG_LEVEL: logLevel, BUILDSYNC_PREFIX: prefix } = parsed.data;
 
   const base = v('BASE_URL');
   if (base.value !== undefined) checkBaseUrl(base.key, base.value);
@@ -120,6 +141,7 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
 
   return {
     redisUrl,
+    prefix,
     concurrency,
     logLevel,
     account: {

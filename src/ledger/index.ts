@@ -1,0 +1,11 @@
+export { Ledger, type BeginResult, type LedgerEntry, type LedgerState } from './ledger.ts';
+export {
+  ImportStore,
+  IMPORT_TTL_SECONDS,
+  type ImportMeta,
+  type PlannedRecordRef,
+  type RecordOutcome,
+  type ReportLine,
+  type RowStatus,
+  type StaticLine,
+} from './import-store.ts';

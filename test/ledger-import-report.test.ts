@@ -1,0 +1,47 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ImportStore } from '../src/ledger/index.ts';
+import { testRedis } from './helpers/redis.ts';
+
+let t: Awaited<ReturnType<typeof testRedis>>;
+let store: ImportStore;
+beforeEach(async () => {
+  t = await testRedis();
+  store = new ImportStore(t.redis, t.prefix);
+});
+afterEach(() => t.cleanup());
+
+describe('import store', () => {
+  it('assembles one report line per input row, in line order, from plan and outcomes', async () => {
+    await store.savePlan(
+      'i1',
+      [
+        { key: 'estimate:project:1', label: 'project 1 / Kitchen', lines: [2, 5] },
+        { key: 'estimate:project:2', label: 'project 2 / Bath', lines: [3] },
+      ],
+      [{ line: 4, record: 'project 9 / Deck', status: 'invalid', message: 'qty: expected a number' }],
+    );
+    expect(await store.settle('i1', 'estimate:project:1', { status: 'created', id: 77, message: '' })).toBe(true);
+    await store.settle('i1', 'estimate:project:2', { status: 'exists', message: 'project 2 already has an estimate' });
+    const report = await store.report('i1');
+    expect(report.map((l) => [l.line, l.status, l.id])).toEqual([
+      [2, 'created', 77],
+      [3, 'exists', ''],
+      [4, 'invalid', ''],
+      [5, 'created', 77],
+    ]);
+    expect(await store.counts('i1')).toMatchObject({ created: 1, exists: 1, settled: 2 });
+  });
+
+  it('keeps the first outcome of a record when a duplicated job settles it again', async () => {
+    await store.settle('i1', 'k', { status: 'created', id: 5, message: '' });
+    expect(await store.settle('i1', 'k', { status: 'skipped', id: 5, message: 'already created' })).toBe(false);
+    expect((await store.outcome('i1', 'k'))?.status).toBe('created');
+  });
+
+  it('reports a record with no outcome as unknown rather than guessing', async () => {
+    await store.savePlan('i2', [{ key: 'k', label: 'bill A', lines: [2] }], []);
+    const [line] = await store.report('i2');
+    expect(line).toMatchObject({ status: 'unknown' });
+    expect(line!.message).toMatch(/run the import again/);
+  });
+});
