@@ -1,0 +1,227 @@
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { writeFileAtomically } from '../csv/atomic-file.ts';
+import { formatProjectCsvRow, PROJECT_CSV_HEADER } from '../csv/project-writer.ts';
+import { InterruptedError, UsageError } from '../errors/index.ts';
+
+export type ExportFormat = 'csv' | 'jsonl';
+
+/**
+ * Which "My Documents" pseudo-projects (seed §1) go into the export.
+ * - `exclude`: none of them (the default, CONTRACT.md §2).
+ * - `official`: only the official one: the lowest ID among the records named "My Documents".
+ * - `all`: every one, the stale references included.
+ */
+export type MyDocumentsMode = 'exclude' | 'official' | 'all';
+
+export interface ExportOptions {
+  /** Final path of the export file; its directory is created when missing. */
+  out: string;
+  format: ExportFormat;
+  myDocuments: MyDocumentsMode;
+  /** Aborting removes the temporary file and rejects with `InterruptedError`. */
+  signal?: AbortSignal;
+  /** Called each time a batch reaches the file, and once at the end with the totals. */
+  onProgress?: (p: { projects: number; bytes: number }) => void;
+}
+
+export interface ExportResult {
+  path: string;
+  /** Records written (My Documents records left out are not counted). */
+  projects: number;
+  /** Size of the export file. */
+  bytes: number;
+  /** "My Documents" records left out by the `myDocuments` mode. */
+  skippedMyDocuments: number;
+  ms: number;
+}
+
+/**
+ * Rows are gathered into strings of about this many characters before they are written: large
+ * enough that the file system sees few, big writes; small enough that a batch and the one being
+ * written stay far below the memory budget.
+ */
+const BATCH_CHARS = 256 * 1024;
+
+const MY_DOCUMENTS = 'My Documents';
+
+/** Whether a project record is one of the "My Documents" pseudo-projects (seed §1). */
+export function isMyDocuments(record: Record<string, unknown>): boolean {
+  return record.NAME === MY_DOCUMENTS;
+}
+
+/**
+ * `exports/projects-YYYY-MM-DD.csv` (or `.jsonl`), dated by the local calendar day of `date`
+ * (CONTRACT.md §2).
+ */
+export function defaultExportPath(format: ExportFormat, date: Date = new Date(), dir = 'exports'): string {
+  const day = `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())}`;
+  return path.join(dir, `projects-${day}.${format}`);
+}
+
+/**
+ * Writes every record of `source` to `opts.out`, as CSV or JSON Lines (CONTRACT.md §2, §5). The
+ * file appears only when complete; on any failure or abort nothing is left at `opts.out` (an
+ * earlier file there stays until a successful export replaces it) and no temporary file remains.
+ *
+ * My Documents in `official` mode: the seed promises the official record is the first of its
+ * name and has the lowest ID, but only the lowest ID identifies it for certain, and that is known
+ * only once the source ends. So records named "My Documents" (a handful) are held back, and the
+ * one with the lowest ID is written after all other records. Every other record keeps the order
+ * of the source.
+ */
+export async function exportProjects(
+  source: AsyncIterable<Record<string, unknown>>,
+  opts: ExportOptions,
+): Promise<ExportResult> {
+  const started = performance.now();
+  const { signal, onProgress } = opts;
+  checkOptions(opts);
+  if (signal?.aborted) throw interrupted(opts.out);
+
+  const format = opts.format === 'csv' ? formatProjectCsvRow : jsonLine;
+  const myDocuments = new MyDocumentsPolicy(opts.myDocuments);
+  const file = await writeFileAtomically(opts.out);
+  const records = readRecords(source, signal, opts.out);
+  let batch = opts.format === 'csv' ? PROJECT_CSV_HEADER : '';
+  let projects = 0;
+
+  const flush = async () => {
+    if (batch.length > 0) {
+      await file.write(batch);
+      batch = '';
+    }
+    if (signal?.aborted) throw interrupted(opts.out);
+    onProgress?.({ projects, bytes: file.bytesWritten });
+  };
+
+  try {
+    for (;;) {
+      const next = await records.next();
+      if (next.done) break;
+      const record = next.value;
+      if (isMyDocuments(record) && !myDocuments.admit(record)) continue;
+      batch += format(record);
+      projects++;
+      if (batch.length >= BATCH_CHARS) await flush();
+    }
+    for (const record of myDocuments.heldBack()) {
+      batch += format(record);
+      projects++;
+    }
+    await flush();
+    if (signal?.aborted) throw interrupted(opts.out);
+    await file.commit();
+  } catch (err) {
+    records.stop();
+    await file.abort();
+    throw err;
+  } finally {
+    records.dispose();
+  }
+  return {
+    path: opts.out,
+    projects,
+    bytes: file.bytesWritten,
+    skippedMyDocuments: myDocuments.skipped,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+const FORMATS: readonly string[] = ['csv', 'jsonl'] satisfies ExportFormat[];
+const MY_DOCUMENTS_MODES: readonly string[] = ['exclude', 'official', 'all'] satisfies MyDocumentsMode[];
+
+/** The CLI validates its flags; this catches a caller (a job's data) that did not. */
+function checkOptions(opts: ExportOptions): void {
+  if (!FORMATS.includes(opts.format)) {
+    throw new UsageError(`unknown export format ${JSON.stringify(opts.format)}; use csv or jsonl`);
+  }
+  if (!MY_DOCUMENTS_MODES.includes(opts.myDocuments)) {
+    throw new UsageError(
+      `unknown --my-documents value ${JSON.stringify(opts.myDocuments)}; use exclude, official or all`,
+    );
+  }
+}
+
+function jsonLine(record: Record<string, unknown>): string {
+  // As the service sent it: every field, unknown ones included (CONTRACT.md §5).
+  return `${JSON.stringify(record)}\n`;
+}
+
+class MyDocumentsPolicy {
+  skipped = 0;
+  private lowest: Record<string, unknown> | undefined;
+
+  constructor(private readonly mode: MyDocumentsMode) {}
+
+  /** Whether to write this My Documents record now; `official` holds it back instead. */
+  admit(record: Record<string, unknown>): boolean {
+    if (this.mode === 'all') return true;
+    this.skipped++;
+    if (this.mode === 'official') {
+      if (this.lowest === undefined || idOf(record) < idOf(this.lowest)) this.lowest = record;
+    }
+    return false;
+  }
+
+  /** The records to write once the source has ended. */
+  heldBack(): Record<string, unknown>[] {
+    if (this.lowest === undefined) return [];
+    this.skipped--;
+    return [this.lowest];
+  }
+}
+
+function idOf(record: Record<string, unknown>): number {
+  const id = record.ID;
+  return typeof id === 'number' ? id : Number.POSITIVE_INFINITY;
+}
+
+interface RecordReader {
+  next(): Promise<IteratorResult<Record<string, unknown>>>;
+  /** Lets the source release what it holds (an HTTP body), without waiting for it. */
+  stop(): void;
+  dispose(): void;
+}
+
+/**
+ * Iterates `source`, rejecting the pending `next()` as soon as `signal` aborts: a source waiting
+ * on a slow or stalled network must not hold the export (and its temporary file) open.
+ */
+function readRecords(
+  source: AsyncIterable<Record<string, unknown>>,
+  signal: AbortSignal | undefined,
+  out: string,
+): RecordReader {
+  const it = source[Symbol.asyncIterator]();
+  const stop = () => {
+    // Not awaited: a generator stuck in a pending next() only runs return() after it settles.
+    Promise.resolve()
+      .then(() => it.return?.())
+      .catch(() => {});
+  };
+  if (!signal) return { next: () => it.next(), stop, dispose: () => {} };
+
+  let rejectPending: ((err: unknown) => void) | undefined;
+  const onAbort = () => rejectPending?.(interrupted(out));
+  signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    next() {
+      if (signal.aborted) return Promise.reject(interrupted(out));
+      return new Promise((resolve, reject) => {
+        rejectPending = reject;
+        it.next().then(resolve, reject);
+      });
+    },
+    stop,
+    dispose: () => signal.removeEventListener('abort', onAbort),
+  };
+}
+
+function interrupted(out: string): InterruptedError {
+  return new InterruptedError(`export interrupted; ${out} was not written`);
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}

@@ -1,0 +1,13 @@
+export {
+  exportProjects,
+  defaultExportPath,
+  isMyDocuments,
+  type ExportFormat,
+  type ExportOptions,
+  type ExportResult,
+  type MyDocumentsMode,
+} from './export-projects.ts';
+export { sendRecord, RetryLaterError, isEstimateExists, type RecordKind, type SendRecordInput } from './send-record.ts';
+export { importSummary, importExitCode, reportCsv, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './build-report.ts';
+export { openSession, type ServiceSession, type SessionOptions } from './session.ts';
+export { runExport, projectSource, type ProjectExportSpec } from './run-export.ts';
