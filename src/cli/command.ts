@@ -44,6 +44,7 @@ export function wasSignalled(): NodeJS.Signals | undefined {
  */
 export function action<A extends unknown[]>(
   fn: (ctx: CommandContext, ...args: A) => Promise<number | void>,
+  opts: { runsUntilSignal?: boolean } = {},
 ): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as Command;
@@ -62,7 +63,8 @@ export function action<A extends unknown[]>(
       ctx.err(f.message);
       code = f.code;
     }
-    if (signalled && code === EXIT.ok) code = EXIT.interrupted;
+    // A long-running command (worker, sandbox, dashboard) stops on a signal by design: that is success.
+    if (signalled && code === EXIT.ok && !opts.runsUntilSignal) code = EXIT.interrupted;
     process.exitCode = code;
   };
 }

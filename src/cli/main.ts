@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT } from './exit.ts';
 import { installSignalHandlers } from './command.ts';
+import { registerExport } from './export-command.ts';
 import { registerSandbox } from './sandbox-command.ts';
+import { registerWorker } from './worker-command.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -14,6 +16,8 @@ export function buildProgram(): Command {
     .option('--allow-insecure-http', 'allow plain http:// to a host other than loopback')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
+  registerExport(program);
+  registerWorker(program);
   registerSandbox(program);
   return program;
 }

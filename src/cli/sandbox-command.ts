@@ -43,6 +43,6 @@ export function registerSandbox(program: Command): void {
         await sandbox.close();
         ctx.err('sandbox stopped');
         return 0;
-      }),
+      }, { runsUntilSignal: true }),
     );
 }

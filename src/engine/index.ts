@@ -11,3 +11,4 @@ export { sendRecord, RetryLaterError, isEstimateExists, type RecordKind, type Se
 export { importSummary, importExitCode, reportCsv, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './build-report.ts';
 export { openSession, type ServiceSession, type SessionOptions } from './session.ts';
 export { runExport, projectSource, type ProjectExportSpec } from './run-export.ts';
+export type { ImportPlan, PlannedRecord } from './plan-types.ts';

@@ -8,7 +8,11 @@ export interface RecordOutcome {
   status: Exclude<RowStatus, 'invalid'>;
   id?: number;
   message: string;
+  /** The error code behind a failed or unknown record (e.g. BUILDSYNC_HTTP_401). */
+  code?: string;
 }
+
+export type OutcomeCounts = Record<RecordOutcome['status'], number> & { settled: number };
 
 /** A record of the plan: which input lines it came from and how the report names it. */
 export interface PlannedRecordRef {
@@ -34,6 +38,8 @@ export interface ImportMeta {
   reportPath?: string;
   rows: number;
   records: number;
+  /** Rows reported `invalid` while planning. */
+  invalidRows: number;
   createdAt: number;
 }
 
@@ -48,6 +54,17 @@ export interface ReportLine {
 /** Import data is kept this long so that `buildsync jobs report ID` works later. */
 export const IMPORT_TTL_SECONDS = 30 * 24 * 3600;
 
+// First outcome wins; the per-status counter moves only when the outcome was new.
+const SETTLE_LUA = `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
+  redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
+  redis.call('EXPIRE', KEYS[1], ARGV[4])
+  redis.call('EXPIRE', KEYS[2], ARGV[4])
+  return 1
+end
+return 0
+`;
+
 /**
  * An import's plan and outcomes in Redis, shared by every worker: the report is assembled from
  * it when the last record settles, and again on `jobs report ID`.
@@ -61,7 +78,7 @@ export class ImportStore {
     this.#prefix = prefix;
   }
 
-  #k(importId: string, part: 'meta' | 'records' | 'static' | 'outcomes'): string {
+  #k(importId: string, part: 'meta' | 'records' | 'static' | 'outcomes' | 'counts'): string {
     return `${this.#prefix}:import:${importId}:${part}`;
   }
 
@@ -104,8 +121,16 @@ export class ImportStore {
    * cannot overwrite `created` with a later `skipped`); returns whether this call wrote it.
    */
   async settle(importId: string, recordKey: string, outcome: RecordOutcome): Promise<boolean> {
-    const ok = await this.#redis.hsetnx(this.#k(importId, 'outcomes'), recordKey, JSON.stringify(outcome));
-    await this.#redis.expire(this.#k(importId, 'outcomes'), IMPORT_TTL_SECONDS);
+    const ok = (await this.#redis.eval(
+      SETTLE_LUA,
+      2,
+      this.#k(importId, 'outcomes'),
+      this.#k(importId, 'counts'),
+      recordKey,
+      JSON.stringify(outcome),
+      outcome.status,
+      String(IMPORT_TTL_SECONDS),
+    )) as number;
     return ok === 1;
   }
 
@@ -114,15 +139,23 @@ export class ImportStore {
     return v ? (JSON.parse(v) as RecordOutcome) : undefined;
   }
 
-  /** Counts of settled records by status. */
-  async counts(importId: string): Promise<Record<RecordOutcome['status'], number> & { settled: number }> {
-    const c = { created: 0, exists: 0, failed: 0, skipped: 0, unknown: 0, settled: 0 };
-    for await (const [, v] of this.#scan(this.#k(importId, 'outcomes'))) {
-      const o = JSON.parse(v) as RecordOutcome;
-      c[o.status]++;
-      c.settled++;
+  /** Counts of settled records by status: one small hash, cheap enough to poll for progress. */
+  async counts(importId: string): Promise<OutcomeCounts> {
+    const raw = await this.#redis.hgetall(this.#k(importId, 'counts'));
+    const c: OutcomeCounts = { created: 0, exists: 0, failed: 0, skipped: 0, unknown: 0, settled: 0 };
+    for (const status of ['created', 'exists', 'failed', 'skipped', 'unknown'] as const) {
+      c[status] = Number(raw[status] ?? 0);
+      c.settled += c[status];
     }
     return c;
+  }
+
+  /** Whether any settled outcome carries `code` (e.g. credentials refused). */
+  async anyOutcomeCode(importId: string, code: string): Promise<boolean> {
+    for await (const [, v] of this.#scan(this.#k(importId, 'outcomes'))) {
+      if ((JSON.parse(v) as RecordOutcome).code === code) return true;
+    }
+    return false;
   }
 
   /** The whole report, one line per input row, in line order. */
@@ -153,6 +186,7 @@ export class ImportStore {
       this.#k(importId, 'records'),
       this.#k(importId, 'static'),
       this.#k(importId, 'outcomes'),
+      this.#k(importId, 'counts'),
     );
   }
 

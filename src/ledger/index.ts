@@ -3,6 +3,7 @@ export {
   ImportStore,
   IMPORT_TTL_SECONDS,
   type ImportMeta,
+  type OutcomeCounts,
   type PlannedRecordRef,
   type RecordOutcome,
   type ReportLine,

@@ -1,0 +1,35 @@
+import type { Job, Queue } from 'bullmq';
+import { InterruptedError } from '../errors/index.ts';
+import type { CommandContext } from './command.ts';
+
+export interface Followed {
+  state: 'completed' | 'failed';
+  job: Job;
+}
+
+/**
+ * Polls a job until it completes or fails, calling `onTick` with the job between polls.
+ * On Ctrl-C it stops following (the job itself goes on in the queue) and says how to look it up.
+ */
+export async function followJob(
+  ctx: CommandContext,
+  queue: Queue,
+  jobId: string,
+  onTick: (job: Job) => Promise<void> | void,
+  intervalMs = 300,
+): Promise<Followed> {
+  for (;;) {
+    if (ctx.signal.aborted) {
+      throw new InterruptedError(`stopped following job ${jobId}; it goes on in the queue: buildsync jobs show ${jobId}`);
+    }
+    const job = await queue.getJob(jobId);
+    if (!job) throw new Error(`job ${jobId} disappeared from ${queue.name}`);
+    const state = await job.getState();
+    await onTick(job);
+    if (state === 'completed' || state === 'failed') return { state, job };
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, intervalMs);
+      ctx.signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+    });
+  }
+}

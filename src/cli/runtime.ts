@@ -1,0 +1,55 @@
+import type { Redis } from 'ioredis';
+import { loadConfig, requireService, type AppConfig, type ServiceAccount } from '../config.ts';
+import { connectRedis, Queues, startWorkers, type WorkerHost } from '../queue/index.ts';
+import type { CommandContext } from './command.ts';
+
+/** The configuration for the command's --account. */
+export function configFor(ctx: CommandContext): AppConfig {
+  return loadConfig({ account: ctx.global.account });
+}
+
+export function serviceAccount(ctx: CommandContext, cfg: AppConfig): ServiceAccount {
+  return requireService(cfg.account, { allowInsecureHttp: ctx.global.allowInsecureHttp });
+}
+
+/** Test knob (documented in the README): divides the tool's rate windows, to match a sped-up sandbox. */
+export function timeScale(): number | undefined {
+  const v = Number(process.env.BUILDSYNC_TIME_SCALE);
+  return Number.isFinite(v) && v > 0 ? v : undefined;
+}
+
+export function lockMs(): number | undefined {
+  const v = Number(process.env.BUILDSYNC_LOCK_MS);
+  return Number.isInteger(v) && v >= 1000 ? v : undefined;
+}
+
+/** A producer's Redis and queues; close them with `close()`. */
+export async function openQueues(cfg: AppConfig): Promise<{ redis: Redis; queues: Queues; close: () => Promise<void> }> {
+  const redis = await connectRedis(cfg.redisUrl, 'producer');
+  const queues = new Queues(redis, cfg.prefix);
+  return {
+    redis,
+    queues,
+    close: async () => {
+      await queues.close().catch(() => {});
+      await redis.quit().catch(() => {});
+    },
+  };
+}
+
+/**
+ * Starts a worker inside this process when no worker is listening on the queues, so that a
+ * command run alone still gets its job done (CONTRACT.md §2). Returns undefined when workers run.
+ */
+export async function ensureWorker(ctx: CommandContext, cfg: AppConfig, queues: Queues): Promise<WorkerHost | undefined> {
+  const counts = await Promise.all(queues.all().map((q) => q.getWorkersCount()));
+  if (counts.every((n) => n > 0)) return undefined;
+  ctx.err('no worker is running; running one in this process until the job is done');
+  return startWorkers({
+    redisUrl: cfg.redisUrl,
+    prefix: cfg.prefix,
+    concurrency: cfg.concurrency,
+    timeScale: timeScale(),
+    lockMs: lockMs(),
+  });
+}

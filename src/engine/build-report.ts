@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { writeFileAtomically } from '../csv/atomic-file.ts';
+import type { ImportStore, OutcomeCounts, ReportLine } from '../ledger/index.ts';
+
+/** The report's columns (CONTRACT.md §5). */
+export const REPORT_COLUMNS = ['line', 'record', 'status', 'id', 'message'] as const;
+
+export interface ImportSummary {
+  importId: string;
+  kind: 'estimates' | 'bills';
+  file: string;
+  rows: number;
+  records: number;
+  /** Records by outcome, plus rows that were invalid. */
+  counts: Omit<OutcomeCounts, 'settled'> & { invalidRows: number };
+  /** Where the worker wrote the report, when it could. */
+  reportPath?: string;
+  /** True when some record failed because the service refused the credentials. */
+  authFailed: boolean;
+}
+
+/** The summary of an import, from its store. */
+export async function importSummary(store: ImportStore, importId: string): Promise<ImportSummary> {
+  const meta = await store.meta(importId);
+  if (!meta) throw new Error(`import ${importId} is unknown or expired`);
+  const counts = await store.counts(importId);
+  const { settled: _settled, ...byStatus } = counts;
+  return {
+    importId,
+    kind: meta.kind,
+    file: meta.file,
+    rows: meta.rows,
+    records: meta.records,
+    counts: { ...byStatus, invalidRows: meta.invalidRows },
+    authFailed: await store.anyOutcomeCode(importId, 'BUILDSYNC_HTTP_401'),
+  };
+}
+
+/** The report as CSV text: a header and one line per input row. */
+export function reportCsv(lines: ReportLine[]): string {
+  return stringify(
+    lines.map((l) => [l.line, l.record, l.status, l.id, l.message]),
+    { header: true, columns: [...REPORT_COLUMNS] },
+  );
+}
+
+/** Writes the report of an import to `path`, atomically. */
+export async function writeReport(store: ImportStore, importId: string, path: string): Promise<number> {
+  const lines = await store.report(importId);
+  const file = await writeFileAtomically(path);
+  try {
+    await file.write(reportCsv(lines));
+    await file.commit();
+  } catch (err) {
+    await file.abort();
+    throw err;
+  }
+  return lines.length;
+}
+
+/**
+ * A worker writes the report where the import asked, when that folder exists on its machine (the
+ * CLI that submitted the import writes it too when it follows the job; `jobs report` any time).
+ */
+export async function writeReportIfPossible(store: ImportStore, importId: string, path: string): Promise<boolean> {
+  if (!existsSync(dirname(path))) return false;
+  await writeReport(store, importId, path);
+  return true;
+}
+
+/** Exit code of a finished import (CONTRACT.md §2): 3 credentials refused, 1 some rows or records not done, else 0. */
+export function importExitCode(s: ImportSummary): number {
+  if (s.authFailed) return 3;
+  const c = s.counts;
+  return c.invalidRows > 0 || c.failed > 0 || c.unknown > 0 ? 1 : 0;
+}

@@ -1,0 +1,26 @@
+import type { StaticLine } from '../ledger/index.ts';
+
+/** One record to create: an estimate (one per project) or a bill. */
+export interface PlannedRecord<P = unknown> {
+  /** Ledger key (CONTRACT.md §5): `estimate:project:<id>`; `bill:ref:<ref>|<project>|<vendor>`; `bill:row:<hash>#<n>`. */
+  key: string;
+  /** How the report names it: `project 1042 / Kitchen remodel`, `bill INV-7 / project 1042 / vendor 55`. */
+  label: string;
+  /** Input lines it was made from, ascending. */
+  lines: number[];
+  /** Hash of the payload, to tell a changed record from the same one on a re-run. */
+  contentHash: string;
+  payload: P;
+}
+
+/** A file read, validated and mapped: what would be sent, and the rows that cannot be. */
+export interface ImportPlan<P = unknown> {
+  kind: 'estimates' | 'bills';
+  /** The input file as the user named it. */
+  file: string;
+  /** Data rows read (not counting the header). */
+  rows: number;
+  records: PlannedRecord<P>[];
+  /** Report lines decided while planning: every row of an invalid group, and rows that belong to no group. */
+  statics: StaticLine[];
+}

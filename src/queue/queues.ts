@@ -1,0 +1,43 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { QUEUE } from './names.ts';
+import { RETENTION } from './retention.ts';
+
+/** The three queues of a producer (CLI), on one fail-fast connection. */
+export class Queues {
+  readonly exports: Queue;
+  readonly imports: Queue;
+  readonly records: Queue;
+
+  constructor(
+    readonly connection: Redis,
+    readonly prefix: string,
+  ) {
+    const opts = { connection, prefix };
+    this.exports = new Queue(QUEUE.exports, { ...opts, defaultJobOptions: RETENTION.exports });
+    this.imports = new Queue(QUEUE.imports, { ...opts, defaultJobOptions: RETENTION.imports });
+    this.records = new Queue(QUEUE.records, { ...opts, defaultJobOptions: RETENTION.records });
+  }
+
+  all(): Queue[] {
+    return [this.exports, this.imports, this.records];
+  }
+
+  /** The fully qualified name BullMQ wants in a child's `parent.queue`. */
+  qualified(queue: Queue): string {
+    return `${this.prefix}:${queue.name}`;
+  }
+
+  /** Closes in reverse order of opening; the first error wins. */
+  async close(): Promise<void> {
+    let first: unknown;
+    for (const q of this.all().reverse()) {
+      try {
+        await q.close();
+      } catch (err) {
+        first ??= err;
+      }
+    }
+    if (first) throw first;
+  }
+}

@@ -1,0 +1,162 @@
+import type { Server } from 'node:http';
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { processExportProjects } from '../../jobs/export-projects.ts';
+import { processImportParent } from '../../jobs/import-parent.ts';
+import { processSendRecord } from '../../jobs/send-record.ts';
+import type { JobContext } from '../../jobs/context.ts';
+import { loadConfig, requireService, type Env } from '../config.ts';
+import { openSession, type ServiceSession } from '../engine/index.ts';
+import { backoffMs } from '../errors/index.ts';
+import { ImportStore, Ledger } from '../ledger/index.ts';
+import { logger } from '../log.ts';
+import { connectRedis, createRedis } from './connection.ts';
+import { Metrics } from './metrics.ts';
+import { JOB, QUEUE } from './names.ts';
+
+export interface WorkerHostOptions {
+  redisUrl: string;
+  prefix: string;
+  /** Record jobs (requests) in flight at once in this process. */
+  concurrency: number;
+  /** Where accounts' variables come from (the process environment and .env by default). */
+  env?: Env;
+  /** Serve Prometheus metrics on this port. */
+  metricsPort?: number;
+  log?: Logger;
+  /**
+   * How long a job's lock lasts without renewal: after a worker dies its jobs are taken over
+   * this much later (BullMQ lockDuration; stalled checks run at the same interval).
+   * @defaultValue 30_000
+   */
+  lockMs?: number;
+  /** Test knob: divides the rate windows' lengths (BUILDSYNC_TIME_SCALE). */
+  timeScale?: number;
+}
+
+export interface WorkerHost {
+  workers: Worker[];
+  metrics: Metrics;
+  metricsServer?: Server;
+  /** Stops taking jobs, lets in-flight ones finish (an export is aborted and handed back), closes everything. */
+  close(): Promise<void>;
+}
+
+/** Runs the processors of jobs/ on the three queues until closed. */
+export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost> {
+  const log = opts.log ?? logger();
+  const redis = await connectRedis(opts.redisUrl, 'worker');
+  const sessions = new Map<string, ServiceSession>();
+  const lockMs = opts.lockMs ?? 30_000;
+
+  const probeQueues = Object.values(QUEUE).map((name) => new Queue(name, { connection: redis, prefix: opts.prefix }));
+  const metrics = new Metrics(
+    () => probeQueues,
+    () => [...sessions.values()].flatMap((s) => (s.throttle ? [s.throttle] : [])),
+  );
+
+  const ctx: JobContext = {
+    prefix: opts.prefix,
+    redis,
+    ledger: new Ledger(redis, opts.prefix),
+    store: new ImportStore(redis, opts.prefix),
+    log,
+    client(account) {
+      let s = sessions.get(account);
+      if (!s) {
+        // Secrets come from this worker's own environment; job data names the account only.
+        const cfg = loadConfig({ env: opts.env, account });
+        s = openSession(requireService(cfg.account, { allowInsecureHttp: true }), {
+          redis,
+          prefix: opts.prefix,
+          connections: opts.concurrency,
+          timeScale: opts.timeScale,
+          onResponse: (info) => {
+            metrics.http.inc({ account: info.account, route: info.route, status: String(info.status) });
+            if (info.status === 429) metrics.rateLimited.inc({ account: info.account });
+          },
+        });
+        sessions.set(account, s);
+      }
+      return s.client;
+    },
+    count(event, n = 1) {
+      if (event === 'rows') metrics.rows.inc(n);
+      else metrics.records.inc({ status: event }, n);
+    },
+  };
+
+  const common = {
+    connection: createRedis(opts.redisUrl, 'worker'),
+    prefix: opts.prefix,
+    lockDuration: lockMs,
+    stalledInterval: lockMs,
+    // A record job that stalls (its worker died mid-request) comes back once more: the ledger
+    // then reports it unknown (a bill) or resends it safely (an estimate).
+    maxStalledCount: 2,
+    settings: { backoffStrategy: (attemptsMade: number) => backoffMs(attemptsMade, 1_000, 60_000) },
+  };
+
+  const track = (w: Worker) => {
+    w.on('completed', (job: Job) => metrics.jobs.inc({ queue: w.name, kind: job.name, state: 'completed' }));
+    w.on('failed', (job: Job | undefined, err: Error) => {
+      metrics.jobs.inc({ queue: w.name, kind: job?.name ?? 'unknown', state: 'failed' });
+      log.warn({ queue: w.name, job: job?.id, err: err.message }, `job failed: ${err.message}`);
+    });
+    w.on('error', (err) => log.error({ queue: w.name, err: err.message }, 'worker error'));
+    return w;
+  };
+
+  const workers = [
+    track(
+      new Worker(QUEUE.records, (job, token) => processSendRecord(job, token, ctx), {
+        ...common,
+        connection: createRedis(opts.redisUrl, 'worker'),
+        concurrency: opts.concurrency,
+      }),
+    ),
+    track(
+      new Worker(
+        QUEUE.imports,
+        async (job, token) => {
+          const summary = await processImportParent(job, token, ctx);
+          metrics.rows.inc(summary.rows);
+          return summary;
+        },
+        { ...common, connection: createRedis(opts.redisUrl, 'worker'), concurrency: 4 },
+      ),
+    ),
+    track(
+      new Worker(QUEUE.exports, (job, token, signal) => processExportProjects(job, token, ctx, signal), {
+        ...common,
+        connection: createRedis(opts.redisUrl, 'worker'),
+        concurrency: 2,
+      }),
+    ),
+  ];
+  for (const w of workers) await w.waitUntilReady();
+
+  const metricsServer = opts.metricsPort !== undefined ? await metrics.serve(opts.metricsPort) : undefined;
+  log.info({ queues: Object.values(QUEUE), concurrency: opts.concurrency, prefix: opts.prefix }, 'worker ready');
+
+  return {
+    workers,
+    metrics,
+    metricsServer,
+    async close() {
+      let first: unknown;
+      const keep = (p: Promise<unknown>) => p.catch((err) => (first ??= err));
+      // Exports can run for minutes: abort them (the temp file goes, the job goes back to wait).
+      workers[2]!.cancelAllJobs('worker shutting down');
+      await Promise.all(workers.map((w) => keep(w.close())));
+      if (metricsServer) await keep(new Promise<void>((r) => metricsServer.close(() => r())));
+      for (const s of sessions.values()) await keep(s.close());
+      for (const q of probeQueues) await keep(q.close());
+      await keep(redis.quit());
+      if (first) throw first;
+    },
+  };
+}
+
+export { JOB };
