@@ -1,0 +1,180 @@
+/**
+ * One keep-alive undici Pool to the service, the headers of seed §5 on every request, decoding of
+ * compressed bodies, and non-2xx answers turned into the error classes of `src/errors/`.
+ * No retries here: those live in `request-retry.ts`, one policy for every call.
+ */
+import type { Readable } from 'node:stream';
+import { Pool } from 'undici';
+import { InterruptedError, ResponseInvalidError } from '../errors/index.ts';
+import { decodeBody } from './decode-body.ts';
+import { errorForStatus } from './http-status.ts';
+import { toNetworkError } from './network-failure.ts';
+
+export type Route = 'projects-v2' | 'projects-paged' | 'estimates' | 'bills';
+
+export interface ResponseInfo {
+  method: string;
+  route: Route;
+  status: number;
+  ms: number;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  email: string;
+  password: string;
+  apiKey: string;
+  connections: number;
+  timeoutMs: number;
+  acceptEncoding: string;
+  onResponse?: (info: ResponseInfo) => void;
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  route: Route;
+  /** Path and query relative to the base URL, e.g. `/api/Projects?skip=0&take=100`. */
+  path: string;
+  json?: string;
+  signal?: AbortSignal;
+}
+
+/** A 2xx answer whose decoded body is still to be read (read it or `discard()` it). */
+export interface OkResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  chunks: AsyncIterable<Buffer>;
+  discard(): void;
+}
+
+/** Error bodies are for messages and diagnostics; a larger one is cut here. */
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+export class HttpTransport {
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  /** A #private field: never enumerated, so logging the transport cannot print the credentials. */
+  readonly #headers: Record<string, string>;
+  private readonly timeoutMs: number;
+  private readonly onResponse: ((info: ResponseInfo) => void) | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(opts: TransportOptions) {
+    const url = new URL(opts.baseUrl);
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.timeoutMs = opts.timeoutMs;
+    this.onResponse = opts.onResponse;
+    this.pool = new Pool(url.origin, {
+      connections: opts.connections,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+    });
+    this.#headers = {
+      authorization: `Basic ${Buffer.from(`${opts.email}:${opts.password}`, 'utf8').toString('base64')}`,
+      apikey: opts.apiKey,
+      accept: 'application/json',
+      'accept-encoding': opts.acceptEncoding,
+    };
+  }
+
+  /** Sends once. Resolves with a 2xx answer; rejects with an HttpError, NetworkError or InterruptedError. */
+  async send(spec: RequestSpec): Promise<OkResponse> {
+    const what = `${spec.method} ${this.basePath}${spec.path.split('?')[0]}`;
+    const started = performance.now();
+    let res: Awaited<ReturnType<Pool['request']>>;
+    try {
+      res = await this.pool.request({
+        method: spec.method,
+        path: this.basePath + spec.path,
+        headers: spec.json === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json; charset=utf-8' },
+        body: spec.json,
+        signal: spec.signal,
+      });
+    } catch (err) {
+      if (spec.signal?.aborted && spec.method === 'GET') throw new InterruptedError(`${what} was interrupted`);
+      // An aborted POST may already have been written: it stays a maybe-delivered network failure.
+      throw toNetworkError(err, what);
+    }
+    this.onResponse?.({ method: spec.method, route: spec.route, status: res.statusCode, ms: performance.now() - started });
+
+    const body = res.body as unknown as Readable;
+    const headers = res.headers as Record<string, string | string[] | undefined>;
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      return {
+        status: res.statusCode,
+        headers,
+        chunks: readChunks(body, headers['content-encoding'], what, spec),
+        discard: () => discardBody(body),
+      };
+    }
+    const errorBody = await readErrorBody(body, headers['content-encoding']);
+    throw errorForStatus({ status: res.statusCode, method: spec.method, path: this.basePath + spec.path, body: errorBody, headers });
+  }
+
+  /** Reads a whole 2xx body as JSON (created records, pages of the paged listing). */
+  async readJson(res: OkResponse, what: string): Promise<unknown> {
+    const parts: Buffer[] = [];
+    for await (const chunk of res.chunks) parts.push(chunk);
+    const text = Buffer.concat(parts).toString('utf8');
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw new ResponseInvalidError(`${what}: the service answered ${res.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`, { cause: err });
+    }
+  }
+
+  /** Waits for requests in flight, then closes the sockets. Safe to call more than once. */
+  close(): Promise<void> {
+    this.closing ??= this.pool.close();
+    return this.closing;
+  }
+}
+
+/** The decoded body, with failures while reading it turned into the tool's errors. */
+async function* readChunks(body: Readable, encoding: string | string[] | undefined, what: string, spec: RequestSpec): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of decodeBody(body, encoding)) yield chunk as Buffer;
+  } catch (err) {
+    if (spec.signal?.aborted && spec.method === 'GET') throw new InterruptedError(`${what} was interrupted`);
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code.startsWith('ERR__'))) {
+      throw new ResponseInvalidError(`${what}: the response body could not be decompressed (${code})`, { cause: err });
+    }
+    throw toNetworkError(err, what);
+  } finally {
+    discardBody(body);
+  }
+}
+
+/**
+ * Releases an unread or half-read body. undici's BodyReadable emits 'error' (AbortError) when
+ * destroyed before its end; nobody is waiting for that error, so it is swallowed here.
+ */
+function discardBody(body: Readable): void {
+  if (body.destroyed) return;
+  body.on('error', () => {});
+  body.destroy();
+}
+
+async function readErrorBody(body: Readable, encoding: string | string[] | undefined): Promise<unknown> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of decodeBody(body, encoding)) {
+      parts.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size >= ERROR_BODY_LIMIT) break;
+    }
+  } catch {
+    // The status already says what happened; an unreadable error body only loses detail.
+  } finally {
+    discardBody(body);
+  }
+  const text = Buffer.concat(parts).toString('utf8').slice(0, ERROR_BODY_LIMIT);
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The one retry policy of the client (STYLE.md §3; the class of the error decides, see
+ * `retryDecision` in src/errors):
+ * - 429: nothing was stored, so resending is always safe and does not use up attempts. With a
+ *   gate (src/throttle) the gate decides how long to wait; without one the client waits what the
+ *   service asked (or a capped jittered backoff), at most `retries` times.
+ * - 5xx and network failures: retried with full-jitter backoff, at most `retries` times, only when
+ *   the request is idempotent (GET listings) or certainly never left this process (a POST whose
+ *   connection could not be opened). A POST answered 5xx or cut after sending is thrown to the
+ *   caller, who knows whether a duplicate is harmful (estimates: one per project; bills: no guard).
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { InterruptedError, NetworkError, RateLimitError, backoffMs, retryDecision } from '../errors/index.ts';
+
+export interface RequestGate {
+  acquire(signal?: AbortSignal): Promise<void>;
+  onRateLimited(err: RateLimitError): Promise<void>;
+  onSuccess?(): void;
+}
+
+export interface RetryOptions {
+  gate: RequestGate | undefined;
+  retries: number;
+  retryBaseMs: number;
+  retryCapMs: number;
+  maxRetryAfterMs: number;
+}
+
+/** A gate that keeps answering 429 this often in a row is not converging; stop and report. */
+const MAX_CONSECUTIVE_RATE_LIMITS = 100;
+
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal });
+  } catch {
+    throw new InterruptedError('interrupted while waiting to retry');
+  }
+}
+
+/** A GET may be repeated whatever reached the service; a POST only when nothing did. */
+export function isSafeToRetry(err: unknown, idempotent: boolean): boolean {
+  const decision = retryDecision(err);
+  if (idempotent) return decision === 'bounded' || decision === 'unknown';
+  return decision === 'bounded' && err instanceof NetworkError && !err.maybeDelivered;
+}
+
+/** Runs `attempt` under the policy above; `attempt` sends once and throws the error classes. */
+export async function withRetries<T>(
+  opts: RetryOptions,
+  idempotent: boolean,
+  signal: AbortSignal | undefined,
+  attempt: () => Promise<T>,
+): Promise<T> {
+  let failures = 0;
+  let rateLimited = 0;
+  for (;;) {
+    if (signal?.aborted) throw new InterruptedError('interrupted before sending');
+    if (opts.gate) {
+      try {
+        await opts.gate.acquire(signal);
+      } catch (err) {
+        if (signal?.aborted) throw new InterruptedError('interrupted while waiting for the rate budget');
+        throw err;
+      }
+    }
+    try {
+      const result = await attempt();
+      opts.gate?.onSuccess?.();
+      return result;
+    } catch (err) {
+      if (err instanceof RateLimitError) {
+        rateLimited++;
+        if (opts.gate) {
+          if (rateLimited > MAX_CONSECUTIVE_RATE_LIMITS) throw err;
+          await opts.gate.onRateLimited(err);
+          continue;
+        }
+        // Without a gate there is no one to hand a long wait to: give it back to the caller.
+        if (rateLimited > opts.retries || (err.retryAfterMs ?? 0) > opts.maxRetryAfterMs) throw err;
+        await sleep(err.retryAfterMs ?? backoffMs(rateLimited, opts.retryBaseMs, opts.retryCapMs), signal);
+        continue;
+      }
+      if (!isSafeToRetry(err, idempotent) || ++failures > opts.retries) throw err;
+      await sleep(backoffMs(failures, opts.retryBaseMs, opts.retryCapMs), signal);
+    }
+  }
+}
