@@ -1,0 +1,143 @@
+import { createReadStream } from 'node:fs';
+import { FileError, InterruptedError, RowError } from '../errors/index.ts';
+import { createCsvEngine, type CsvEngine } from './csv-engine.ts';
+import { detectDelimiter, headerLineEnd, type Delimiter } from './delimiter.ts';
+import { fileSystemError, isFileSystemError } from './file-errors.ts';
+import { InputDecoder, type InputEncoding } from './input-decoder.ts';
+import { LineTracker } from './line-tracker.ts';
+import type { SourceRow } from './types.ts';
+
+export interface CsvHead {
+  headers: string[];
+  headerLine: number;
+  encoding: InputEncoding;
+  delimiter: Delimiter;
+}
+
+/**
+ * A header line longer than this (an unclosed quote in the header, a file without line breaks)
+ * stops the search for its end: the delimiter is guessed from what was read, and csv-parse then
+ * reports the real problem. Without the cap the search would rescan an ever-growing prefix.
+ */
+const MAX_HEADER_CHARS = 1024 * 1024;
+
+/** Large reads keep the per-chunk work (concat, batch hand-off) negligible next to parsing. */
+const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Reads a CSV file once, streaming. `onHead` receives the header row as soon as it is parsed;
+ * with `headOnly` the read stops there (that is how `openTable` learns the headers without
+ * reading the whole file). Then data rows come out in batches, one batch per chunk read.
+ * Rows whose cells are all empty (`,,,` lines that spreadsheets leave behind) are skipped.
+ */
+export async function* readCsv(
+  file: string,
+  onHead: (head: CsvHead) => void,
+  options: { headOnly?: boolean; signal?: AbortSignal; onEncoding?: (encoding: InputEncoding) => void } = {},
+): AsyncGenerator<SourceRow[]> {
+  const { headOnly = false, signal, onEncoding } = options;
+  const decoder = new InputDecoder(file);
+  const tracker = new LineTracker();
+  let engine: CsvEngine | undefined;
+  let delimiter: Delimiter = ',';
+  let head: CsvHead | undefined;
+  let batch: SourceRow[] = [];
+  // Until the header line is complete the delimiter is unknown: keep the chunks read so far.
+  let pending: Buffer[] = [];
+  let pendingText = '';
+
+  const push = (fields: string[]): void => {
+    const info = engine!.info;
+    const line = tracker.startLine(info.lines, info.empty_lines, fields);
+    if (head === undefined) {
+      if (fields.every((h) => h.trim() === '')) throw noHeader(file, line);
+      head = { headers: fields, headerLine: line, encoding: decoder.encoding, delimiter };
+      onHead(head);
+      return;
+    }
+    for (let i = 0; i < fields.length; i++) {
+      if (fields[i] !== '') {
+        batch.push({ line, values: fields });
+        return;
+      }
+    }
+  };
+  const feed = (chunk: Buffer | undefined, end: boolean): void => {
+    const err = engine!.parse(chunk, end, push, noop);
+    if (err) throw csvError(file, err, tracker, engine!, delimiter, head);
+  };
+  const startEngine = (text: string): void => {
+    delimiter = detectDelimiter(text);
+    engine = createCsvEngine(delimiter);
+    const buffered = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+    pending = [];
+    pendingText = '';
+    feed(buffered, false);
+  };
+
+  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES });
+  try {
+    for await (const raw of stream as AsyncIterable<Buffer>) {
+      if (signal?.aborted) throw new InterruptedError(`reading ${file} was interrupted`);
+      const before = decoder.encoding;
+      const chunk = decoder.decode(raw);
+      if (decoder.encoding !== before) onEncoding?.(decoder.encoding);
+      if (engine) feed(chunk, false);
+      else {
+        pending.push(chunk);
+        pendingText += chunk.toString('utf8');
+        const text = pendingText.replace(/^[\r\n]+/, '');
+        const end = headerLineEnd(text);
+        if (end !== -1) startEngine(text.slice(0, end));
+        else if (text.length > MAX_HEADER_CHARS) startEngine(text);
+      }
+      if (head && headOnly) return;
+      if (batch.length > 0) {
+        const full = batch;
+        batch = [];
+        yield full;
+      }
+    }
+    const rest = decoder.end();
+    if (!engine) startEngine(pendingText);
+    if (rest) feed(rest, false);
+    feed(undefined, true);
+  } catch (err) {
+    if (isFileSystemError(err)) throw fileSystemError(file, err);
+    throw err;
+  } finally {
+    stream.destroy();
+  }
+  if (head === undefined) {
+    throw new FileError(file, `${file} is empty: the first line must be a header row naming the columns (e.g. project_id,estimate_name,category).`);
+  }
+  if (batch.length > 0 && !headOnly) yield batch;
+}
+
+function noop(): void {}
+
+function noHeader(file: string, line: number): FileError {
+  return new FileError(file, `${file}:${line}: the header row has no column names. The first line must name the columns (e.g. project_id,estimate_name,category).`);
+}
+
+/** Turns csv-parse's errors into `RowError`s that name the line the record starts on. */
+function csvError(file: string, err: Error, tracker: LineTracker, engine: CsvEngine, delimiter: Delimiter, head: CsvHead | undefined): Error {
+  const e = err as Error & { code?: string; lines?: number; record?: string[] };
+  const shown = delimiter === '\t' ? 'tab' : `"${delimiter}"`;
+  switch (e.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return new RowError(file, tracker.pendingStart(engine.info.empty_lines), undefined,
+        'a quoted field is opened and never closed, so the rest of the file reads as one field. Close the quote, or double any quote inside a quoted field ("").');
+    case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH': {
+      const fields = e.record ?? [];
+      const line = tracker.startLine(e.lines ?? engine.info.lines, engine.info.empty_lines, fields);
+      const expected = head?.headers.length ?? 0;
+      return new RowError(file, line, undefined,
+        `this row has ${fields.length} fields but the header has ${expected}. Quote any value that contains the delimiter ${shown} (as "1,234.50"), and make every row have one value per header.`);
+    }
+    case undefined:
+      return err;
+    default:
+      return new RowError(file, e.lines ?? engine.info.lines, undefined, `the CSV cannot be read here: ${e.message}`);
+  }
+}

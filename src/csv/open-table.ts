@@ -1,0 +1,69 @@
+import { open } from 'node:fs/promises';
+import { FileError } from '../errors/index.ts';
+import { readCsv, type CsvHead } from './csv-reader.ts';
+import { fileSystemError } from './file-errors.ts';
+import type { OpenedTable, OpenTableOptions, SourceRow } from './types.ts';
+import { readXlsx, type XlsxHead } from './xlsx-reader.ts';
+
+/**
+ * Opens FILE (CSV or .xlsx, CONTRACT.md §3 and §4) and reads its header row; the rows are read
+ * later, streaming, each time `rows()` or `batches()` is iterated.
+ *
+ * .xlsx is recognised by its extension or by its zip signature (a workbook renamed to .csv still
+ * reads as one); everything else is read as CSV. `sheet` applies to .xlsx only.
+ */
+export async function openTable(file: string, opts: OpenTableOptions = {}): Promise<OpenedTable> {
+  const kind = await sniffKind(file);
+  const { signal } = opts;
+  if (kind === 'xlsx') {
+    let head: XlsxHead | undefined;
+    for await (const _ of readXlsx(file, opts.sheet, (h) => (head = h), { headOnly: true, signal })) {
+      // headOnly yields nothing
+    }
+    const { headers, headerLine } = head!;
+    const batches = (): AsyncIterable<SourceRow[]> => readXlsx(file, opts.sheet, noop, { signal });
+    return { file, headers, headerLine, kind, batches, rows: () => flatten(batches()) };
+  }
+  if (opts.sheet !== undefined) {
+    throw new FileError(file, `--sheet applies to .xlsx workbooks only; ${file} is read as CSV. Remove --sheet.`);
+  }
+  let head: CsvHead | undefined;
+  for await (const _ of readCsv(file, (h) => (head = h), { headOnly: true, signal })) {
+    // headOnly yields nothing
+  }
+  const { headers, headerLine, encoding, delimiter } = head!;
+  const table: OpenedTable = { file, headers, headerLine, kind, encoding, delimiter, batches, rows: () => flatten(batches()) };
+  // A Windows-1252 file can look like UTF-8 (pure ASCII) up to its first accented letter, which
+  // may come long after the header: reading the rows settles `encoding`.
+  function batches(): AsyncIterable<SourceRow[]> {
+    return readCsv(file, noop, { signal, onEncoding: (e) => (table.encoding = e) });
+  }
+  return table;
+}
+
+async function* flatten(batches: AsyncIterable<SourceRow[]>): AsyncGenerator<SourceRow> {
+  for await (const batch of batches) yield* batch;
+}
+
+function noop(): void {}
+
+const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+async function sniffKind(file: string): Promise<'csv' | 'xlsx'> {
+  const lower = file.toLowerCase();
+  if (lower.endsWith('.xls')) {
+    throw new FileError(file, `${file} is an old-style .xls workbook, which is not supported. Save it as .xlsx or as CSV UTF-8.`);
+  }
+  if (lower.endsWith('.xlsx')) return 'xlsx';
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    return bytesRead === 4 && head.equals(ZIP_SIGNATURE) ? 'xlsx' : 'csv';
+  } catch (err) {
+    throw fileSystemError(file, err);
+  } finally {
+    await handle?.close();
+  }
+}

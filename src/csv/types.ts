@@ -1,0 +1,58 @@
+/**
+ * What the readers hand to the mapping layer. Rows are arrays aligned with `headers` rather than
+ * objects keyed by header: the mapping layer resolves its columns to indexes once per file
+ * (`resolveColumns` in `src/mapping/header.ts`), so no per-row object is built (a 1,000,000-row
+ * import must stay close to raw csv-parse speed).
+ */
+
+/**
+ * One cell. CSV cells are always strings (empty string for an empty field). An .xlsx cell is a
+ * string, a number, a boolean, a `Date` (date-formatted cells; its UTC fields hold the wall-clock
+ * time shown in Excel, as exceljs builds it) or `null` (empty cell).
+ */
+export type CellValue = string | number | boolean | Date | null;
+
+export interface SourceRow {
+  /**
+   * Where the row starts in the file: for CSV the physical line on which the record starts
+   * (1-based, counting every line break, including those inside quoted fields); for .xlsx the
+   * sheet's row number.
+   */
+  line: number;
+  /** One value per header, in header order (`values[i]` belongs to `headers[i]`). */
+  values: CellValue[];
+}
+
+export type TableKind = 'csv' | 'xlsx';
+
+export interface OpenedTable {
+  /** The path as given by the user, used in every message. */
+  file: string;
+  /** The header row as written in the file (not normalised). */
+  headers: string[];
+  /** Line of the header row (1 unless blank lines or rows precede it). */
+  headerLine: number;
+  kind: TableKind;
+  /**
+   * CSV only: `utf-8`, `utf-8-bom`, `utf-16le`, `utf-16be` or `windows-1252`. Known from the
+   * start of the file when `openTable` returns; a file that is pure ASCII up to a Windows-1252
+   * letter far down reads as `utf-8` until `rows()` or `batches()` reaches that letter.
+   */
+  encoding?: string;
+  /** CSV only: the detected delimiter. */
+  delimiter?: string;
+  /** The data rows, one at a time. Each call reads the file again from the start. */
+  rows(): AsyncIterable<SourceRow>;
+  /**
+   * The same rows in batches (one per chunk read), for hot loops: iterating a batch with a plain
+   * `for` avoids one promise per row. Each call reads the file again from the start.
+   */
+  batches(): AsyncIterable<SourceRow[]>;
+}
+
+export interface OpenTableOptions {
+  /** .xlsx only: the sheet to read; default the first sheet of the workbook. */
+  sheet?: string;
+  /** Stops reading between chunks; the iterator then throws `InterruptedError`. */
+  signal?: AbortSignal;
+}

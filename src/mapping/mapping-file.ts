@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { ConfigError } from '../errors/index.ts';
+
+/**
+ * The `--mapping MAP.json` file (CONTRACT.md §3, §4): how a spreadsheet whose headers differ from
+ * the canonical columns is read.
+ *
+ * ```json
+ * {
+ *   "columns":   { "Job #": "project_id", "Cost": "unit_cost" },
+ *   "ignore":    ["Internal ref", "Comments"],
+ *   "constants": { "estimate_name": "Base bid", "unit": "ea" }
+ * }
+ * ```
+ * Header names on the left of `columns` and in `ignore` are matched like headers are (case,
+ * spaces, `_`, `-` and `.` ignored); entries naming a header the file does not have are allowed,
+ * so one mapping serves several exports. Constants give a column one value on every row.
+ */
+export const MappingFileSchema = z
+  .object({
+    /** Header in the file → canonical column it fills. */
+    columns: z.record(z.string().min(1, 'a header name cannot be empty'), z.string().min(1, 'a column name cannot be empty')).default({}),
+    /** Headers in the file to skip. */
+    ignore: z.array(z.string().min(1, 'a header name cannot be empty')).default([]),
+    /** Canonical column → the value it has on every row. */
+    constants: z.record(z.string().min(1, 'a column name cannot be empty'), z.union([z.string(), z.number(), z.boolean()], { error: 'a constant must be text, a number or true/false' })).default({}),
+  })
+  .strict();
+
+export type MappingFile = z.infer<typeof MappingFileSchema>;
+
+/** Reads and validates a mapping file; every problem is a `ConfigError` naming the file and what to write. */
+export async function loadMappingFile(path: string): Promise<MappingFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'there is no such file' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    throw new ConfigError(`cannot read the mapping file ${path}: ${why}. Check the --mapping path.`, { cause: err });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    throw new ConfigError(`the mapping file ${path} is not valid JSON (${(err as Error).message}). ${EXAMPLE}`, { cause: err });
+  }
+  return parseMappingFile(json, path);
+}
+
+/** Validates an already-parsed mapping (a built-in preset, or JSON from elsewhere). */
+export function parseMappingFile(json: unknown, source: string): MappingFile {
+  const result = MappingFileSchema.safeParse(json);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
+    const message = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; only "columns", "ignore" and "constants" are allowed` : issue.message;
+    return `${where}: ${message}`;
+  });
+  throw new ConfigError(`the mapping file ${source} is invalid: ${problems.join('; ')}. ${EXAMPLE}`);
+}
+
+const EXAMPLE = 'Expected {"columns": {"<header in file>": "<column>"}, "ignore": ["<header>"], "constants": {"<column>": "<value>"}}.';

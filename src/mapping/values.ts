@@ -1,0 +1,290 @@
+import type { CellValue } from '../csv/index.ts';
+import { BuildsyncError, RowError } from '../errors/index.ts';
+
+/**
+ * Cell value parsing shared by the estimate and bill importers (CONTRACT.md §3, §4).
+ *
+ * Every parser takes a `CellValue` (CSV cells are strings; .xlsx cells may be numbers, booleans
+ * or `Date`s) and returns the value, or `undefined` for a blank cell (null, empty or only
+ * spaces): whether a blank is allowed is the caller's decision. A value that cannot be read
+ * throws `CellValueError` whose message says what was expected and what was found; the caller
+ * adds file, line and column with `parseCell` (or `new RowError(file, line, column, err.message)`).
+ */
+
+/** A cell that cannot be read as the column's type. The message names the value, not the place. */
+export class CellValueError extends BuildsyncError {
+  constructor(message: string) {
+    super('BUILDSYNC_ROW_INVALID', message);
+  }
+}
+
+/** Runs `parse` on one cell and turns its `CellValueError` into a `RowError` naming the place. */
+export function parseCell<T>(parse: (cell: CellValue) => T, cell: CellValue, file: string, line: number, column: string): T {
+  try {
+    return parse(cell);
+  } catch (err) {
+    if (err instanceof CellValueError) throw new RowError(file, line, column, err.message);
+    throw err;
+  }
+}
+
+/** Blank: no value, an empty string or only white space. */
+export function isBlank(cell: CellValue | undefined): boolean {
+  return cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
+}
+
+// ---- text -------------------------------------------------------------------------------------
+
+/** Trimmed text; blank → undefined. Numbers, booleans and dates from .xlsx are written out as text. */
+export function parseText(cell: CellValue): string | undefined {
+  if (isBlank(cell)) return undefined;
+  if (typeof cell === 'string') return cell.trim();
+  if (typeof cell === 'number') return numberToDecimalText(cell);
+  if (typeof cell === 'boolean') return cell ? 'true' : 'false';
+  return cell instanceof Date ? formatDateTime(cell) : undefined;
+}
+
+// ---- numbers ----------------------------------------------------------------------------------
+
+/** The parts of a number written as text; see `readDecimal`. */
+interface DecimalParts {
+  negative: boolean;
+  /** Integer digits without grouping commas or leading zeros ('0' at least). */
+  int: string;
+  /** Fraction digits as written (may be ''). */
+  frac: string;
+}
+
+const NUMBER_EXPECTED = 'expected a number like 1,234.50';
+/** `1234`, `1,234` (commas only in groups of three), with an optional fraction; or `.5`. */
+const DIGITS = /^(?:(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+))$/;
+
+/**
+ * Reads `1234.5`, `1,234.50`, `$1,234.50`, `-3`, `-$3`, `$-3`, `(12.00)` (negative, accounting
+ * style), `15%` (= 15: a percent column holds the percent figure) and surrounding spaces.
+ * Anything else (letters, `1.234,50`, `1e5`, two signs, `$` with `%`) is refused.
+ */
+function readDecimal(text: string): DecimalParts | undefined {
+  let s = text.trim();
+  let negative = false;
+  let signs = 0;
+  if (s.startsWith('(') && s.endsWith(')')) {
+    negative = true;
+    signs++;
+    s = s.slice(1, -1).trim();
+  }
+  const sign = (): void => {
+    if (s.startsWith('-') || s.startsWith('+')) {
+      negative ||= s.startsWith('-');
+      signs++;
+      s = s.slice(1).trimStart();
+    }
+  };
+  sign();
+  let currency = false;
+  if (s.startsWith('$')) {
+    currency = true;
+    s = s.slice(1).trimStart();
+    sign();
+  }
+  if (s.endsWith('%')) {
+    if (currency) return undefined;
+    s = s.slice(0, -1).trimEnd();
+  }
+  if (signs > 1) return undefined;
+  const m = DIGITS.exec(s);
+  if (m === null) return undefined;
+  const int = (m[1] ?? '0').replace(/,/g, '').replace(/^0+(?=\d)/, '');
+  const frac = m[2] ?? m[3] ?? '';
+  return { negative, int, frac };
+}
+
+/** A number (see `readDecimal` for the text forms); .xlsx numbers pass through. Blank → undefined. */
+export function parseNumber(cell: CellValue): number | undefined {
+  if (typeof cell === 'number') return cell;
+  if (isBlank(cell)) return undefined;
+  if (typeof cell !== 'string') throw new CellValueError(`${NUMBER_EXPECTED}, got ${describe(cell)}`);
+  const parts = readDecimal(cell);
+  if (parts === undefined) throw new CellValueError(`${NUMBER_EXPECTED}, got ${describe(cell)}`);
+  const n = Number(`${parts.int}.${parts.frac || '0'}`);
+  return parts.negative && n !== 0 ? -n : n;
+}
+
+/**
+ * Exact decimal text for money (a bill's RATE is sent as decimal text, CONTRACT.md §4): the same
+ * forms as `parseNumber`, returned as `-1234.50`-style text with the fraction digits as written
+ * and no floating point on the way. An .xlsx number becomes its shortest round-trip text
+ * (`0.1` stays `0.1`). Blank → undefined.
+ */
+export function parseDecimalText(cell: CellValue): string | undefined {
+  if (typeof cell === 'number') {
+    if (!Number.isFinite(cell)) throw new CellValueError(`${NUMBER_EXPECTED}, got ${describe(cell)}`);
+    return numberToDecimalText(cell);
+  }
+  if (isBlank(cell)) return undefined;
+  if (typeof cell !== 'string') throw new CellValueError(`${NUMBER_EXPECTED}, got ${describe(cell)}`);
+  const parts = readDecimal(cell);
+  if (parts === undefined) throw new CellValueError(`${NUMBER_EXPECTED}, got ${describe(cell)}`);
+  return joinDecimal(parts);
+}
+
+/**
+ * Rounds decimal text (as `parseDecimalText` returns it) to exactly `places` fraction digits,
+ * half away from zero, without floating point: `toFixedDecimal('1250', 2)` is `'1250.00'`,
+ * `toFixedDecimal('0.125', 2)` is `'0.13'`.
+ */
+export function toFixedDecimal(decimal: string, places: number): string {
+  const m = /^(-)?(\d+)(?:\.(\d*))?$/.exec(decimal);
+  if (m === null) throw new CellValueError(`${NUMBER_EXPECTED}, got ${describe(decimal)}`);
+  const negative = m[1] === '-';
+  const int = m[2]!;
+  const frac = m[3] ?? '';
+  let scaled = BigInt(int + frac.slice(0, places).padEnd(places, '0'));
+  if (frac.length > places && frac.charCodeAt(places) >= 0x35 /* '5' */) scaled += 1n;
+  const digits = scaled.toString().padStart(places + 1, '0');
+  const body = places > 0 ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
+  return negative && scaled !== 0n ? `-${body}` : body;
+}
+
+function joinDecimal({ negative, int, frac }: DecimalParts): string {
+  const zero = /^0*$/.test(int) && /^0*$/.test(frac);
+  return `${negative && !zero ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
+}
+
+/** The shortest text that reads back as `n` (JavaScript's own), with any exponent written out. */
+function numberToDecimalText(n: number): string {
+  const s = String(n === 0 ? 0 : n); // -0 → '0'
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (m === null) return s;
+  const digits = m[2]! + (m[3] ?? '');
+  const point = m[2]!.length + Number(m[4]);
+  const body =
+    point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return m[1] + body;
+}
+
+// ---- identifiers ------------------------------------------------------------------------------
+
+const ID_EXPECTED = 'expected a positive whole number like 1042';
+
+/**
+ * A positive whole number (an ID): digits, optionally grouped by commas as spreadsheets display
+ * them (`1,042`); leading zeros are ignored. Signs, fractions and other text are refused.
+ * Blank → undefined.
+ */
+export function parseId(cell: CellValue): number | undefined {
+  if (typeof cell === 'number') {
+    if (Number.isSafeInteger(cell) && cell > 0) return cell;
+    throw new CellValueError(`${ID_EXPECTED}, got ${describe(cell)}`);
+  }
+  if (isBlank(cell)) return undefined;
+  if (typeof cell !== 'string') throw new CellValueError(`${ID_EXPECTED}, got ${describe(cell)}`);
+  const s = cell.trim();
+  if (!/^(?:\d{1,3}(?:,\d{3})+|\d+)$/.test(s)) throw new CellValueError(`${ID_EXPECTED}, got ${describe(cell)}`);
+  const n = Number(s.replace(/,/g, ''));
+  if (!Number.isSafeInteger(n) || n <= 0) throw new CellValueError(`${ID_EXPECTED}, got ${describe(cell)}`);
+  return n;
+}
+
+// ---- booleans ---------------------------------------------------------------------------------
+
+const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'x']);
+const FALSE_WORDS = new Set(['false', 'no', 'n', '0']);
+
+/**
+ * `true/false`, `yes/no`, `y/n`, `1/0` (any case), and `x` for true. Blank → undefined: the
+ * "x / empty" convention of check-mark columns reads an empty cell as not set, which the caller
+ * sends as false or leaves to the service's default (false, seed §2.2). .xlsx booleans and the
+ * numbers 1/0 pass through.
+ */
+export function parseBoolean(cell: CellValue): boolean | undefined {
+  if (typeof cell === 'boolean') return cell;
+  if (cell === 1 || cell === 0) return cell === 1;
+  if (isBlank(cell)) return undefined;
+  if (typeof cell === 'string') {
+    const word = cell.trim().toLowerCase();
+    if (TRUE_WORDS.has(word)) return true;
+    if (FALSE_WORDS.has(word)) return false;
+  }
+  throw new CellValueError(`expected true/false, yes/no, y/n, 1/0 or x, got ${describe(cell)}`);
+}
+
+// ---- dates ------------------------------------------------------------------------------------
+
+const DATE_EXPECTED = 'expected a date like 2026-03-01, 2026-03-01T08:30:00 or 03/01/2026';
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const US = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([AP]M))?)?$/i;
+/** Excel's serial for 9999-12-31, its last date. */
+const MAX_SERIAL = 2_958_465;
+
+/**
+ * A date or date-time, returned as `YYYY-MM-DDTHH:MM:SS` with no zone (the service's form, seed
+ * §2). Accepts ISO 8601 (`2026-03-01`, `2026-03-01T08:30`, `2026-03-01 08:30:00`, fractions of a
+ * second dropped), `MM/DD/YYYY` with an optional `h:mm[:ss] [AM|PM]`, and from .xlsx `Date`s
+ * and serial day numbers. The date must exist (`2026-02-30` is refused).
+ *
+ * A zone suffix (`Z`, `+02:00`) is dropped and the wall-clock time kept as written: the service
+ * stores zone-less local times, and converting would need a target zone the file does not give.
+ * Blank → undefined.
+ */
+export function parseDate(cell: CellValue): string | undefined {
+  if (cell instanceof Date) {
+    if (Number.isNaN(cell.getTime())) throw new CellValueError(`${DATE_EXPECTED}, got an invalid date`);
+    return formatDateTime(cell);
+  }
+  if (typeof cell === 'number') {
+    // An .xlsx number in a date column whose cell is not date-formatted: Excel's serial day.
+    if (!Number.isFinite(cell) || cell < 1 || cell > MAX_SERIAL) throw new CellValueError(`${DATE_EXPECTED}, got ${describe(cell)}`);
+    return formatDateTime(new Date(Math.round((cell - 25569) * 86_400_000)));
+  }
+  if (isBlank(cell)) return undefined;
+  if (typeof cell !== 'string') throw new CellValueError(`${DATE_EXPECTED}, got ${describe(cell)}`);
+  const s = cell.trim();
+  let m = ISO.exec(s);
+  if (m !== null) return dateTime(cell, +m[1]!, +m[2]!, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0));
+  m = US.exec(s);
+  if (m !== null) {
+    let hour = +(m[4] ?? 0);
+    const half = m[7]?.toUpperCase();
+    if (half !== undefined) {
+      if (hour < 1 || hour > 12) throw new CellValueError(`${describe(cell)} has an hour outside 1-12 before ${half}`);
+      hour = (hour % 12) + (half === 'PM' ? 12 : 0);
+    }
+    return dateTime(cell, +m[3]!, +m[1]!, +m[2]!, hour, +(m[5] ?? 0), +(m[6] ?? 0));
+  }
+  throw new CellValueError(`${DATE_EXPECTED}, got ${describe(cell)}`);
+}
+
+function dateTime(cell: string, year: number, month: number, day: number, hour: number, minute: number, second: number): string {
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
+    throw new CellValueError(`${describe(cell)} is not a calendar date${month >= 1 && month <= 12 ? ` (${MONTHS[month - 1]} ${year} has ${daysInMonth(year, month)} days)` : ' (the month must be 1-12)'}`);
+  }
+  if (hour > 23 || minute > 59 || second > 59) throw new CellValueError(`${describe(cell)} is not a valid time of day`);
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}:${pad(second)}`;
+}
+
+/**
+ * A `Date` as `YYYY-MM-DDTHH:MM:SS`, read from its UTC fields: exceljs builds the `Date`s of
+ * .xlsx cells so that their UTC fields are the wall-clock time shown in Excel.
+ */
+export function formatDateTime(date: Date): string {
+  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}T${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+/** The offending value as the user typed it, quoted and cut short. */
+function describe(cell: CellValue | undefined): string {
+  if (cell instanceof Date) return formatDateTime(cell);
+  if (typeof cell === 'string') return JSON.stringify(cell.length > 60 ? `${cell.slice(0, 57)}...` : cell);
+  return String(cell);
+}

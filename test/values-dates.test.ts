@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { CellValueError, parseDate } from '../src/mapping/index.ts';
+
+describe('parsing dates', () => {
+  const accepted: [string, string][] = [
+    ['2026-03-01', '2026-03-01T00:00:00'],
+    ['2026-03-01T08:30:00', '2026-03-01T08:30:00'],
+    ['2026-03-01T08:30', '2026-03-01T08:30:00'],
+    ['2026-03-01 08:30:15', '2026-03-01T08:30:15'],
+    ['2026-03-01T08:30:15.250', '2026-03-01T08:30:15'],
+    // A zone is dropped: the wall-clock time as written is what the service stores.
+    ['2026-03-01T08:30:00Z', '2026-03-01T08:30:00'],
+    ['2026-03-01T08:30:00+02:00', '2026-03-01T08:30:00'],
+    ['2026-03-01T08:30:00-0500', '2026-03-01T08:30:00'],
+    ['03/01/2026', '2026-03-01T00:00:00'],
+    ['3/1/2026', '2026-03-01T00:00:00'],
+    ['12/31/2026 23:59', '2026-12-31T23:59:00'],
+    ['3/1/2026 8:30 PM', '2026-03-01T20:30:00'],
+    ['3/1/2026 12:05:09 am', '2026-03-01T00:05:09'],
+    ['02/29/2028', '2028-02-29T00:00:00'],
+    ['2000-02-29', '2000-02-29T00:00:00'],
+    ['  2026-03-01  ', '2026-03-01T00:00:00'],
+  ];
+  for (const [text, iso] of accepted) {
+    it(`reads ${JSON.stringify(text)} as ${iso}`, () => {
+      expect(parseDate(text)).toBe(iso);
+    });
+  }
+
+  it('reads .xlsx Dates by their wall-clock (UTC) fields and serial day numbers', () => {
+    expect(parseDate(new Date(Date.UTC(2026, 2, 1, 8, 30, 5)))).toBe('2026-03-01T08:30:05');
+    expect(parseDate(46082)).toBe('2026-03-01T00:00:00');
+    expect(parseDate(46082.75)).toBe('2026-03-01T18:00:00');
+    expect(parseDate('')).toBeUndefined();
+    expect(parseDate(null)).toBeUndefined();
+  });
+
+  it('refuses dates that do not exist on the calendar', () => {
+    expect(() => parseDate('2026-02-30')).toThrow('"2026-02-30" is not a calendar date (February 2026 has 28 days)');
+    expect(() => parseDate('02/29/2026')).toThrow('"02/29/2026" is not a calendar date (February 2026 has 28 days)');
+    expect(() => parseDate('1900-02-29')).toThrow(CellValueError);
+    expect(() => parseDate('2026-13-01')).toThrow('"2026-13-01" is not a calendar date (the month must be 1-12)');
+    expect(() => parseDate('2026-04-31')).toThrow('(April 2026 has 30 days)');
+    expect(() => parseDate('2026-03-01T24:00:00')).toThrow('"2026-03-01T24:00:00" is not a valid time of day');
+    expect(() => parseDate('3/1/2026 13:00 PM')).toThrow('has an hour outside 1-12 before PM');
+  });
+
+  const refused = ['tomorrow', '01.03.2026', '2026/03/01', '26-03-01', '3/1/26', '20260301', '2026-3-1', 'March 1, 2026'];
+  for (const text of refused) {
+    it(`refuses ${JSON.stringify(text)}, saying which forms are accepted`, () => {
+      expect(() => parseDate(text)).toThrow(`expected a date like 2026-03-01, 2026-03-01T08:30:00 or 03/01/2026, got ${JSON.stringify(text)}`);
+    });
+  }
+
+  it('refuses numbers outside Excel dates, booleans and invalid Dates', () => {
+    expect(() => parseDate(0)).toThrow('got 0');
+    expect(() => parseDate(3_000_000)).toThrow(CellValueError);
+    expect(() => parseDate(true)).toThrow('got true');
+    expect(() => parseDate(new Date(Number.NaN))).toThrow('got an invalid date');
+  });
+});
