@@ -1,0 +1,309 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { ThrottledError, type RateLimitError } from '../errors/index.ts';
+import type { BudgetStatus, WindowStatus } from './budget-status.ts';
+import { budgetUsedReason, probingText, serviceLimitReason, waitingText } from './budget-format.ts';
+import { estimateDurationMs } from './estimate.ts';
+import type { Limits } from './parse-limits.ts';
+import type { RequestGate } from './request-gate.ts';
+import { throttleCommands, type ThrottleCommands } from './scripts.ts';
+import { STANDARD_WINDOWS, WINDOW_LENGTH_MS, WINDOW_NAMES, isWindowName, normalizeWindowName, type WindowName } from './windows.ts';
+
+export interface AccountThrottleOptions {
+  /** The Redis every worker of every machine shares; the caller owns (and closes) the connection. */
+  redis: Redis;
+  /** The account whose budget this is (the `--account` name, never a secret). */
+  account: string;
+  /** The configured budget (parseLimits of BUILDSYNC_LIMITS); a 429 may teach lower ones. */
+  limits: Limits;
+  /** Key prefix. @defaultValue 'buildsync' */
+  prefix?: string;
+  /** Divides every window length and probe interval: a test knob (3600 makes an hour last 1 s). @defaultValue 1 */
+  timeScale?: number;
+  /** Longer waits throw ThrottledError (so a job is delayed instead of holding a worker slot). @defaultValue 2000 */
+  maxInlineWaitMs?: number;
+  /** Probe intervals after a 429 that states no wait, doubling from initialMs up to maxMs. @defaultValue 5 s .. 5 min */
+  probe?: { initialMs: number; maxMs: number };
+}
+
+export const THROTTLE_DEFAULTS = {
+  prefix: 'buildsync',
+  timeScale: 1,
+  maxInlineWaitMs: 2_000,
+  probe: { initialMs: 5_000, maxMs: 300_000 },
+  /** How long one probe may stay unanswered before another worker may probe. */
+  probeLockMaxMs: 15_000,
+  /** The log never holds fewer sends than this (it holds at least a month's worth of the largest limit). */
+  logCap: 1_000_000,
+} as const;
+
+/**
+ * One account's rate budget, shared through Redis by every worker on every machine (see
+ * scripts.ts for the data and why it is a sliding log). Implements the API client's RequestGate:
+ * `acquire` before each request, `onRateLimited` on a 429, `onSuccess` on any other answer.
+ */
+export class AccountThrottle implements RequestGate {
+  readonly account: string;
+  readonly limits: Limits;
+  private readonly redis: Redis;
+  private readonly cmds: ThrottleCommands;
+  private readonly keys: { log: string; pause: string; probe: string; probelock: string; learned: string; episode: string };
+  private readonly timeScale: number;
+  private readonly maxInlineWaitMs: number;
+  private readonly probeInitialMs: number;
+  private readonly probeMaxMs: number;
+  private readonly windowArgs: (string | number)[];
+  private readonly id = randomUUID().slice(0, 12);
+  private seq = 0;
+  /** Set while this instance holds the probe: only then does onSuccess touch Redis. */
+  private probeToken: string | undefined;
+
+  constructor(options: AccountThrottleOptions) {
+    this.redis = options.redis;
+    this.cmds = throttleCommands(options.redis);
+    this.account = options.account;
+    this.limits = { ...options.limits };
+    this.timeScale = options.timeScale ?? THROTTLE_DEFAULTS.timeScale;
+    if (!(this.timeScale > 0)) throw new RangeError(`timeScale must be above 0, got ${this.timeScale}`);
+    this.maxInlineWaitMs = options.maxInlineWaitMs ?? THROTTLE_DEFAULTS.maxInlineWaitMs;
+    const probe = options.probe ?? THROTTLE_DEFAULTS.probe;
+    this.probeInitialMs = Math.max(1, probe.initialMs / this.timeScale);
+    this.probeMaxMs = Math.max(this.probeInitialMs, probe.maxMs / this.timeScale);
+    const base = `${options.prefix ?? THROTTLE_DEFAULTS.prefix}:throttle:${options.account}`;
+    this.keys = {
+      log: `${base}:log`,
+      pause: `${base}:pause`,
+      probe: `${base}:probe`,
+      probelock: `${base}:probelock`,
+      learned: `${base}:learned`,
+      episode: `${base}:episode`,
+    };
+    this.windowArgs = WINDOW_NAMES.flatMap((w) => [w, this.lengthMs(w), this.limits[w] ?? -1]);
+  }
+
+  /**
+   * Waits until every window has room, records the send and resolves. A wait longer than
+   * maxInlineWaitMs throws ThrottledError instead (nothing is recorded). Rejects with the
+   * signal's reason when it aborts.
+   */
+  async acquire(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const token = `${this.id}:${++this.seq}`;
+      const reply = await this.cmds.bsThrottleAcquire(
+        ...this.keyList('log', 'pause', 'probe', 'probelock', 'learned'),
+        token, this.lengthMs('month'), this.logCap(), THROTTLE_DEFAULTS.probeLockMaxMs, ...this.windowArgs,
+      );
+      const waitMs = Number(reply[0]);
+      const kind = String(reply[1]);
+      if (waitMs <= 0) {
+        if (kind === 'probe') this.probeToken = token;
+        return;
+      }
+      if (waitMs > this.maxInlineWaitMs) {
+        const { window, reason } = await this.explainWait(kind, Number(reply[2]));
+        throw new ThrottledError(this.account, waitMs, window, reason);
+      }
+      // Jitter so that workers woken by the same freed slot do not all race for it at once.
+      await sleep(waitMs + Math.random() * Math.min(250, 5 + waitMs / 10), signal);
+    }
+  }
+
+  /**
+   * A 429: pauses every worker of this account (the script sets one shared pause) until the wait
+   * the service stated, or for the current probe interval when it stated none; then learns the
+   * account's real budget from what had been sent. Resolves once the pause is in Redis.
+   */
+  async onRateLimited(err: RateLimitError): Promise<void> {
+    const retryAfterMs = err.retryAfterMs !== undefined && Number.isFinite(err.retryAfterMs) && err.retryAfterMs >= 0 ? err.retryAfterMs : -1;
+    const window = normalizeWindowName(err.window);
+    const candidates = WINDOW_NAMES.filter((w) => this.limits[w] !== undefined || STANDARD_WINDOWS.includes(w));
+    this.probeToken = undefined;
+    await this.cmds.bsThrottleRateLimited(
+      ...this.keyList('log', 'pause', 'probe', 'probelock', 'learned', 'episode'),
+      retryAfterMs, this.probeInitialMs, this.probeMaxMs, this.stateTtlMs(), window ?? '', candidates.join(','), ...this.windowArgs,
+    );
+  }
+
+  /**
+   * Any answer but a 429. Touches Redis only when this instance's request was the probe: its
+   * success ends probe mode and resets the interval for every worker.
+   */
+  onSuccess(): void {
+    const token = this.probeToken;
+    if (token === undefined) return;
+    this.probeToken = undefined;
+    // If Redis cannot be reached now, the probe lock expires and the next probe's success clears it.
+    this.cmds.bsThrottleProbeSucceeded(...this.keyList('probe', 'probelock', 'episode'), token).catch(() => undefined);
+  }
+
+  /** The budget as every worker sees it now: per window, the pause and why. */
+  async status(): Promise<BudgetStatus> {
+    const reply = await this.cmds.bsThrottleStatus(...this.keyList('log', 'pause', 'probe', 'learned'), ...this.windowArgs);
+    const now = Number(reply[0]);
+    const pausePttl = Number(reply[1]);
+    const pause = parsePause(String(reply[2]));
+    const probing = reply[3] === '1';
+    const probeInterval = Number(reply[4]) || this.probeInitialMs;
+    const learned = readLearned(reply[5] as string[]);
+    const rows = reply[6] as string[];
+
+    const usage = {} as Record<WindowName, number>;
+    const windows: WindowStatus[] = [];
+    for (let i = 0; i < rows.length; i += 4) {
+      const window = rows[i] as WindowName;
+      const used = Number(rows[i + 1]);
+      const oldest = rows[i + 2] === '' ? undefined : Number(rows[i + 2]);
+      usage[window] = used;
+      const configured = this.limits[window];
+      const learnedHere = learned[window];
+      const limit = Math.min(configured ?? Infinity, learnedHere?.limit ?? Infinity);
+      if (limit === Infinity) continue;
+      const lengthMs = this.lengthMs(window);
+      windows.push({
+        window,
+        lengthMs,
+        limit,
+        configured,
+        learned: learnedHere,
+        used,
+        remaining: Math.max(0, limit - used),
+        resetInMs: oldest === undefined ? 0 : Math.max(0, Math.ceil(oldest + lengthMs - now)),
+        waitMs: Math.ceil(Number(rows[i + 3])),
+      });
+    }
+    const tightest = windows.reduce<WindowStatus | undefined>(
+      (best, w) => (!best || w.remaining < best.remaining || (w.remaining === best.remaining && w.waitMs > best.waitMs) ? w : best),
+      undefined,
+    );
+
+    let waitMs = 0;
+    let reason: string | undefined;
+    if (pausePttl > 0) {
+      waitMs = pausePttl;
+      reason = pause?.kind === 'retry-after'
+        ? waitingText(pausePttl, serviceLimitReason(pause.window))
+        : probingText(pause?.intervalMs ?? probeInterval);
+    } else {
+      const binding = windows.reduce<WindowStatus | undefined>((b, w) => (w.waitMs > (b?.waitMs ?? 0) ? w : b), undefined);
+      if (binding) {
+        waitMs = binding.waitMs;
+        reason = waitingText(binding.waitMs, budgetUsedReason(binding.window, binding.limit));
+      } else if (probing) {
+        reason = probingText(probeInterval);
+      }
+    }
+    return {
+      account: this.account,
+      at: new Date(Math.floor(now)),
+      windows,
+      tightest,
+      usage,
+      waitMs,
+      pausedUntil: waitMs > 0 ? new Date(Math.floor(now + waitMs)) : undefined,
+      reason,
+      probing,
+    };
+  }
+
+  /** How long until n more requests are sent, counting every window, the pause and what was already sent. */
+  async estimateMs(n: number): Promise<number> {
+    if (n <= 0) return 0;
+    const status = await this.status();
+    const limits: Limits = {};
+    for (const w of status.windows) limits[w.window] = w.limit;
+    if (status.windows.length === 0) return status.waitMs;
+    const lengths = status.windows.map((w) => w.lengthMs);
+    const longest = Math.max(...lengths);
+    // Buckets keep the reply small (a month's log can hold 200,000 sends); rounding is up, so the
+    // estimate errs long by at most one bucket.
+    const bucketMs = Math.max(1, Math.min(...lengths) / 500, longest / 20_000);
+    const reply = await this.cmds.bsThrottleUsage(this.keys.log, longest, bucketMs);
+    const now = Number(reply[0]);
+    const flat = reply[1] as string[];
+    const usage: { at: number; count: number }[] = [];
+    for (let i = 0; i < flat.length; i += 2) usage.push({ at: Number(flat[i]), count: Number(flat[i + 1]) });
+    return status.waitMs + estimateDurationMs(limits, usage, n, now + status.waitMs, { timeScale: this.timeScale });
+  }
+
+  /** Forgets what 429s taught: the configured budget applies again. */
+  async resetLearned(): Promise<void> {
+    await this.redis.del(this.keys.learned, this.keys.episode);
+  }
+
+  /** Removes every key of this account's budget: usage, pause, probing and learned limits. */
+  async clear(): Promise<void> {
+    this.probeToken = undefined;
+    await this.redis.del(...Object.values(this.keys));
+  }
+
+  private lengthMs(window: WindowName): number {
+    return WINDOW_LENGTH_MS[window] / this.timeScale;
+  }
+
+  private logCap(): number {
+    return Math.max(THROTTLE_DEFAULTS.logCap, ...Object.values(this.limits).map((n) => n ?? 0));
+  }
+
+  /** Probe and burst state outlive any pause, so that a new 429 after a long quiet starts afresh. */
+  private stateTtlMs(): number {
+    return Math.ceil(this.probeMaxMs * 10);
+  }
+
+  private keyList(...names: (keyof AccountThrottle['keys'])[]): string[] {
+    return names.map((n) => this.keys[n]);
+  }
+
+  private async explainWait(kind: string, limit: number): Promise<{ window: WindowName | undefined; reason: string }> {
+    if (isWindowName(kind)) return { window: kind, reason: budgetUsedReason(kind, limit) };
+    const [pauseText, interval] = await Promise.all([this.redis.get(this.keys.pause), this.redis.hget(this.keys.probe, 'interval')]);
+    const pause = parsePause(pauseText ?? '');
+    if (kind === 'pause' && pause?.kind === 'retry-after') return { window: pause.window, reason: serviceLimitReason(pause.window) };
+    return { window: pause?.window, reason: probingText(pause?.intervalMs ?? (Number(interval) || this.probeInitialMs)) };
+  }
+}
+
+interface PauseInfo {
+  kind: 'retry-after' | 'probe';
+  window: WindowName | undefined;
+  intervalMs: number | undefined;
+}
+
+function parsePause(text: string): PauseInfo | undefined {
+  if (!text) return undefined;
+  try {
+    const v = JSON.parse(text) as { kind?: unknown; window?: unknown; intervalMs?: unknown };
+    return {
+      kind: v.kind === 'retry-after' ? 'retry-after' : 'probe',
+      window: typeof v.window === 'string' && isWindowName(v.window) ? v.window : undefined,
+      intervalMs: typeof v.intervalMs === 'number' ? v.intervalMs : undefined,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function readLearned(flat: string[]): Partial<Record<WindowName, { limit: number; at: Date }>> {
+  const map = new Map<string, string>();
+  for (let i = 0; i < flat.length; i += 2) map.set(flat[i]!, flat[i + 1]!);
+  const out: Partial<Record<WindowName, { limit: number; at: Date }>> = {};
+  for (const w of WINDOW_NAMES) {
+    const limit = map.get(w);
+    if (limit !== undefined) out[w] = { limit: Number(limit), at: new Date(Number(map.get(`${w}:at`) ?? 0)) };
+  }
+  return out;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

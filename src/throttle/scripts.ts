@@ -1,0 +1,258 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * The Lua scripts that hold an account's shared budget. Every decision runs inside one script so
+ * that any number of workers on any number of machines see one consistent state, and every
+ * script reads the clock with Redis `TIME` so that machines with skewed clocks still agree.
+ *
+ * Data, per account (`<prefix>:throttle:<account>:…`):
+ * - `log`: a sorted set of sends, score = send time in ms (Redis clock), member unique per send.
+ *   A sliding log, not fixed-window counters: it guarantees at most N sends in *every* interval
+ *   of the window's length, so the budget holds whether the service counts rolling windows or
+ *   aligned ones (a fixed-window counter, as rate-limiter-flexible's RateLimiterRedis keeps, can
+ *   let 2N through across an aligned boundary). Kept for the longest window (a month) even with
+ *   no configured limit, so that a 429 has usage to learn from.
+ * - `pause`: exists (with a PX expiry) while the account is paused by a 429; its value is a JSON
+ *   object saying why (`{"kind":"retry-after"|"probe", ...}`).
+ * - `probe`: hash `{probing, consecutive, interval}` while 429s without a stated wait are being
+ *   probed out; `probelock`: the one worker allowed to send while probing.
+ * - `learned`: hash `window -> limit` and `window:at -> ms`, limits a 429 taught, applied on top
+ *   of the configured ones (the lower wins).
+ * - `episode`: hash of the usage counts snapshotted at the first 429 of a burst of 429s, and how
+ *   many 429s that burst has had (see `rateLimited`).
+ *
+ * Window arguments are always all six windows, shortest first: `name, lengthMs, configured`
+ * with configured = -1 for none; scripts combine them with `learned`.
+ */
+
+/** Helpers every script starts with. Numbers go to Redis through string.format: Lua's default
+ * number-to-string keeps 14 digits, which would round millisecond timestamps. */
+const PRELUDE = `
+local function fmt(x) return string.format('%.3f', x) end
+local function clock()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+end
+local function read_windows(first, learnedKey)
+  local learned = {}
+  local flat = redis.call('HGETALL', learnedKey)
+  for i = 1, #flat, 2 do learned[flat[i]] = tonumber(flat[i + 1]) end
+  local ws = {}
+  for i = first, first + 17, 3 do
+    local w = { name = ARGV[i], len = tonumber(ARGV[i + 1]), configured = tonumber(ARGV[i + 2]) }
+    if w.configured < 0 then w.configured = nil end
+    w.learned = learned[w.name]
+    w.limit = w.configured
+    if w.learned and (not w.limit or w.learned < w.limit) then w.limit = w.learned end
+    table.insert(ws, w)
+  end
+  return ws
+end
+-- The wait until window w has room for one more send, 0 when it has room now.
+local function window_wait(logKey, w, now, count)
+  if not w.limit or count < w.limit then return 0 end
+  -- The window's sends are the newest 'count' members; once the limit-th newest has left the
+  -- window, fewer than 'limit' remain in it.
+  local e = redis.call('ZRANGE', logKey, -w.limit, -w.limit, 'WITHSCORES')
+  return tonumber(e[2]) + w.len - now
+end
+`;
+
+/**
+ * acquire: KEYS log, pause, probe, probelock, learned.
+ * ARGV token, keepMs, cap, probeLockMaxMs, then the six windows.
+ * Returns {0, ''} sent, {0, 'probe'} sent as the one probe, or {waitMs, reason, limit} where
+ * reason is 'pause', 'probe' (another worker is probing) or the binding window's name.
+ */
+export const ACQUIRE_LUA = `${PRELUDE}
+local now = clock()
+local pausePttl = redis.call('PTTL', KEYS[2])
+if pausePttl > 0 then return {pausePttl, 'pause', 0} end
+local keep = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', fmt(now - keep))
+local ws = read_windows(5, KEYS[5])
+local worstWait, worstName, worstLimit = 0, '', 0
+for _, w in ipairs(ws) do
+  if w.limit then
+    local count = redis.call('ZCOUNT', KEYS[1], '(' .. fmt(now - w.len), '+inf')
+    local wait = window_wait(KEYS[1], w, now, count)
+    if wait > worstWait then worstWait, worstName, worstLimit = wait, w.name, w.limit end
+  end
+end
+if worstWait > 0 then return {math.ceil(worstWait), worstName, worstLimit} end
+local kind = ''
+if redis.call('HGET', KEYS[3], 'probing') == '1' then
+  local interval = tonumber(redis.call('HGET', KEYS[3], 'interval') or ARGV[4])
+  local lockMs = math.max(1, math.min(interval, tonumber(ARGV[4])))
+  if not redis.call('SET', KEYS[4], ARGV[1], 'NX', 'PX', lockMs) then
+    return {math.max(1, redis.call('PTTL', KEYS[4])), 'probe', 0}
+  end
+  kind = 'probe'
+end
+redis.call('ZADD', KEYS[1], fmt(now), fmt(now) .. ':' .. ARGV[1])
+local cap = tonumber(ARGV[3])
+if redis.call('ZCARD', KEYS[1]) > cap then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -cap - 1) end
+redis.call('PEXPIRE', KEYS[1], math.ceil(keep))
+return {0, kind, 0}
+`;
+
+/**
+ * rateLimited: KEYS log, pause, probe, probelock, learned, episode.
+ * ARGV retryAfterMs (-1 unknown), probeInitialMs, probeMaxMs, stateTtlMs, named window ('' none),
+ * candidate windows for an unnamed 429 (comma list, shortest first), then the six windows.
+ * Returns {pausePttl, learnedWindow, learnedLimit (-1 none)}.
+ *
+ * A burst of 429s is one event: the requests in flight when the first 429 arrived come back 429
+ * too. So the first 429 (the account neither paused nor probing) snapshots the usage of every
+ * window; each 429 of the burst counts one rejection, and the service's real limit in the window
+ * is taken as what was sent minus what was rejected. The pause is set once per burst; only a 429
+ * that arrives after the pause ended (the probe's) doubles the probe interval. Nothing is learned
+ * when what was sent does not explain the 429 (fewer sends in the window than 429s: another
+ * client of the same key, or a window longer than ours): a limit of 0 or 1 learned from that
+ * would stall the account for good.
+ */
+export const RATE_LIMITED_LUA = `${PRELUDE}
+local now = clock()
+local retryAfter = tonumber(ARGV[1])
+local pausePttl = redis.call('PTTL', KEYS[2])
+local paused = pausePttl > 0
+local probing = redis.call('HGET', KEYS[3], 'probing') == '1'
+local stateTtl = tonumber(ARGV[4])
+local ws = read_windows(7, KEYS[5])
+local learnedName, learnedLimit = '', -1
+if paused or not probing then
+  if not paused then
+    redis.call('DEL', KEYS[6])
+    for _, w in ipairs(ws) do
+      redis.call('HSET', KEYS[6], w.name, redis.call('ZCOUNT', KEYS[1], '(' .. fmt(now - w.len), '+inf'))
+    end
+  end
+  local rejected = redis.call('HINCRBY', KEYS[6], 'rejected', 1)
+  redis.call('PEXPIRE', KEYS[6], stateTtl)
+  local target = ARGV[5]
+  if target == '' then target = redis.call('HGET', KEYS[6], 'window') or '' end
+  if target == '' then
+    for name in string.gmatch(ARGV[6], '[^,]+') do
+      for _, w in ipairs(ws) do
+        if w.name == name and target == '' then
+          local accepted = tonumber(redis.call('HGET', KEYS[6], name) or '0') - rejected
+          if accepted >= 1 and (not w.limit or w.limit > accepted) then target = name end
+        end
+      end
+    end
+  end
+  if target ~= '' then
+    redis.call('HSET', KEYS[6], 'window', target)
+    for _, w in ipairs(ws) do
+      if w.name == target then
+        local accepted = tonumber(redis.call('HGET', KEYS[6], target) or '0') - rejected
+        if accepted >= 1 and (not w.limit or accepted < w.limit) then
+          redis.call('HSET', KEYS[5], target, accepted, target .. ':at', math.floor(now))
+          learnedName, learnedLimit = target, accepted
+        end
+      end
+    end
+  end
+end
+local window = ARGV[5]
+if retryAfter >= 0 then
+  -- The service said how long: obey it, and resume fully afterwards (no probing).
+  local ms = math.max(1, math.ceil(retryAfter), pausePttl)
+  redis.call('SET', KEYS[2], cjson.encode({kind = 'retry-after', waitMs = math.ceil(retryAfter), window = window, at = math.floor(now)}), 'PX', ms)
+  redis.call('DEL', KEYS[3], KEYS[4])
+elseif not paused then
+  local consecutive = redis.call('HINCRBY', KEYS[3], 'consecutive', 1)
+  local interval = math.min(tonumber(ARGV[2]) * 2 ^ (consecutive - 1), tonumber(ARGV[3]))
+  interval = math.max(1, math.ceil(interval))
+  redis.call('HSET', KEYS[3], 'probing', '1', 'interval', interval)
+  redis.call('PEXPIRE', KEYS[3], stateTtl)
+  redis.call('SET', KEYS[2], cjson.encode({kind = 'probe', intervalMs = interval, window = window, at = math.floor(now)}), 'PX', interval)
+  redis.call('DEL', KEYS[4])
+end
+return {math.max(0, redis.call('PTTL', KEYS[2])), learnedName, learnedLimit}
+`;
+
+/**
+ * probeSucceeded: KEYS probe, probelock, episode. ARGV token.
+ * Ends probe mode when the request that succeeded was this worker's probe.
+ */
+export const PROBE_SUCCEEDED_LUA = `
+if redis.call('GET', KEYS[2]) == ARGV[1] or redis.call('HGET', KEYS[1], 'probing') ~= '1' then
+  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+  return 1
+end
+return 0
+`;
+
+/**
+ * status: KEYS log, pause, probe, learned. ARGV the six windows.
+ * Returns {now, pausePttl, pauseJson, probing, probeInterval, learnedFlat, rows} where rows has,
+ * per window: name, count, oldestScore ('' none), waitMs.
+ */
+export const STATUS_LUA = `${PRELUDE}
+local now = clock()
+local ws = read_windows(1, KEYS[4])
+local rows = {}
+for _, w in ipairs(ws) do
+  local count = redis.call('ZCOUNT', KEYS[1], '(' .. fmt(now - w.len), '+inf')
+  local oldest = ''
+  if count > 0 then
+    local e = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. fmt(now - w.len), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    oldest = e[2]
+  end
+  table.insert(rows, w.name)
+  table.insert(rows, count)
+  table.insert(rows, oldest)
+  table.insert(rows, fmt(window_wait(KEYS[1], w, now, count)))
+end
+return {fmt(now), redis.call('PTTL', KEYS[2]), redis.call('GET', KEYS[2]) or '',
+  redis.call('HGET', KEYS[3], 'probing') or '', redis.call('HGET', KEYS[3], 'interval') or '',
+  redis.call('HGETALL', KEYS[4]), rows}
+`;
+
+/**
+ * usage: KEYS log. ARGV sinceMs-ago (the longest limited window), bucketMs.
+ * Returns {now, flat [bucketTime, count, ...]}: the sends still inside the longest limited window,
+ * grouped in buckets whose time is rounded *up* (a send is taken to leave its window a little
+ * later than it does, so an estimate errs long, never short).
+ */
+export const USAGE_LUA = `${PRELUDE}
+local now = clock()
+local q = tonumber(ARGV[2])
+local scores = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. fmt(now - tonumber(ARGV[1])), '+inf', 'WITHSCORES')
+local out, lastT, lastN = {}, nil, 0
+for i = 2, #scores, 2 do
+  local t = math.ceil(tonumber(scores[i]) / q) * q
+  if t == lastT then lastN = lastN + 1 else
+    if lastT then table.insert(out, fmt(lastT)); table.insert(out, lastN) end
+    lastT, lastN = t, 1
+  end
+end
+if lastT then table.insert(out, fmt(lastT)); table.insert(out, lastN) end
+return {fmt(now), out}
+`;
+
+type Reply = unknown[];
+
+/** The scripts as ioredis commands on one client (`defineCommand` caches them by SHA). */
+export interface ThrottleCommands {
+  bsThrottleAcquire(...args: (string | number)[]): Promise<Reply>;
+  bsThrottleRateLimited(...args: (string | number)[]): Promise<Reply>;
+  bsThrottleProbeSucceeded(...args: (string | number)[]): Promise<number>;
+  bsThrottleStatus(...args: (string | number)[]): Promise<Reply>;
+  bsThrottleUsage(...args: (string | number)[]): Promise<Reply>;
+}
+
+const defined = new WeakSet<Redis>();
+
+export function throttleCommands(redis: Redis): ThrottleCommands {
+  if (!defined.has(redis)) {
+    redis.defineCommand('bsThrottleAcquire', { numberOfKeys: 5, lua: ACQUIRE_LUA });
+    redis.defineCommand('bsThrottleRateLimited', { numberOfKeys: 6, lua: RATE_LIMITED_LUA });
+    redis.defineCommand('bsThrottleProbeSucceeded', { numberOfKeys: 3, lua: PROBE_SUCCEEDED_LUA });
+    redis.defineCommand('bsThrottleStatus', { numberOfKeys: 4, lua: STATUS_LUA });
+    redis.defineCommand('bsThrottleUsage', { numberOfKeys: 1, lua: USAGE_LUA });
+    defined.add(redis);
+  }
+  return redis as unknown as ThrottleCommands;
+}

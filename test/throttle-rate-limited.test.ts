@@ -1,0 +1,120 @@
+import { Redis as IORedis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RateLimitError, ThrottledError } from '../src/errors/index.ts';
+import { AccountThrottle, type AccountThrottleOptions } from '../src/throttle/index.ts';
+import { REDIS_URL, testRedis } from './helpers/redis.ts';
+
+let ctx: Awaited<ReturnType<typeof testRedis>>;
+let extra: IORedis[] = [];
+
+beforeEach(async () => {
+  ctx = await testRedis();
+  extra = [];
+});
+afterEach(async () => {
+  for (const r of extra) r.disconnect();
+  await ctx.cleanup();
+});
+
+function throttle(account: string, opts: Partial<AccountThrottleOptions> = {}): AccountThrottle {
+  const redis = new IORedis(REDIS_URL);
+  extra.push(redis);
+  return new AccountThrottle({ redis, account, limits: {}, prefix: ctx.prefix, maxInlineWaitMs: 0, ...opts });
+}
+
+function tooMany(retryAfterMs?: number, window?: string): RateLimitError {
+  return new RateLimitError({ status: 429, method: 'POST', path: '/api/v2/estimates', body: { Message: 'slow down' } }, retryAfterMs, window);
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs = 2_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('a 429 from the service', () => {
+  it('with a stated wait pauses every worker of the account for that long, and no other account', async () => {
+    const [a1, a2, b] = [throttle('acme'), throttle('acme'), throttle('globex')];
+    await a1.onRateLimited(tooMany(400, 'Hourly'));
+
+    const err = await a2.acquire().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ThrottledError);
+    expect((err as ThrottledError).window).toBe('hour');
+    expect((err as ThrottledError).waitMs).toBeLessThanOrEqual(400);
+    expect((err as ThrottledError).message).toBe('account acme: the service answered 429 (hourly limit); waiting 1 s');
+    await b.acquire();
+
+    const status = await a2.status();
+    expect(status.reason).toBe('waiting 1 s: the service answered 429 (hourly limit)');
+    expect(status.pausedUntil!.getTime() - status.at.getTime()).toBe(status.waitMs);
+    expect(status.probing).toBe(false);
+
+    // A worker that may wait inline resumes when the pause ends, and nothing is probed after it.
+    const patient = throttle('acme', { maxInlineWaitMs: 1_000 });
+    const started = Date.now();
+    await patient.acquire();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    await Promise.all([a1.acquire(), a2.acquire(), patient.acquire()]);
+  });
+
+  it('without a stated wait lets exactly one probe through after the pause, doubling the interval on each failed probe', async () => {
+    const probe = { initialMs: 200, maxMs: 700 };
+    const workers = [throttle('acme', { probe }), throttle('acme', { probe }), throttle('acme', { probe })];
+    const other = throttle('globex', { probe });
+    await workers[0]!.onRateLimited(tooMany());
+    // The other 429s of the same burst (requests that were in flight) do not lengthen the pause.
+    await workers[1]!.onRateLimited(tooMany());
+    const paused = await workers[2]!.status();
+    expect(paused.probing).toBe(true);
+    expect(paused.waitMs).toBeLessThanOrEqual(200);
+    expect(paused.reason).toBe('paused by a 429 from the service; probing every 1 s');
+    await other.acquire();
+
+    const attempt = () => Promise.allSettled(workers.flatMap((w) => [w.acquire(), w.acquire()]));
+    expect((await attempt()).every((r) => r.status === 'rejected')).toBe(true);
+
+    await sleep(230);
+    let results = await attempt();
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ThrottledError);
+    const prober = workers[Math.floor(results.findIndex((r) => r.status === 'fulfilled') / 2)]!;
+
+    // The probe meets a 429 too: the next pause is twice as long.
+    await prober.onRateLimited(tooMany());
+    const second = await workers[0]!.status();
+    expect(second.waitMs).toBeGreaterThan(200);
+    expect(second.waitMs).toBeLessThanOrEqual(400);
+    await sleep(430);
+    results = await attempt();
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const prober2 = workers[Math.floor(results.findIndex((r) => r.status === 'fulfilled') / 2)]!;
+
+    // Probe answered: every worker resumes, and the interval starts again from the first one.
+    prober2.onSuccess();
+    await until(async () => !(await workers[0]!.status()).probing);
+    results = await attempt();
+    expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
+    await workers[0]!.onRateLimited(tooMany());
+    expect((await workers[1]!.status()).waitMs).toBeLessThanOrEqual(200);
+  });
+
+  it('caps the probe interval', async () => {
+    const probe = { initialMs: 100, maxMs: 250 };
+    const w = throttle('acme', { probe, maxInlineWaitMs: 1_000 });
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await w.onRateLimited(tooMany());
+      waits.push((await w.status()).waitMs);
+      await w.acquire(); // waits out the pause inline and is granted the probe
+    }
+    expect(waits[0]).toBeLessThanOrEqual(100);
+    expect(waits[1]).toBeGreaterThan(100);
+    expect(waits[2]).toBeGreaterThan(200);
+    expect(waits[3]).toBeGreaterThan(200);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(250);
+  });
+});
