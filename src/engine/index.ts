@@ -12,3 +12,4 @@ export { importSummary, importExitCode, reportCsv, writeReport, writeReportIfPos
 export { openSession, type ServiceSession, type SessionOptions } from './session.ts';
 export { runExport, projectSource, type ProjectExportSpec } from './run-export.ts';
 export type { ImportPlan, PlannedRecord } from './plan-types.ts';
+export { planEstimates, planBills, dryRunReportLines, projectResolverFromListing, type PlanOptions, type ProjectResolver } from './plan-import.ts';

@@ -1,0 +1,160 @@
+/**
+ * How close planning an estimate import (read + validate + map + group + hash, then the dry
+ * run's report lines) comes to raw csv-parse on the same file, and how much memory it needs.
+ *
+ *   npx tsx bench/import-plan.ts [rows]      (default 1,000,000 rows: 100,000 estimates x 10)
+ *
+ * The file is generated once into bench/data/ (git-ignored; about 170 MB for 1,000,000 rows).
+ * Raw csv-parse (`columns: true`, records counted, nothing else) runs in this process; the dry
+ * run runs in a child process so that its peak RSS (`process.resourceUsage().maxRSS`) is its
+ * own. The last line printed is one JSON object with the figures. Goal: ratio >= 0.6 and peak
+ * RSS < 512 MB.
+ */
+import { spawn } from 'node:child_process';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROWS_PER_ESTIMATE = 10;
+
+
+async function main(rows: number): Promise<void> {
+  const file = path.join(here, 'data', `estimates-${rows}.csv`);
+  await generate(file, rows);
+  const size = (await stat(file)).size;
+  console.log(`${file}: ${rows.toLocaleString('en-US')} rows, ${(size / 1e6).toFixed(0)} MB`);
+
+  const raw = await rawParse(file);
+  console.log(`raw csv-parse (columns: true): ${raw.seconds.toFixed(1)} s, ${Math.round(raw.rows / raw.seconds).toLocaleString('en-US')} rows/s`);
+
+  const dry = await runChild(file);
+  const rowsPerS = dry.rows / dry.seconds;
+  const rawPerS = raw.rows / raw.seconds;
+  console.log(
+    `dry run (planEstimates + dryRunReportLines): ${dry.seconds.toFixed(1)} s, ${Math.round(rowsPerS).toLocaleString('en-US')} rows/s, ` +
+      `${dry.records.toLocaleString('en-US')} estimates, ${dry.lines.toLocaleString('en-US')} report lines, peak RSS ${dry.peakRssMb} MB`,
+  );
+  const ratio = rowsPerS / rawPerS;
+  console.log(`ratio ${ratio.toFixed(2)} (goal >= 0.6), peak RSS ${dry.peakRssMb} MB (goal < 512)`);
+  console.log(
+    JSON.stringify({
+      bench: 'import-plan',
+      ratio: Math.round(ratio * 100) / 100,
+      peak_rss_mb: dry.peakRssMb,
+      seconds: Math.round(dry.seconds * 10) / 10,
+      rows_per_s: Math.round(rowsPerS),
+      raw_rows_per_s: Math.round(rawPerS),
+    }),
+  );
+}
+
+interface ChildResult {
+  rows: number;
+  records: number;
+  lines: number;
+  seconds: number;
+  peakRssMb: number;
+}
+
+/** The dry run, measured inside the child from the call to planEstimates to the last report line. */
+async function child(file: string): Promise<void> {
+  const { planEstimates, dryRunReportLines } = await import('../src/engine/plan-import.ts');
+  const t = performance.now();
+  const plan = await planEstimates(file, {});
+  const lines = dryRunReportLines(plan);
+  const seconds = (performance.now() - t) / 1000;
+  if (plan.statics.length > 0) throw new Error(`the generated file has invalid rows: ${plan.statics[0]!.message}`);
+  const result: ChildResult = {
+    rows: plan.rows,
+    records: plan.records.length,
+    lines: lines.length,
+    seconds,
+    // maxRSS is in kilobytes (libuv's ru_maxrss).
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+function runChild(file: string): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    proc.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    proc.on('error', reject);
+    proc.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`the dry-run child exited with ${code}`));
+      const last = out.trim().split('\n').pop() ?? '';
+      resolve(JSON.parse(last) as ChildResult);
+    });
+  });
+}
+
+async function rawParse(file: string): Promise<{ rows: number; seconds: number }> {
+  const t = performance.now();
+  let rows = 0;
+  await new Promise<void>((resolve, reject) => {
+    const parser = parse({ columns: true });
+    parser.on('data', () => rows++);
+    parser.on('end', resolve);
+    parser.on('error', reject);
+    createReadStream(file, { highWaterMark: 256 * 1024 }).on('error', reject).pipe(parser);
+  });
+  return { rows, seconds: (performance.now() - t) / 1000 };
+}
+
+const HEADER = 'project_id,estimate_name,category,subcategory,item,description,cost_code_id,unit,qty,unit_cost,line_item_markup,general_notes,markup_name,markup_value,markup_type\n';
+const CATEGORIES = ['Demolition', 'Sitework', 'Concrete', 'Framing', 'Cabinetry', 'Electrical', 'Plumbing', 'Finishes'];
+const SUBCATS = ['Labor', 'Materials', 'Equipment', 'Subcontract'];
+const ITEMS = ['Shaker wall cabinet 30in', 'Metal stud framing', 'Footing excavation', 'Drywall hang and finish', 'LVP install', '200A panel and breakers', 'Rough-in plumbing', 'Paint walls'];
+const UNITS = ['ea', 'lf', 'sf', 'cy', 'hr'];
+
+/** Writes `rows` rows (groups of 10: one category row, seven items, two markup rows) unless the file exists with that many. */
+async function generate(file: string, rows: number): Promise<void> {
+  const marker = `${file}.done`;
+  try {
+    await stat(marker);
+    return;
+  } catch {
+    // not generated yet
+  }
+  await mkdir(path.dirname(file), { recursive: true });
+  const out = createWriteStream(file);
+  const write = (s: string): Promise<void> | undefined => (out.write(s) ? undefined : new Promise((r) => out.once('drain', () => r())));
+  await write(HEADER);
+  let chunk = '';
+  const estimates = Math.ceil(rows / ROWS_PER_ESTIMATE);
+  let written = 0;
+  for (let e = 0; e < estimates && written < rows; e++) {
+    const project = 100_000 + e;
+    const name = `Estimate ${e} - ${ITEMS[e % ITEMS.length]!.split(' ')[0]} package`;
+    const cat = CATEGORIES[e % CATEGORIES.length]!;
+    const lines: string[] = [`${project},${name},${cat},,,"Scope of ${cat.toLowerCase()}, per drawings A-101 to A-104",${100 + (e % 50)},,,,,Coordinate access with the owner,,,`];
+    for (let k = 0; k < 7; k++) {
+      const item = ITEMS[(e + k) % ITEMS.length]!;
+      const qty = ((e * 7 + k * 13) % 900) + 1;
+      const cost = `"$${(1 + ((e + k) % 1999)).toLocaleString('en-US')}.${String((e * 3 + k) % 100).padStart(2, '0')}"`;
+      lines.push(`${project},${name},${cat},${SUBCATS[k % SUBCATS.length]},${item},"${item}, installed complete",${200 + k},${UNITS[k % UNITS.length]},${qty},${cost},${k % 3 === 0 ? '10%' : ''},Per spec section 0${k}-1000; verify field dimensions,,,`);
+    }
+    lines.push(`${project},${name},,,,,,,,,,,Company Overhead,8%,1`);
+    lines.push(`${project},${name},,,,,,,,,,,Company Margin,12.5,1`);
+    for (const l of lines) {
+      if (written++ >= rows) break;
+      chunk += `${l}\n`;
+    }
+    if (chunk.length > 1 << 20) {
+      await write(chunk);
+      chunk = '';
+    }
+  }
+  await write(chunk);
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  createWriteStream(marker).end();
+}
+
+// Last, so that the constants above are initialised before either runs.
+if (process.argv[2] === '--child') await child(process.argv[3]!);
+else await main(Number(process.argv[2] ?? 1_000_000));

@@ -1,0 +1,370 @@
+/**
+ * Bill CSV rows → bill payloads (CONTRACT.md §4, seed §2.3).
+ *
+ * Rows with the same bill_ref, project and vendor are one bill, one item per row in file
+ * order; rows need not be adjacent. A file without a bill_ref column is one bill per row.
+ *
+ * Decisions where the contract is silent:
+ *   - A blank bill_ref on a row of a file that has the column makes that row a bill of its own,
+ *     keyed like the rows of a file without the column.
+ *   - Blank cells are "not given": bill-level fields must agree only among the rows that give
+ *     them. A different non-blank value on a later row makes that row invalid, naming both values.
+ *   - RATE keeps the exact decimal text typed (`parseDecimalText`); the API's encoder rounds it
+ *     to the two decimals of the wire form. QTY and TAX_PERCENT are JSON numbers: the seed's
+ *     observed shape makes only identifiers and RATE decimal text.
+ *   - APPROVER is a user ID (sent as an identifier) when it is a whole number, else the name
+ *     as written. BILL_TYPE, TRADE and TRAFFIC_COLOR are sent as written (text).
+ *   - `vendor_id` wins over `vendor`; when a row has both and the vendors file gives the name
+ *     another ID, the row is invalid.
+ *   - As with estimates, a bill with any invalid row is not sent at all (never half a bill).
+ *   - `bill:row:` keys count occurrences among the valid bills of the file.
+ */
+import type { CellValue, SourceRow } from '../csv/index.ts';
+import type { StaticLine } from '../ledger/index.ts';
+import { encodeBillInfo, MAX_BILL_QUERY_LENGTH, type BillPayload } from '../api/index.ts';
+import { BuildsyncError, RowError } from '../errors/index.ts';
+import { contentHash } from './content-hash.ts';
+import { numberOf, textOf } from './fast-cells.ts';
+import type { ColumnMap } from './header.ts';
+import type { MappedRecord } from './mapped-record.ts';
+import { PROJECT_REF_COLUMNS, ProjectRefReader, type ProjectResolver } from './project-refs.ts';
+import { CellValueError, parseBoolean, parseDate, parseDecimalText, parseId, parseText } from './values.ts';
+import type { VendorDirectory } from './vendors.ts';
+
+type FieldKind = 'text' | 'date' | 'boolean' | 'id' | 'number' | 'decimal' | 'approver';
+
+/** Bill-level columns → field (seed §2.3; received_date → RECIEVED_DATE, spelled so). */
+const BILL_FIELDS: ReadonlyArray<[string, string, FieldKind]> = [
+  ['title', 'TITLE', 'text'], ['due_date', 'DUE_DATE', 'date'], ['invoice_date', 'INVOICE_DATE', 'date'],
+  ['received_date', 'RECIEVED_DATE', 'date'], ['active', 'ACTIVE', 'boolean'], ['ready_for_payment', 'READY_FOR_PAYMENT', 'boolean'],
+  ['approver', 'APPROVER', 'approver'], ['approval_date', 'APPROVAL_DATE', 'date'], ['notes', 'NOTES', 'text'],
+  ['trade', 'TRADE', 'text'], ['bill_type', 'BILL_TYPE', 'text'], ['traffic_color', 'TRAFFIC_COLOR', 'text'],
+];
+
+/** Item columns → field; item_name and rate are required. */
+const ITEM_FIELDS: ReadonlyArray<[string, string, FieldKind]> = [
+  ['item_name', 'NAME', 'text'], ['rate', 'RATE', 'decimal'], ['qty', 'QTY', 'number'], ['unit', 'UNIT', 'text'],
+  ['item_description', 'DESCRIPTION', 'text'], ['cost_code_id', 'COST_CODE_ID', 'id'], ['tax_type_id', 'TAX_TYPE_ID', 'id'],
+  ['tax_percent', 'TAX_PERCENT', 'number'],
+];
+
+/** Every column a bill file may have (CONTRACT.md §4). */
+export const BILL_COLUMNS: readonly string[] = [
+  'bill_ref', ...PROJECT_REF_COLUMNS, 'vendor_id', 'vendor', ...BILL_FIELDS.map(([c]) => c), ...ITEM_FIELDS.map(([c]) => c),
+];
+
+/**
+ * Key order of the bill object: the seed's (§2.3). Items are built in ITEM_FIELDS order; the
+ * bill's own fields, which several rows may fill, are put in this order once the file is read,
+ * so the payload's JSON (and its hash) does not depend on the order of columns or rows.
+ */
+const BILL_ORDER = ['PRJ_ID', 'VENDOR_ID', ...BILL_FIELDS.map(([, f]) => f), 'ITEMS'];
+
+function ordered(bill: BillPayload & Record<string, unknown>): BillPayload {
+  const out: Record<string, unknown> = {};
+  for (const k of BILL_ORDER) if (bill[k] !== undefined) out[k] = bill[k];
+  return out as BillPayload;
+}
+
+interface Col {
+  header: string;
+  index: number;
+  constant: CellValue;
+}
+
+interface FieldCol extends Col {
+  column: string;
+  field: string;
+  kind: FieldKind;
+}
+
+function colOf(columns: ColumnMap, column: string): Col | undefined {
+  const s = columns.source(column);
+  return s === undefined ? undefined : { header: s.header, index: s.index, constant: s.constant ?? null };
+}
+
+function fieldCols(columns: ColumnMap, list: ReadonlyArray<[string, string, FieldKind]>): FieldCol[] {
+  const out: FieldCol[] = [];
+  for (const [column, field, kind] of list) {
+    const c = colOf(columns, column);
+    if (c !== undefined) out.push({ ...c, column, field, kind });
+  }
+  return out;
+}
+
+interface BillGroup {
+  ref: string | undefined;
+  projectId: number;
+  vendorId: number;
+  /** `project 1042 / vendor 55` (or the values as written when they cannot be resolved). */
+  target: string;
+  lines: number[];
+  payload: BillPayload & Record<string, unknown>;
+  setOn: Map<string, number> | undefined;
+  badLines: number[] | undefined;
+  badMessages: string[] | undefined;
+}
+
+export interface BillMapping {
+  records: MappedRecord<BillPayload>[];
+  statics: StaticLine[];
+}
+
+/** Groups the rows of one bill file into bills: `add` every data row in file order, then `finish` once. */
+export class BillGrouper {
+  private readonly projects: ProjectRefReader;
+  private readonly ref: Col | undefined;
+  private readonly vendorId: Col | undefined;
+  private readonly vendorName: Col | undefined;
+  private readonly billFields: FieldCol[];
+  private readonly itemFields: FieldCol[];
+  private readonly billScratch: unknown[];
+  private readonly itemScratch: unknown[];
+  private readonly byRef = new Map<string, BillGroup>();
+  /** Every bill in order of its first line. */
+  private readonly bills: BillGroup[] = [];
+  private readonly loose: StaticLine[] = [];
+  private readonly errors: string[] = [];
+
+  constructor(
+    private readonly file: string,
+    columns: ColumnMap,
+    resolver: ProjectResolver | undefined,
+    private readonly vendors: VendorDirectory | undefined,
+  ) {
+    this.projects = new ProjectRefReader(file, columns, resolver);
+    this.ref = colOf(columns, 'bill_ref');
+    this.vendorId = colOf(columns, 'vendor_id');
+    this.vendorName = colOf(columns, 'vendor');
+    this.billFields = fieldCols(columns, BILL_FIELDS);
+    this.itemFields = fieldCols(columns, ITEM_FIELDS);
+    this.billScratch = new Array(this.billFields.length);
+    this.itemScratch = new Array(this.itemFields.length);
+  }
+
+  /** Required columns the file lacks, and a vendor column that has no vendors file to read it. */
+  missingColumns(): string[] {
+    const missing: string[] = [];
+    if (!this.projects.present) missing.push('project_id (or project_number / project_name)');
+    if (this.vendorId === undefined && this.vendorName === undefined) missing.push('vendor_id (or vendor with --vendors VENDORS.csv)');
+    else if (this.vendorId === undefined && this.vendors === undefined) missing.push('vendor_id, or --vendors VENDORS.csv to read the vendor names of the vendor column');
+    if (!this.itemFields.some((f) => f.column === 'item_name')) missing.push('item_name');
+    if (!this.itemFields.some((f) => f.column === 'rate')) missing.push('rate');
+    return missing;
+  }
+
+  add(row: SourceRow): void {
+    const { line, values } = row;
+    const errors = this.errors;
+    errors.length = 0;
+
+    const projectId = this.projects.read(values, line);
+    if (projectId === -1) errors.push(this.projects.error);
+    const projectShown = this.projects.shown;
+    const projectKey = projectId !== -1 ? String(projectId) : this.projects.unresolvedKey;
+
+    let vendorId = -1;
+    let vendorShown = '?';
+    let vendorKey = '';
+    const idCell = this.cell(this.vendorId, values);
+    const nameCell = this.cell(this.vendorName, values);
+    const givenId = idCell === null ? undefined : (this.parse('id', idCell, line, this.vendorId!.header) as number | undefined);
+    const givenName = nameCell === null ? undefined : (this.parse('text', nameCell, line, this.vendorName!.header) as string | undefined);
+    if (givenId !== undefined) {
+      vendorId = givenId;
+      vendorShown = String(givenId);
+      vendorKey = vendorShown;
+      if (givenName !== undefined && this.vendors !== undefined) {
+        const named = this.vendors.lookup(givenName);
+        if (typeof named === 'number' && named !== givenId) {
+          errors.push(this.rowError(line, this.vendorName!.header, `vendor ${JSON.stringify(givenName)} is vendor ${named} in ${this.vendors.file}, but vendor_id on the same row is ${givenId}; give one vendor per row`));
+        }
+      }
+    } else if (givenName !== undefined) {
+      vendorShown = JSON.stringify(givenName);
+      vendorKey = `name:${givenName.toLowerCase()}`;
+      const found = this.vendors === undefined
+        ? `vendor ${JSON.stringify(givenName)} can only be read with a vendors file: pass --vendors VENDORS.csv (columns vendor,vendor_id), or give vendor_id`
+        : this.vendors.lookup(givenName);
+      if (typeof found === 'number') {
+        vendorId = found;
+        vendorShown = String(found);
+        vendorKey = vendorShown;
+      } else errors.push(this.rowError(line, this.vendorName!.header, found));
+    } else if (this.vendorId === undefined || !this.failedOn(this.vendorId.header)) {
+      errors.push(this.rowError(line, (this.vendorId ?? this.vendorName)?.header ?? 'vendor_id', 'the vendor is missing: fill vendor_id (or vendor, a name from the vendors file)'));
+    }
+
+    const refCell = this.cell(this.ref, values);
+    const ref = refCell === null ? undefined : (this.parse('text', refCell, line, this.ref!.header) as string | undefined);
+
+    for (let i = 0; i < this.billFields.length; i++) {
+      const f = this.billFields[i]!;
+      const cell = f.index === -1 ? f.constant : (values[f.index] ?? null);
+      this.billScratch[i] = cell === '' || cell === null ? undefined : this.parse(f.kind, cell, line, f.header);
+    }
+    for (let i = 0; i < this.itemFields.length; i++) {
+      const f = this.itemFields[i]!;
+      const cell = f.index === -1 ? f.constant : (values[f.index] ?? null);
+      const value = cell === '' || cell === null ? undefined : this.parse(f.kind, cell, line, f.header);
+      this.itemScratch[i] = value;
+      if (value === undefined && (f.column === 'item_name' || f.column === 'rate') && !this.failedOn(f.header)) {
+        errors.push(this.rowError(line, f.header, f.column === 'rate' ? 'the item rate is missing: every row is a bill item and needs rate' : 'the item name is missing: every row is a bill item and needs item_name'));
+      }
+    }
+
+    const target = `project ${projectShown || '?'} / vendor ${vendorShown}`;
+    let group: BillGroup | undefined;
+    if (projectKey !== '' && vendorKey !== '') {
+      if (ref !== undefined) {
+        const key = `${ref}\u0000${projectKey}\u0000${vendorKey}`;
+        group = this.byRef.get(key);
+        if (group === undefined) {
+          group = this.newGroup(ref, projectId, vendorId, target);
+          this.byRef.set(key, group);
+        }
+      } else group = this.newGroup(undefined, projectId, vendorId, target);
+    }
+    if (group !== undefined) this.checkAgreement(group, line);
+
+    if (group === undefined) {
+      const record = ref !== undefined ? `bill ${ref} / ${target}` : `bill row ${line} / ${target}`;
+      this.loose.push({ line, record, status: 'invalid', message: errors.join('; ') });
+      return;
+    }
+    group.lines.push(line);
+    if (errors.length > 0) {
+      (group.badLines ??= []).push(line);
+      (group.badMessages ??= []).push(errors.join('; '));
+      return;
+    }
+    if (group.badLines !== undefined) return; // not sent anyway
+    for (let i = 0; i < this.billFields.length; i++) {
+      const v = this.billScratch[i];
+      const field = this.billFields[i]!.field;
+      if (v === undefined || group.payload[field] !== undefined) continue;
+      group.payload[field] = v;
+      (group.setOn ??= new Map()).set(field, line);
+    }
+    const item: Record<string, unknown> = {};
+    for (let i = 0; i < this.itemFields.length; i++) {
+      const v = this.itemScratch[i];
+      if (v !== undefined) item[this.itemFields[i]!.field] = v;
+    }
+    group.payload.ITEMS.push(item as BillPayload['ITEMS'][number]);
+  }
+
+  finish(): BillMapping {
+    const records: MappedRecord<BillPayload>[] = [];
+    const statics = this.loose;
+    const occurrences = new Map<string, number>();
+    for (const g of this.bills) {
+      const label = g.ref !== undefined ? `bill ${g.ref} / ${g.target}` : `bill row ${g.lines[0]} / ${g.target}`;
+      if (g.badLines !== undefined) {
+        this.reject(g, label, statics);
+        continue;
+      }
+      const payload = ordered(g.payload);
+      let info: string;
+      try {
+        info = encodeBillInfo(payload);
+      } catch (err) {
+        if (!(err instanceof BuildsyncError)) throw err;
+        for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message: `not sent: ${err.message}` });
+        continue;
+      }
+      // The same count as ServiceClient#billQueryLength: `Info=` and the percent-encoded JSON.
+      const queryLength = 'Info='.length + encodeURIComponent(info).length;
+      if (queryLength > MAX_BILL_QUERY_LENGTH) {
+        const message = `not sent: this bill's query string would be ${queryLength.toLocaleString('en-US')} characters, over the ${MAX_BILL_QUERY_LENGTH.toLocaleString('en-US')} the service accepts (the bill travels in the URL, seed §4.4); it is never sent truncated. Split it into smaller bills (fewer items per bill_ref) or shorten its texts`;
+        for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message });
+        continue;
+      }
+      const hash = contentHash(payload);
+      let key: string;
+      if (g.ref !== undefined) key = `bill:ref:${g.ref}|${g.projectId}|${g.vendorId}`;
+      else {
+        const n = occurrences.get(hash) ?? 0;
+        occurrences.set(hash, n + 1);
+        key = `bill:row:${hash}#${n}`;
+      }
+      records.push({ key, label, lines: g.lines, contentHash: hash, payload });
+    }
+    this.bills.length = 0;
+    this.byRef.clear();
+    return { records, statics };
+  }
+
+  private newGroup(ref: string | undefined, projectId: number, vendorId: number, target: string): BillGroup {
+    const g: BillGroup = {
+      ref, projectId, vendorId, target, lines: [],
+      payload: { PRJ_ID: projectId, VENDOR_ID: vendorId, ITEMS: [] },
+      setOn: undefined, badLines: undefined, badMessages: undefined,
+    };
+    this.bills.push(g);
+    return g;
+  }
+
+  /** Bill-level fields must agree on every row of a bill (CONTRACT.md §4). */
+  private checkAgreement(g: BillGroup, line: number): void {
+    if (g.setOn === undefined) return;
+    for (let i = 0; i < this.billFields.length; i++) {
+      const v = this.billScratch[i];
+      if (v === undefined) continue;
+      const f = this.billFields[i]!;
+      const before = g.payload[f.field];
+      if (before !== undefined && before !== v) {
+        this.errors.push(this.rowError(line, f.header, `${f.column} is ${JSON.stringify(v)} here but ${JSON.stringify(before)} on line ${g.setOn.get(f.field)}; every row of a bill must agree on it (or leave it blank)`));
+      }
+    }
+  }
+
+  private reject(g: BillGroup, label: string, statics: StaticLine[]): void {
+    const bad = g.badLines!;
+    const why = `not sent: ${bad.length === 1 ? `line ${bad[0]} of this bill is invalid` : `lines ${bad.join(', ')} of this bill are invalid`}`;
+    let b = 0;
+    for (const line of g.lines) {
+      let message = why;
+      if (b < bad.length && bad[b] === line) message = g.badMessages![b++]!;
+      statics.push({ line, record: label, status: 'invalid', message });
+    }
+  }
+
+  private cell(col: Col | undefined, values: readonly CellValue[]): CellValue {
+    if (col === undefined) return null;
+    const cell = col.index === -1 ? col.constant : (values[col.index] ?? null);
+    return cell === '' ? null : cell;
+  }
+
+  /** True when a message about `header` was already added for this row (a bad cell is not also "missing"). */
+  private failedOn(header: string): boolean {
+    const needle = ` column ${header}: `;
+    return this.errors.some((e) => e.includes(needle));
+  }
+
+  /** One cell; a bad value adds its message to `errors` and reads as not given. */
+  private parse(kind: FieldKind, cell: CellValue, line: number, header: string): unknown {
+    try {
+      switch (kind) {
+        case 'text': return textOf(cell);
+        case 'date': return parseDate(cell);
+        case 'boolean': return parseBoolean(cell);
+        case 'id': return parseId(cell);
+        case 'number': return numberOf(cell);
+        case 'decimal': return parseDecimalText(cell);
+        case 'approver': {
+          const text = parseText(cell);
+          return text !== undefined && /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : text;
+        }
+      }
+    } catch (err) {
+      if (!(err instanceof CellValueError)) throw err;
+      this.errors.push(this.rowError(line, header, err.message));
+      return undefined;
+    }
+  }
+
+  private rowError(line: number, column: string | undefined, message: string): string {
+    return new RowError(this.file, line, column, message).message;
+  }
+}

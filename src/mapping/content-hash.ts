@@ -1,0 +1,11 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * A short, stable hash of a payload (PlannedRecord.contentHash): sha256 of its JSON, 16 hex
+ * digits. The importers build every payload with its keys in one fixed order (the seed's field
+ * order), so the JSON is canonical: the same content gives the same hash whatever the order of
+ * the file's columns or rows. Plain JSON.stringify keeps V8's fast path (a replacer would not).
+ */
+export function contentHash(payload: unknown): string {
+  return createHash('sha256').update(JSON.stringify(payload)).digest('hex').slice(0, 16);
+}

@@ -1,0 +1,510 @@
+/**
+ * Estimate spreadsheet rows → estimate payloads (CONTRACT.md §3, seed §2.2).
+ *
+ * Rows are grouped by (project, estimate_name); rows of one estimate need not be adjacent, so
+ * every group stays open until the file ends. One row is one line of the estimate:
+ *   - category + subcategory + item: adds an item to the subcategory;
+ *   - category + subcategory: sets the subcategory's own fields;
+ *   - category: sets the category's own fields;
+ *   - markup_name without category: one COMS row.
+ * Categories and subcategories (matched by exact, trimmed name) merge in order of first
+ * appearance; items keep file order.
+ *
+ * Decisions where the contract is silent:
+ *   - Field types follow the seed's observed request shape (§2.2): the numeric fields it names
+ *     and the other amounts/quantities are JSON numbers (COST_CODE_ID a whole number); notes,
+ *     DESCRIPTION, COST_CODE and UNIT are strings. STATUS and TRAFFIC_COLOR are not typed by the
+ *     seed and are sent as written (strings). MARKUP_TYPE is a number, like LINE_ITEM_MARKUP_TYPE
+ *     (the same kind of code on a line); markup_value is a number (`15%` = 15).
+ *   - A blank cell means "not given": it never disagrees with another row. Two rows giving
+ *     different non-blank values for an estimate's top-level field, or for the same field of one
+ *     category or subcategory, make the later row invalid, naming both values and lines.
+ *   - A row without category and without markup_name is invalid (it names no line); so are an
+ *     item without a subcategory (items live in subcategories, seed §2.2), line-only fields
+ *     (qty, unit_cost, …) on a category row, markup columns on a line row and line fields on a
+ *     markup row: never silently dropped.
+ *   - A row whose project or estimate name is missing belongs to no estimate and is reported
+ *     on its own. Rows naming the same unresolvable project are grouped by the value written.
+ *   - When a file gives two estimate names for one project, the group appearing first keeps the
+ *     project (the service allows one estimate per project, seed §3) and every row of the later
+ *     group is invalid.
+ */
+import type { CellValue, SourceRow } from '../csv/index.ts';
+import type { StaticLine } from '../ledger/index.ts';
+import { estimatePayloadSchema, type EstimatePayload } from '../api/index.ts';
+import { RowError } from '../errors/index.ts';
+import { contentHash } from './content-hash.ts';
+import { Interner, numberOf, textOf } from './fast-cells.ts';
+import type { ColumnMap } from './header.ts';
+import type { MappedRecord } from './mapped-record.ts';
+import { PROJECT_REF_COLUMNS, ProjectRefReader, type ProjectResolver } from './project-refs.ts';
+import { CellValueError, parseBoolean, parseId } from './values.ts';
+
+type FieldKind = 'text' | 'number' | 'id';
+
+/** Fields every level has (seed §2.2 CATS element), column → kind. */
+const COMMON_FIELDS: ReadonlyArray<[string, FieldKind]> = [
+  ['description', 'text'], ['cost_code', 'text'], ['cost_code_id', 'id'], ['traffic_color', 'text'],
+  ['bid_notes', 'text'], ['notes_teamlink', 'text'], ['notes_bid', 'text'], ['field_notes', 'text'],
+  ['notes_clientlink', 'text'], ['notes_field', 'text'], ['general_notes', 'text'], ['notes_general', 'text'],
+];
+
+/** Fields of subcategories and items only (seed §2.2 SUBCATS element). */
+const LINE_FIELDS: ReadonlyArray<[string, FieldKind]> = [
+  ['classification', 'number'], ['status', 'text'], ['unit', 'text'], ['qty', 'number'], ['rate_qty', 'number'],
+  ['unit_cost', 'number'], ['rate', 'number'], ['line_item_markup', 'number'], ['line_item_markup_type', 'number'],
+  ['adjustment', 'number'], ['actual', 'number'], ['committed_costs', 'number'], ['invoiced_amounts', 'number'],
+  ['five_column_material', 'number'], ['five_column_labor', 'number'], ['five_column_equipment', 'number'],
+  ['five_column_sub', 'number'], ['five_column_other', 'number'],
+];
+
+const TOP_FIELDS = ['advanced_estimate', 'five_column_estimate', 'total_price'] as const;
+const MARKUP_COLUMNS = ['markup_name', 'markup_value', 'markup_type'] as const;
+
+/** Every column an estimate file may have (CONTRACT.md §3), in the order messages list them. */
+export const ESTIMATE_COLUMNS: readonly string[] = [
+  ...PROJECT_REF_COLUMNS, 'estimate_name', 'category', 'subcategory', 'item',
+  ...COMMON_FIELDS.map(([c]) => c), ...LINE_FIELDS.map(([c]) => c), ...TOP_FIELDS, ...MARKUP_COLUMNS,
+];
+
+/**
+ * Key order of the payload's objects: the seed's field order (§2.2). Payloads are written in
+ * this order whatever the order of the file's columns and rows, so their JSON is canonical and
+ * hashes the same on every run (items are built in this order already; estimates, categories
+ * and subcategories, which several rows fill, are put in order once the file is read).
+ */
+const TOP_ORDER = ['NAME', 'PROJECT_ID', 'ADVANCED_ESTIMATE', 'FIVE_COLUMN_ESTIMATE', 'TOTAL_PRICE', 'CATS', 'COMS'];
+const CAT_ORDER = ['NAME', ...COMMON_FIELDS.map(([c]) => c.toUpperCase()), 'SUBCATS'];
+const SUB_ORDER = ['NAME', ...COMMON_FIELDS.map(([c]) => c.toUpperCase()), ...LINE_FIELDS.map(([c]) => c.toUpperCase()), 'ITEMS'];
+
+function ordered<T extends Record<string, unknown>>(node: T, order: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  for (const k of order) if (node[k] !== undefined) out[k] = node[k];
+  return out as T;
+}
+
+type Node = Record<string, unknown> & { NAME: string };
+
+/** A category or subcategory being filled, and the lines that set its own fields. */
+interface Level {
+  node: Node;
+  /** Flat pairs [field, line, field, line, …]: which row set each field (for disagreement messages). */
+  setOn: Array<string | number> | undefined;
+  /** Subcategories of a category, in order of first appearance. */
+  subs: Level[] | undefined;
+}
+
+interface EstimateGroup {
+  projectId: number;
+  name: string;
+  /** `project 1042` or the project as written when it could not be resolved. */
+  shown: string;
+  lines: number[];
+  payload: EstimatePayload & Record<string, unknown>;
+  cats: Level[];
+  /** Flat pairs [field, line, …] for the top-level fields. */
+  topOn: Array<string | number> | undefined;
+  /** Lines of invalid rows and their messages, in parallel. */
+  badLines: number[] | undefined;
+  badMessages: string[] | undefined;
+  /** Set when another estimate of the file already targets the project. */
+  conflict: string | undefined;
+}
+
+interface Col {
+  header: string;
+  index: number;
+  constant: CellValue;
+}
+
+interface FieldCol extends Col {
+  field: string;
+  kind: FieldKind;
+  lineOnly: boolean;
+}
+
+function colOf(columns: ColumnMap, column: string): Col | undefined {
+  const s = columns.source(column);
+  return s === undefined ? undefined : { header: s.header, index: s.index, constant: s.constant ?? null };
+}
+
+function cellOf(col: Col | undefined, values: readonly CellValue[]): CellValue {
+  if (col === undefined) return null;
+  return col.index === -1 ? col.constant : (values[col.index] ?? null);
+}
+
+function lineOf(pairs: Array<string | number> | undefined, field: string): number | string {
+  if (pairs !== undefined) for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === field) return pairs[i + 1]!;
+  return '?';
+}
+
+function findLevel(levels: Level[], name: string): Level | undefined {
+  for (let i = 0; i < levels.length; i++) if (levels[i]!.node.NAME === name) return levels[i];
+  return undefined;
+}
+
+/** What a planned estimate and the rows that cannot be sent look like once the file is read. */
+export interface EstimateMapping {
+  records: MappedRecord<EstimatePayload>[];
+  statics: StaticLine[];
+}
+
+/**
+ * Groups the rows of one estimate file into estimates. Feed every data row to `add` (in file
+ * order), then call `finish` once.
+ */
+export class EstimateGrouper {
+  private readonly projects: ProjectRefReader;
+  private readonly name: Col | undefined;
+  private readonly category: Col | undefined;
+  private readonly subcategory: Col | undefined;
+  private readonly item: Col | undefined;
+  private readonly fields: FieldCol[];
+  private readonly top: Array<Col & { field: string; column: string }>;
+  private readonly markupName: Col | undefined;
+  private readonly markupValue: Col | undefined;
+  private readonly markupType: Col | undefined;
+
+  /** Every estimate, in order of its first line. */
+  private readonly groups: EstimateGroup[] = [];
+  /** Estimates by project ID (the first one of a project owns it); usually one each. */
+  private readonly byProject = new Map<number, EstimateGroup[]>();
+  /** Estimates whose project could not be resolved, by the project as written and the name. */
+  private readonly unresolved = new Map<string, EstimateGroup>();
+  private readonly loose: StaticLine[] = [];
+  private readonly strings = new Interner();
+  /** Scratch for one row's values, reused across rows. */
+  private readonly scratch: unknown[];
+  private readonly topScratch: unknown[];
+  private readonly errors: string[] = [];
+
+  constructor(
+    private readonly file: string,
+    columns: ColumnMap,
+    resolver: ProjectResolver | undefined,
+  ) {
+    this.projects = new ProjectRefReader(file, columns, resolver);
+    this.name = colOf(columns, 'estimate_name');
+    this.category = colOf(columns, 'category');
+    this.subcategory = colOf(columns, 'subcategory');
+    this.item = colOf(columns, 'item');
+    this.fields = [];
+    for (const [list, lineOnly] of [[COMMON_FIELDS, false], [LINE_FIELDS, true]] as const) {
+      for (const [column, kind] of list) {
+        const c = colOf(columns, column);
+        if (c !== undefined) this.fields.push({ ...c, field: column.toUpperCase(), kind, lineOnly });
+      }
+    }
+    this.top = [];
+    for (const column of TOP_FIELDS) {
+      const c = colOf(columns, column);
+      if (c !== undefined) this.top.push({ ...c, field: column.toUpperCase(), column });
+    }
+    this.markupName = colOf(columns, 'markup_name');
+    this.markupValue = colOf(columns, 'markup_value');
+    this.markupType = colOf(columns, 'markup_type');
+    this.scratch = new Array(this.fields.length);
+    this.topScratch = new Array(this.top.length);
+  }
+
+  /** The required columns the file lacks (CONTRACT.md §3). */
+  missingColumns(): string[] {
+    const missing: string[] = [];
+    if (!this.projects.present) missing.push('project_id (or project_number / project_name)');
+    if (this.name === undefined) missing.push('estimate_name');
+    return missing;
+  }
+
+  add(row: SourceRow): void {
+    const { line, values } = row;
+    const errors = this.errors;
+    errors.length = 0;
+
+    const projectId = this.projects.read(values, line);
+    if (projectId === -1) errors.push(this.projects.error);
+    const name = this.text(this.name, values, line);
+    if (name === undefined) {
+      errors.push(this.rowError(line, this.name?.header ?? 'estimate_name', 'the estimate name is missing: every row needs estimate_name'));
+    }
+
+    let group: EstimateGroup | undefined;
+    if (name !== undefined && projectId !== -1) group = this.groupFor(projectId, name);
+    else if (name !== undefined && this.projects.unresolvedKey !== '') group = this.unresolvedGroup(this.projects.unresolvedKey, this.projects.shown, name);
+
+    // Every cell of the row is read and checked before the group changes: an invalid row changes nothing.
+    const category = this.text(this.category, values, line);
+    const subcategory = this.text(this.subcategory, values, line);
+    const item = this.text(this.item, values, line);
+    const markupName = this.text(this.markupName, values, line);
+    const markupValue = this.number(this.markupValue, values, line);
+    const markupType = this.number(this.markupType, values, line);
+    let given = 0;
+    let lineOnlyGiven: string[] | undefined;
+    for (let i = 0; i < this.fields.length; i++) {
+      const f = this.fields[i]!;
+      const cell = f.index === -1 ? f.constant : (values[f.index] ?? null);
+      const value = cell === '' || cell === null ? undefined : this.parse(f.kind, cell, line, f.header);
+      this.scratch[i] = value;
+      if (value === undefined) continue;
+      given++;
+      if (f.lineOnly) (lineOnlyGiven ??= []).push(f.header);
+    }
+
+    if (category === undefined) {
+      if (markupName === undefined) {
+        if (markupValue !== undefined || markupType !== undefined) {
+          errors.push(this.rowError(line, this.markupName?.header ?? 'markup_name', 'markup_value and markup_type need markup_name on the same row (a markup row names its markup)'));
+        } else {
+          errors.push(this.rowError(line, this.category?.header ?? 'category', 'category is required on a line row; a row without category must be a markup row with markup_name'));
+        }
+      } else if (subcategory !== undefined || item !== undefined || given > 0) {
+        const extra: string[] = [];
+        if (subcategory !== undefined) extra.push(this.subcategory!.header);
+        if (item !== undefined) extra.push(this.item!.header);
+        for (let i = 0; i < this.fields.length; i++) if (this.scratch[i] !== undefined) extra.push(this.fields[i]!.header);
+        errors.push(this.rowError(line, undefined, `a markup row (markup_name without category) cannot set ${extra.join(', ')}; put the markup on a row of its own, or add the category this line belongs to`));
+      }
+    } else {
+      if (markupName !== undefined || markupValue !== undefined || markupType !== undefined) {
+        errors.push(this.rowError(line, this.markupName?.header ?? 'markup_name', 'markup columns belong on a markup row, which has no category; put the markup on a row of its own'));
+      }
+      if (item !== undefined && subcategory === undefined) {
+        errors.push(this.rowError(line, this.subcategory?.header ?? 'subcategory', `item ${JSON.stringify(item)} needs a subcategory: items belong to a subcategory (seed §2.2)`));
+      } else if (subcategory === undefined && lineOnlyGiven !== undefined) {
+        errors.push(this.rowError(line, undefined, `${lineOnlyGiven.join(', ')} cannot be set on a category (seed §2.2 lists them on subcategories and items); add a subcategory`));
+      } else if (item === undefined && group !== undefined && given > 0) {
+        this.checkAgreement(group, line, category, subcategory);
+      }
+    }
+    const anyTop = this.top.length > 0 && this.readTop(values, line, group);
+
+    if (group === undefined) {
+      this.loose.push({ line, record: `project ${this.projects.shown || '?'} / ${name ?? '?'}`, status: 'invalid', message: errors.join('; ') });
+      return;
+    }
+    group.lines.push(line);
+    if (errors.length > 0) {
+      (group.badLines ??= []).push(line);
+      (group.badMessages ??= []).push(errors.join('; '));
+      return;
+    }
+    if (group.badLines !== undefined || group.conflict !== undefined) return; // not sent anyway
+    if (category !== undefined) this.applyLine(group, line, category, subcategory, item);
+    else this.applyMarkup(group, markupName!, markupValue, markupType);
+    if (anyTop) {
+      for (let i = 0; i < this.top.length; i++) {
+        const v = this.topScratch[i];
+        const field = this.top[i]!.field;
+        if (v === undefined || group.payload[field] !== undefined) continue;
+        group.payload[field] = v;
+        (group.topOn ??= []).push(field, line);
+      }
+    }
+  }
+
+  finish(): EstimateMapping {
+    const records: MappedRecord<EstimatePayload>[] = [];
+    const statics: StaticLine[] = this.loose;
+    for (const g of this.groups) {
+      const label = `project ${g.shown} / ${g.name}`;
+      if (g.badLines !== undefined || g.conflict !== undefined) {
+        this.rejectGroup(g, label, statics);
+        continue;
+      }
+      const payload = this.canonical(g);
+      const checked = estimatePayloadSchema.safeParse(payload);
+      if (!checked.success) {
+        const issues = checked.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(estimate)'}: ${i.message}`).join('; ');
+        for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message: `not sent: the estimate does not meet the service's rules (seed §2.2): ${issues}` });
+        continue;
+      }
+      records.push({ key: `estimate:project:${g.projectId}`, label, lines: g.lines, contentHash: contentHash(payload), payload });
+    }
+    this.groups.length = 0;
+    this.byProject.clear();
+    this.unresolved.clear();
+    this.strings.clear();
+    return { records, statics };
+  }
+
+  /** The payload with every object's keys in the seed's order (see TOP_ORDER). */
+  private canonical(g: EstimateGroup): EstimatePayload {
+    const cats = g.payload.CATS as Node[] | undefined;
+    if (cats !== undefined) {
+      for (let i = 0; i < cats.length; i++) {
+        const cat = cats[i]!;
+        const subs = cat.SUBCATS as Node[] | undefined;
+        if (subs !== undefined) for (let j = 0; j < subs.length; j++) subs[j] = ordered(subs[j]!, SUB_ORDER);
+        cats[i] = ordered(cat, CAT_ORDER);
+      }
+    }
+    return ordered(g.payload, TOP_ORDER);
+  }
+
+  private rejectGroup(g: EstimateGroup, label: string, statics: StaticLine[]): void {
+    const bad = g.badLines ?? [];
+    const why = g.conflict ?? `not sent: ${bad.length === 1 ? `line ${bad[0]} of this estimate is invalid` : `lines ${bad.join(', ')} of this estimate are invalid`}`;
+    let b = 0;
+    for (const line of g.lines) {
+      let message = why;
+      if (b < bad.length && bad[b] === line) {
+        message = g.conflict === undefined ? g.badMessages![b]! : `${g.badMessages![b]!}; ${g.conflict}`;
+        b++;
+      }
+      statics.push({ line, record: label, status: 'invalid', message });
+    }
+  }
+
+  private groupFor(projectId: number, name: string): EstimateGroup {
+    const list = this.byProject.get(projectId);
+    if (list !== undefined) {
+      for (let i = 0; i < list.length; i++) if (list[i]!.name === name) return list[i]!;
+    }
+    const g = this.newGroup(projectId, String(projectId), name);
+    if (list === undefined) this.byProject.set(projectId, [g]);
+    else {
+      const owner = list[0]!;
+      g.conflict = `not sent: project ${projectId} already gets estimate ${JSON.stringify(owner.name)} from line ${owner.lines[0]!} of this file, and the service allows one estimate per project (seed §3); put these rows under that estimate name, or target another project`;
+      list.push(g);
+    }
+    return g;
+  }
+
+  private unresolvedGroup(projectKey: string, shown: string, name: string): EstimateGroup {
+    const key = `${projectKey}\u0000${name}`;
+    let g = this.unresolved.get(key);
+    if (g === undefined) {
+      g = this.newGroup(-1, shown, name);
+      this.unresolved.set(key, g);
+    }
+    return g;
+  }
+
+  private newGroup(projectId: number, shown: string, name: string): EstimateGroup {
+    const g: EstimateGroup = {
+      projectId, name, shown, lines: [], payload: { NAME: name, PROJECT_ID: projectId }, cats: [],
+      topOn: undefined, badLines: undefined, badMessages: undefined, conflict: undefined,
+    };
+    this.groups.push(g);
+    return g;
+  }
+
+  /** Reads the top-level cells into `topScratch`; true when the row gives any. Adds disagreements to `errors`. */
+  private readTop(values: readonly CellValue[], line: number, group: EstimateGroup | undefined): boolean {
+    let any = false;
+    for (let i = 0; i < this.top.length; i++) {
+      const t = this.top[i]!;
+      const cell = t.index === -1 ? t.constant : (values[t.index] ?? null);
+      this.topScratch[i] = undefined;
+      if (cell === '' || cell === null) continue;
+      let v: unknown;
+      try {
+        v = t.column === 'total_price' ? numberOf(cell) : parseBoolean(cell);
+      } catch (err) {
+        if (!(err instanceof CellValueError)) throw err;
+        this.errors.push(this.rowError(line, t.header, err.message));
+        continue;
+      }
+      if (v === undefined) continue;
+      this.topScratch[i] = v;
+      any = true;
+      if (group === undefined) continue;
+      const before = group.payload[t.field];
+      if (before !== undefined && before !== v) {
+        this.errors.push(this.rowError(line, t.header, `${t.column} is ${String(v)} here but ${String(before)} on line ${lineOf(group.topOn, t.field)}; every row of an estimate must agree on it (or leave it blank)`));
+      }
+    }
+    return any;
+  }
+
+  private applyLine(g: EstimateGroup, line: number, category: string, subcategory: string | undefined, item: string | undefined): void {
+    let cat = findLevel(g.cats, category);
+    if (cat === undefined) {
+      cat = { node: { NAME: category }, setOn: undefined, subs: undefined };
+      g.cats.push(cat);
+      ((g.payload.CATS ??= []) as Node[]).push(cat.node);
+    }
+    let sub: Level | undefined;
+    if (subcategory !== undefined) {
+      sub = cat.subs === undefined ? undefined : findLevel(cat.subs, subcategory);
+      if (sub === undefined) {
+        sub = { node: { NAME: subcategory }, setOn: undefined, subs: undefined };
+        (cat.subs ??= []).push(sub);
+        ((cat.node.SUBCATS ??= []) as Node[]).push(sub.node);
+      }
+    }
+    if (item !== undefined) {
+      const node: Node = { NAME: item };
+      this.copyFields(node);
+      ((sub!.node.ITEMS ??= []) as Node[]).push(node);
+      return;
+    }
+    const target = sub ?? cat;
+    this.copyFields(target.node);
+    for (let i = 0; i < this.fields.length; i++) {
+      if (this.scratch[i] !== undefined) (target.setOn ??= []).push(this.fields[i]!.field, line);
+    }
+  }
+
+  /** Adds an error for each field of the row's category or subcategory that an earlier row set to another value. */
+  private checkAgreement(g: EstimateGroup, line: number, category: string, subcategory: string | undefined): void {
+    const cat = findLevel(g.cats, category);
+    const target = subcategory === undefined ? cat : cat?.subs === undefined ? undefined : findLevel(cat.subs, subcategory);
+    if (target === undefined) return;
+    const what = subcategory === undefined ? `category ${JSON.stringify(category)}` : `subcategory ${JSON.stringify(subcategory)}`;
+    for (let i = 0; i < this.fields.length; i++) {
+      const v = this.scratch[i];
+      if (v === undefined) continue;
+      const f = this.fields[i]!;
+      const before = target.node[f.field];
+      if (before !== undefined && before !== v) {
+        this.errors.push(this.rowError(line, f.header, `${f.header} of ${what} is ${JSON.stringify(v)} here but ${JSON.stringify(before)} on line ${lineOf(target.setOn, f.field)}; rows setting one ${subcategory === undefined ? 'category' : 'subcategory'} must agree (or leave it blank)`));
+      }
+    }
+  }
+
+  private copyFields(node: Node): void {
+    for (let i = 0; i < this.fields.length; i++) {
+      const v = this.scratch[i];
+      if (v !== undefined) node[this.fields[i]!.field] = v;
+    }
+  }
+
+  private applyMarkup(g: EstimateGroup, name: string, value: number | undefined, type: number | undefined): void {
+    const row: Record<string, unknown> = { NAME: name };
+    if (value !== undefined) row.VALUE = value;
+    if (type !== undefined) row.MARKUP_TYPE = type;
+    ((g.payload.COMS ??= []) as unknown[]).push(row);
+  }
+
+  private text(col: Col | undefined, values: readonly CellValue[], line: number): string | undefined {
+    const cell = cellOf(col, values);
+    if (cell === null || cell === '') return undefined;
+    return this.parse('text', cell, line, col!.header) as string | undefined;
+  }
+
+  private number(col: Col | undefined, values: readonly CellValue[], line: number): number | undefined {
+    const cell = cellOf(col, values);
+    if (cell === null || cell === '') return undefined;
+    return this.parse('number', cell, line, col!.header) as number | undefined;
+  }
+
+  /** One cell; a bad value adds its message to `errors` and reads as not given. Texts are shared (`Interner`). */
+  private parse(kind: FieldKind, cell: CellValue, line: number, header: string): unknown {
+    try {
+      if (kind === 'text') {
+        const text = textOf(cell);
+        return text === undefined ? undefined : this.strings.get(text);
+      }
+      return kind === 'number' ? numberOf(cell) : parseId(cell);
+    } catch (err) {
+      if (!(err instanceof CellValueError)) throw err;
+      this.errors.push(this.rowError(line, header, err.message));
+      return undefined;
+    }
+  }
+
+  private rowError(line: number, column: string | undefined, message: string): string {
+    return new RowError(this.file, line, column, message).message;
+  }
+}

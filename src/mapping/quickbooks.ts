@@ -1,0 +1,26 @@
+import type { MappingFile } from './mapping-file.ts';
+
+/**
+ * `--mapping quickbooks` (CONTRACT.md §4): the columns of a QuickBooks bill export ("Bill No.",
+ * "Vendor", "Line Amount", …) read as bill columns. A QuickBooks line has no quantity: its
+ * "Line Amount" is the line's total and becomes RATE (the service then takes one unit).
+ *
+ * Decision: QuickBooks exports also carry bookkeeping columns that have no field on the
+ * service's bill (seed §2.3): `Account`, `Terms`, `Class`, `Open Balance`, `Type`. The preset
+ * ignores those few by name; any other unknown column is still an error, as with any mapping.
+ */
+export const QUICKBOOKS_MAPPING: MappingFile = {
+  columns: {
+    'Bill No.': 'bill_ref',
+    Vendor: 'vendor',
+    'Bill Date': 'invoice_date',
+    'Due Date': 'due_date',
+    Memo: 'notes',
+    'Line Description': 'item_name',
+    'Line Amount': 'rate',
+    Customer: 'project_name',
+    Project: 'project_name',
+  },
+  ignore: ['Account', 'Terms', 'Class', 'Open Balance', 'Type'],
+  constants: {},
+};
