@@ -3,7 +3,9 @@ import { Command, CommanderError } from 'commander';
 import { EXIT } from './exit.ts';
 import { installSignalHandlers } from './command.ts';
 import { registerExport } from './export-command.ts';
+import { registerJobs } from './jobs-command.ts';
 import { registerSandbox } from './sandbox-command.ts';
+import { registerSchedule } from './schedule-command.ts';
 import { registerWorker } from './worker-command.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -18,6 +20,8 @@ export function buildProgram(): Command {
     .exitOverride();
   registerExport(program);
   registerWorker(program);
+  registerSchedule(program);
+  registerJobs(program);
   registerSandbox(program);
   return program;
 }

@@ -87,8 +87,14 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
     },
   };
 
+  // BullMQ does not close connections it was handed: keep them to close them ourselves.
+  const connections: Redis[] = [];
+  const connection = () => {
+    const c = createRedis(opts.redisUrl, 'worker');
+    connections.push(c);
+    return c;
+  };
   const common = {
-    connection: createRedis(opts.redisUrl, 'worker'),
     prefix: opts.prefix,
     lockDuration: lockMs,
     stalledInterval: lockMs,
@@ -112,7 +118,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
     track(
       new Worker(QUEUE.records, (job, token) => processSendRecord(job, token, ctx), {
         ...common,
-        connection: createRedis(opts.redisUrl, 'worker'),
+        connection: connection(),
         concurrency: opts.concurrency,
       }),
     ),
@@ -124,13 +130,13 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
           metrics.rows.inc(summary.rows);
           return summary;
         },
-        { ...common, connection: createRedis(opts.redisUrl, 'worker'), concurrency: 4 },
+        { ...common, connection: connection(), concurrency: 4 },
       ),
     ),
     track(
       new Worker(QUEUE.exports, (job, token, signal) => processExportProjects(job, token, ctx, signal), {
         ...common,
-        connection: createRedis(opts.redisUrl, 'worker'),
+        connection: connection(),
         concurrency: 2,
       }),
     ),
@@ -153,6 +159,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
       if (metricsServer) await keep(new Promise<void>((r) => metricsServer.close(() => r())));
       for (const s of sessions.values()) await keep(s.close());
       for (const q of probeQueues) await keep(q.close());
+      for (const c of connections) await keep(c.quit());
       await keep(redis.quit());
       if (first) throw first;
     },

@@ -1,0 +1,137 @@
+import { resolve } from 'node:path';
+import type { Job, Queue } from 'bullmq';
+import type { Command } from 'commander';
+import { UsageError } from '../errors/index.ts';
+import { importSummary, writeReport } from '../engine/index.ts';
+import { ImportStore } from '../ledger/index.ts';
+import { AccountThrottle } from '../throttle/index.ts';
+import { loadConfig } from '../config.ts';
+import { action, type CommandContext } from './command.ts';
+import { intOption } from './options.ts';
+import { configFor, openQueues, timeScale } from './runtime.ts';
+
+export function registerJobs(program: Command): void {
+  const jobs = program.command('jobs').description('what ran, what it did, and the per-row report of an import');
+  jobs
+    .command('list')
+    .description('recent exports and imports, newest first')
+    .option('--limit <n>', 'how many', '20')
+    .action(action((ctx, opts: { limit: string }) => listJobs(ctx, intOption('--limit', opts.limit, 1, 1000))));
+  jobs
+    .command('show <id>')
+    .description('one job: state, timing, result or error; for an import its counts and the account\'s rate budget')
+    .action(action((ctx, id: string) => showJob(ctx, id)));
+  jobs
+    .command('report <id>')
+    .description('write the report CSV of an import')
+    .requiredOption('--out <path>', 'where to write it')
+    .action(action((ctx, id: string, opts: { out: string }) => reportJob(ctx, id, opts.out)));
+}
+
+async function listJobs(ctx: CommandContext, limit: number): Promise<number> {
+  const { queues, close } = await openQueues(configFor(ctx));
+  try {
+    const all: Job[] = [];
+    for (const q of [queues.exports, queues.imports]) {
+      all.push(...(await q.getJobs(['active', 'waiting', 'waiting-children', 'delayed', 'completed', 'failed'], 0, limit - 1, false)));
+    }
+    all.sort((a, b) => b.timestamp - a.timestamp);
+    ctx.out(['id', 'kind', 'state', 'created', 'took', 'result'].join('\t'));
+    for (const job of all.slice(0, limit)) {
+      const state = await job.getState();
+      ctx.out([job.id, job.name, state, new Date(job.timestamp).toISOString(), took(job), resultLine(job)].join('\t'));
+    }
+    if (!all.length) ctx.err('no jobs yet');
+    return 0;
+  } finally {
+    await close();
+  }
+}
+
+async function findJob(queues: Queue[], id: string): Promise<Job | undefined> {
+  for (const q of queues) {
+    const job = await q.getJob(id);
+    if (job) return job;
+  }
+  return undefined;
+}
+
+async function showJob(ctx: CommandContext, id: string): Promise<number> {
+  const cfg = configFor(ctx);
+  const { redis, queues, close } = await openQueues(cfg);
+  try {
+    const job = await findJob(queues.all(), id);
+    if (!job) throw new UsageError(`no job ${id} in the queues (finished jobs are kept 30 days); see buildsync jobs list`);
+    const state = await job.getState();
+    const data = job.data as { account?: string; importId?: string };
+    ctx.out(`job       ${job.id} (${job.name}) in ${job.queueName}`);
+    ctx.out(`state     ${state}${job.attemptsMade ? ` (attempts: ${job.attemptsMade})` : ''}`);
+    ctx.out(`created   ${new Date(job.timestamp).toISOString()}`);
+    if (job.processedOn) ctx.out(`started   ${new Date(job.processedOn).toISOString()}`);
+    if (job.finishedOn) ctx.out(`finished  ${new Date(job.finishedOn).toISOString()} (took ${took(job)})`);
+    if (data.account) ctx.out(`account   ${data.account}`);
+    if (job.failedReason) ctx.out(`error     ${job.failedReason}`);
+    if (data.importId) {
+      const s = await importSummary(new ImportStore(redis, cfg.prefix), data.importId);
+      const c = s.counts;
+      ctx.out(`file      ${s.file} (${s.rows} rows, ${s.records} records)`);
+      ctx.out(`records   created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${c.unknown}; invalid rows ${c.invalidRows}; pending ${s.records - (c.created + c.exists + c.skipped + c.failed + c.unknown)}`);
+    } else if (job.returnvalue) {
+      ctx.out(`result    ${JSON.stringify(job.returnvalue)}`);
+    } else if (typeof job.progress === 'object') {
+      ctx.out(`progress  ${JSON.stringify(job.progress)}`);
+    }
+    if (data.account) {
+      const account = loadConfig({ account: data.account === 'default' ? undefined : data.account }).account;
+      const throttle = new AccountThrottle({ redis, account: account.name, limits: account.limits, prefix: cfg.prefix, timeScale: timeScale() });
+      const b = await throttle.status();
+      for (const line of budgetLines(b)) ctx.out(line);
+    }
+    return 0;
+  } finally {
+    await close();
+  }
+}
+
+/** The account's budget as `jobs show` prints it. */
+export function budgetLines(b: Awaited<ReturnType<AccountThrottle['status']>>): string[] {
+  const lines = b.windows.map(
+    (w) => `budget    ${w.window.padEnd(6)} ${w.remaining}/${w.limit} left${w.learned !== undefined ? ` (limit learned from a 429 at ${w.learned.at.toISOString()}; configured ${w.configured ?? 'none'})` : ''}`,
+  );
+  if (b.pausedUntil && b.reason) lines.push(`waiting   ${b.reason}`);
+  return lines;
+}
+
+async function reportJob(ctx: CommandContext, id: string, out: string): Promise<number> {
+  const cfg = configFor(ctx);
+  const { redis, queues, close } = await openQueues(cfg);
+  try {
+    const store = new ImportStore(redis, cfg.prefix);
+    // The import id is the parent job's id; accept a record job's id too.
+    const job = await findJob([queues.imports, queues.records], id);
+    const importId = (job?.data as { importId?: string } | undefined)?.importId ?? id;
+    if (!(await store.meta(importId))) throw new UsageError(`no import ${id} (imports are kept 30 days); see buildsync jobs list`);
+    const n = await writeReport(store, importId, resolve(out));
+    ctx.out(`wrote ${n} report lines to ${resolve(out)}`);
+    return 0;
+  } finally {
+    await close();
+  }
+}
+
+function took(job: Job): string {
+  if (!job.finishedOn || !job.processedOn) return '';
+  return `${((job.finishedOn - job.processedOn) / 1000).toFixed(1)} s`;
+}
+
+function resultLine(job: Job): string {
+  if (job.failedReason) return `error: ${job.failedReason}`;
+  const r = job.returnvalue as Record<string, unknown> | null;
+  if (!r) return '';
+  if ('path' in r) return `${r.projects} projects -> ${r.path}`;
+  if ('counts' in r) {
+    const c = r.counts as Record<string, number>;
+    return `created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${c.unknown}, invalid rows ${c.invalidRows}`;
+  }
+  return JSON.stringify(r).slice(0, 120);
+}
