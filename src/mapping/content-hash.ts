@@ -7,5 +7,6 @@ import { createHash } from 'node:crypto';
  * the file's columns or rows. Plain JSON.stringify keeps V8's fast path (a replacer would not).
  */
 export function contentHash(payload: unknown): string {
-  return createHash('sha256').update(JSON.stringify(payload)).digest('hex').slice(0, 16);
+  // Hex of the first 8 bytes: a flat 16-character string (slicing a longer hex string would keep it alive).
+  return createHash('sha256').update(JSON.stringify(payload)).digest().toString('hex', 0, 8);
 }
