@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT } from './exit.ts';
 import { installSignalHandlers } from './command.ts';
 import { registerExport } from './export-command.ts';
+import { registerImport } from './import-command.ts';
 import { registerJobs } from './jobs-command.ts';
 import { registerSandbox } from './sandbox-command.ts';
 import { registerSchedule } from './schedule-command.ts';
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerExport(program);
+  registerImport(program);
   registerWorker(program);
   registerSchedule(program);
   registerJobs(program);

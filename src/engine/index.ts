@@ -13,3 +13,4 @@ export { openSession, type ServiceSession, type SessionOptions } from './session
 export { runExport, projectSource, type ProjectExportSpec } from './run-export.ts';
 export type { ImportPlan, PlannedRecord } from './plan-types.ts';
 export { planEstimates, planBills, dryRunReportLines, projectResolverFromListing, type PlanOptions, type ProjectResolver } from './plan-import.ts';
+export { loadProjectResolver } from './project-directory.ts';

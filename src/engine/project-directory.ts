@@ -1,0 +1,15 @@
+import type { ServiceClient } from '../api/index.ts';
+import { projectResolverFromListing, type ProjectResolver } from '../mapping/index.ts';
+
+/**
+ * One listing of the account's visible projects (v2, client/sub included: a bill or estimate may
+ * target such a project), kept as ID, number and name only, for resolving `project_number` and
+ * `project_name` and checking `project_id` (CONTRACT.md §3). One request of the budget per import.
+ */
+export async function loadProjectResolver(client: ServiceClient, signal?: AbortSignal): Promise<ProjectResolver> {
+  const compact: Record<string, unknown>[] = [];
+  for await (const p of client.listProjectsV2({ includeClientSub: true, signal })) {
+    compact.push({ ID: p.ID, NAME: p.NAME, PROJECT_NUMBER: p.PROJECT_NUMBER });
+  }
+  return projectResolverFromListing(compact);
+}
