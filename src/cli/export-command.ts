@@ -8,7 +8,7 @@ import { boolOption, choiceOption, intOption } from './options.ts';
 import { createProgress } from './progress.ts';
 import { configFor, ensureWorker, openQueues, serviceAccount } from './runtime.ts';
 
-interface ExportFlags {
+export interface ExportFlags {
   out?: string;
   format: string;
   includeClientSub: string;
@@ -35,7 +35,7 @@ export function registerExport(program: Command): void {
     .action(action((ctx, flags: ExportFlags) => exportProjectsCommand(ctx, flags)));
 }
 
-async function exportProjectsCommand(ctx: CommandContext, flags: ExportFlags): Promise<number> {
+export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFlags): Promise<number> {
   const format = choiceOption('--format', flags.format, ['csv', 'jsonl'] as const);
   const spec = {
     source: choiceOption('--source', flags.source, ['v2', 'paged'] as const),

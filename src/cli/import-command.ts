@@ -26,7 +26,7 @@ import { followJob } from './follow.ts';
 import { createProgress } from './progress.ts';
 import { configFor, ensureWorker, openQueues, serviceAccount, timeScale } from './runtime.ts';
 
-interface ImportFlags {
+export interface ImportFlags {
   mapping?: string;
   sheet?: string;
   vendors?: string;
@@ -86,7 +86,7 @@ async function dryRunResolver(ctx: CommandContext, cfg: ReturnType<typeof config
   }
 }
 
-async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bills', file: string, flags: ImportFlags): Promise<number> {
+export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bills', file: string, flags: ImportFlags): Promise<number> {
   if (!existsSync(file)) throw new FileError(file, `${file}: no such file; check the path`);
   if (flags.printPayloads && !flags.dryRun) throw new UsageError('--print-payloads goes with --dry-run');
   const planOpts: PlanOptions = { sheet: flags.sheet, vendorsFile: flags.vendors, signal: ctx.signal };

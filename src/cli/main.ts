@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT } from './exit.ts';
 import { installSignalHandlers } from './command.ts';
+import { registerDemo } from './demo-command.ts';
+import { registerDashboard } from './dashboard-command.ts';
 import { registerExport } from './export-command.ts';
 import { registerImport } from './import-command.ts';
 import { registerJobs } from './jobs-command.ts';
@@ -25,11 +27,16 @@ export function buildProgram(): Command {
   registerSchedule(program);
   registerJobs(program);
   registerSandbox(program);
+  registerDashboard(program);
+  registerDemo(program);
   return program;
 }
 
 async function main(): Promise<void> {
   installSignalHandlers();
+  // Interactive commands show progress and a summary; their log lines would only clutter the
+  // terminal, so they log warnings and errors unless LOG_LEVEL says otherwise. A worker logs info.
+  if (!process.env.LOG_LEVEL && !process.argv.slice(2).includes('worker')) process.env.LOG_LEVEL = 'warn';
   const program = buildProgram();
   try {
     await program.parseAsync(process.argv);

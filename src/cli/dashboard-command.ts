@@ -1,0 +1,79 @@
+import type { Command } from 'commander';
+import { isLoopback, readEnv } from '../config.ts';
+import { ConfigError, UsageError } from '../errors/index.ts';
+import { startDashboard } from '../dashboard/index.ts';
+import { Secret } from '../secret.ts';
+import { action } from './command.ts';
+import { intOption } from './options.ts';
+import { configFor, timeScale } from './runtime.ts';
+
+interface DashboardFlags {
+  port: string;
+  host: string;
+  allowActions?: boolean;
+  authUser?: string;
+  authPasswordEnv?: string;
+}
+
+export function registerDashboard(program: Command): void {
+  program
+    .command('dashboard')
+    .description('serve a web dashboard: the queues (bull-board, read-only unless --allow-actions) and each account\'s rate budget and schedules at /budget')
+    .option('--port <port>', 'port to listen on', '3000')
+    .option('--host <host>', 'address to bind (anything but loopback exposes the queues to the network)', '127.0.0.1')
+    .option('--allow-actions', 'let the dashboard retry, remove, promote and pause jobs and queues')
+    .option('--auth-user <user>', 'require HTTP Basic authentication with this user name')
+    .option('--auth-password-env <VAR>', 'the environment variable holding the password for --auth-user (never the password itself)')
+    .addHelpText('after', '\nExample: DASH_PASSWORD=… buildsync dashboard --host 0.0.0.0 --auth-user ops --auth-password-env DASH_PASSWORD')
+    .action(
+      action(async (ctx, flags: DashboardFlags) => {
+        const cfg = configFor(ctx);
+        const port = intOption('--port', flags.port, 0, 65535);
+        const auth = readAuth(flags);
+        if (!isLoopback(flags.host) && !auth) {
+          ctx.err(`warning: serving on ${flags.host} without --auth-user: anyone who can reach it sees the queues${flags.allowActions ? ' and can change them' : ''}`);
+        }
+        let dashboard;
+        try {
+          dashboard = await startDashboard({
+            redisUrl: cfg.redisUrl,
+            prefix: cfg.prefix,
+            port,
+            host: flags.host,
+            allowActions: Boolean(flags.allowActions),
+            auth,
+            timeScale: timeScale(),
+          });
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+            throw new UsageError(`cannot listen on ${flags.host}:${port} (${code}); choose another --port or --host`, { cause: err });
+          }
+          throw err;
+        }
+        ctx.out(`dashboard on ${dashboard.url}/queues (budgets: ${dashboard.url}/budget)${flags.allowActions ? '' : '; read-only'}${auth ? `; user ${auth.user}` : ''}`);
+        ctx.out('press Ctrl-C to stop');
+        await new Promise<void>((resolve) => {
+          if (ctx.signal.aborted) resolve();
+          else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        await dashboard.close();
+        ctx.err('dashboard stopped');
+        return 0;
+      }, { runsUntilSignal: true }),
+    );
+}
+
+/** --auth-user and --auth-password-env go together; the password is only ever read from the environment. */
+function readAuth(flags: DashboardFlags): { user: string; password: Secret } | undefined {
+  if (flags.authUser === undefined && flags.authPasswordEnv === undefined) return undefined;
+  if (!flags.authUser) throw new UsageError('--auth-password-env needs --auth-user USER');
+  if (!flags.authPasswordEnv) throw new UsageError('--auth-user needs --auth-password-env VAR, the name of a variable holding the password');
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(flags.authPasswordEnv)) {
+    throw new UsageError(`--auth-password-env ${JSON.stringify(flags.authPasswordEnv)}: expected a variable name like DASHBOARD_PASSWORD, not the password itself`);
+  }
+  if (flags.authUser.includes(':')) throw new UsageError('--auth-user cannot contain ":" (HTTP Basic separates user and password with it)');
+  const value = readEnv()[flags.authPasswordEnv];
+  if (!value) throw new ConfigError(`${flags.authPasswordEnv} is not set or empty; put the dashboard password in it (or in .env)`);
+  return { user: flags.authUser, password: new Secret(value) };
+}

@@ -1,0 +1,32 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REDIS_URL } from './helpers/redis.ts';
+
+const BIN = resolve(import.meta.dirname, '../bin/buildsync.mjs');
+
+describe('buildsync demo', () => {
+  it('exports the sandbox projects, imports both samples through the queue and prints where the outputs are', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'buildsync-demo-'));
+    try {
+      const env = { PATH: process.env.PATH, HOME: process.env.HOME, REDIS_URL };
+      const r = spawnSync(process.execPath, [BIN, 'demo'], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/demo done in [\d.]+ s: the sandbox stored 4 estimates and 4 bills/);
+      const out = join(dir, 'buildsync-demo');
+      const csv = readFileSync(join(out, 'projects.csv'), 'utf8');
+      expect(csv.startsWith('ID,NAME,CREATED_BY')).toBe(true);
+      for (const report of ['estimates.report.csv', 'bills.report.csv']) {
+        const lines = readFileSync(join(out, report), 'utf8').trim().split(/\r?\n/);
+        expect(lines[0]).toBe('line,record,status,id,message');
+        expect(lines.slice(1).every((l) => l.split(',').includes('created'))).toBe(true);
+      }
+      // Nothing of the demo is left in Redis, nor any temporary export file.
+      expect(existsSync(join(out, 'projects.csv'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
