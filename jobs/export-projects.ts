@@ -1,6 +1,8 @@
-import { WaitingError, type Job } from 'bullmq';
+import path from 'node:path';
+import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { z } from 'zod';
-import { defaultExportPath, runExport } from '../src/engine/index.ts';
+import { defaultExportPath, runExport, type ExportFormat } from '../src/engine/index.ts';
+import { retryDecision } from '../src/errors/index.ts';
 import type { JobContext } from './context.ts';
 
 /** Job data of `export-projects`: the account by name and the export's options, never a secret. */
@@ -32,8 +34,7 @@ export interface ExportJobResult {
  */
 export async function processExportProjects(job: Job, token: string | undefined, ctx: JobContext, signal?: AbortSignal): Promise<ExportJobResult> {
   const data = exportJobData.parse(job.data);
-  const day = new Date(job.opts.timestamp ?? job.timestamp ?? Date.now());
-  const out = data.out ?? defaultExportPath(data.format, new Date(day.getTime() + (job.opts.delay ?? 0)), data.outDir);
+  const out = data.out ?? datedExportPath(data.format, scheduledAt(job), data.outDir, schedulerZone(job));
   let lastReport = 0;
   try {
     const result = await runExport(
@@ -58,6 +59,43 @@ export async function processExportProjects(job: Job, token: string | undefined,
       await job.moveToWait(token);
       throw new WaitingError();
     }
+    // Refused credentials, a 4xx, a bad option: another attempt would fail the same way
+    // (src/errors/retry-policy.ts); 5xx, network failures and 429s keep their attempts.
+    if (retryDecision(err) === 'never') throw new UnrecoverableError(err instanceof Error ? err.message : String(err));
     throw err;
   }
+}
+
+/**
+ * When this run was meant to happen. A job scheduler's job carries its firing time exactly in
+ * `opts.prevMillis` (BullMQ 6 `JobScheduler.getNextJobOpts`; the job id is
+ * `repeat:<scheduler>:<prevMillis>` too). `timestamp + delay` is not that time: BullMQ takes
+ * `timestamp` and computes `delay` at different moments, so for a midnight cron it can land a few
+ * ms before midnight and date the file a day early. Any other job is dated when it was added.
+ */
+export function scheduledAt(job: Job): Date {
+  if (job.repeatJobKey && typeof job.opts.prevMillis === 'number') return new Date(job.opts.prevMillis);
+  return new Date(job.timestamp + (job.opts.delay ?? 0));
+}
+
+/**
+ * The `--tz` of the schedule that made this job. BullMQ 6 copies the scheduler's repeat options
+ * into each job's `opts.repeat` (typed only internally, as `RepeatableJobsOptions`).
+ */
+function schedulerZone(job: Job): string | undefined {
+  if (!job.repeatJobKey) return undefined;
+  const tz = (job.opts as { repeat?: { tz?: unknown } }).repeat?.tz;
+  return typeof tz === 'string' && tz !== '' ? tz : undefined;
+}
+
+/**
+ * `DIR/projects-YYYY-MM-DD.<ext>`. A schedule with `--tz` fires at that zone's wall-clock time, so
+ * its file is dated by that zone's calendar day, not the worker's (02:00 in Tokyo is the previous
+ * evening in UTC).
+ */
+function datedExportPath(format: ExportFormat, at: Date, dir: string, tz: string | undefined): string {
+  if (!tz) return defaultExportPath(format, at, dir);
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value;
+  return path.join(dir, `projects-${part('year')}-${part('month')}-${part('day')}.${format}`);
 }

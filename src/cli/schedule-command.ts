@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors/index.ts';
-import { exportJobData, JOB } from '../queue/index.ts';
+import { EXPORT_ATTEMPTS, exportJobData, JOB } from '../queue/index.ts';
 import { action, type CommandContext } from './command.ts';
 import { boolOption, choiceOption, intOption } from './options.ts';
 import { configFor, openQueues, serviceAccount } from './runtime.ts';
@@ -72,12 +72,14 @@ async function upsert(ctx: CommandContext, flags: ScheduleFlags): Promise<number
       next = await queues.exports.upsertJobScheduler(
         name,
         { pattern: flags.cron, ...(flags.tz ? { tz: flags.tz } : {}) },
-        { name: JOB.exportProjects, data, opts: { attempts: 3, backoff: { type: 'custom' } } },
+        { name: JOB.exportProjects, data, opts: { attempts: EXPORT_ATTEMPTS, backoff: { type: 'custom' } } },
       );
     } catch (err) {
       throw new UsageError(`--cron ${JSON.stringify(flags.cron)}: ${(err as Error).message}; write five fields like "0 2 * * *"`);
     }
-    const at = next ? new Date(next.timestamp + (next.opts.delay ?? 0)) : undefined;
+    // The firing time itself (BullMQ 6 keeps it in prevMillis); timestamp + delay can be a few ms
+    // short of it, which prints a 02:00 run as 01:59:59.98.
+    const at = next ? new Date(next.opts.prevMillis ?? next.timestamp + (next.opts.delay ?? 0)) : undefined;
     ctx.out(`schedule ${name}: ${flags.cron}${flags.tz ? ` (${flags.tz})` : ''} -> ${data.outDir}/projects-YYYY-MM-DD.${data.format}${at ? `; next run ${at.toISOString()}` : ''}`);
     ctx.err('a worker must be running for it to fire: buildsync worker');
     return 0;
