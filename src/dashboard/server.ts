@@ -1,0 +1,81 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { readEnv } from '../config.ts';
+import { coerceError } from '../errors/index.ts';
+import { connectRedis, Queues } from '../queue/index.ts';
+import { basicAuth } from './basic-auth.ts';
+import { boardRouter } from './board.ts';
+import { collectBudget } from './budget-data.ts';
+import { renderBudgetPage } from './budget-page.ts';
+import { DASHBOARD_DEFAULTS, type Dashboard, type DashboardOptions } from './dashboard-options.ts';
+
+/**
+ * Serves bull-board over the three queues at `/queues` and the budget page at `/budget`
+ * (`/budget.json` for scripts); `/` leads to the queues. Resolves once listening.
+ */
+export async function startDashboard(opts: DashboardOptions): Promise<Dashboard> {
+  const prefix = opts.prefix ?? DASHBOARD_DEFAULTS.prefix;
+  const host = opts.host ?? DASHBOARD_DEFAULTS.host;
+  const env = opts.env ?? readEnv();
+  const { boardPath, budgetPath } = DASHBOARD_DEFAULTS;
+  // A long-running reader: its connection reconnects for as long as Redis is away (worker role),
+  // but Redis must answer once at start so that a wrong REDIS_URL fails at once.
+  const redis = await connectRedis(opts.redisUrl, 'worker');
+  const queues = new Queues(redis, prefix);
+  const closeData = async () => {
+    let first: unknown;
+    await queues.close().catch((err: unknown) => (first ??= err));
+    await redis.quit().catch((err: unknown) => (first ??= err));
+    if (first) throw first;
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  if (opts.auth) app.use(basicAuth(opts.auth.user, opts.auth.password));
+  app.get('/', (_req, res) => res.redirect(302, `${boardPath}/`));
+  const sources = { redis, prefix, exports: queues.exports, env, timeScale: opts.timeScale, recentExports: DASHBOARD_DEFAULTS.recentExports };
+  app.get(`${budgetPath}.json`, (_req, res, next) => {
+    collectBudget(sources).then((report) => res.set('Cache-Control', 'no-store').json(report), next);
+  });
+  app.get(budgetPath, (_req, res, next) => {
+    collectBudget(sources).then(
+      (report) => res.set('Cache-Control', 'no-store').type('html').send(renderBudgetPage(report, { board: `${boardPath}/`, json: `${budgetPath}.json` })),
+      next,
+    );
+  });
+  app.use(boardPath, boardRouter(queues.all(), { basePath: boardPath, allowActions: opts.allowActions ?? false, budgetPath }));
+  app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    const e = coerceError(err);
+    opts.log?.error({ err: e }, 'dashboard request failed');
+    res.status(500).type('text/plain').send(`500: ${e.message}\n`);
+  });
+
+  let server: Server;
+  try {
+    server = app.listen(opts.port ?? DASHBOARD_DEFAULTS.port, host);
+    await once(server, 'listening');
+  } catch (err) {
+    await closeData().catch(() => {});
+    throw err;
+  }
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    close: async () => {
+      let first: unknown;
+      // bull-board's UI polls with keep-alive connections: drop idle ones so close() does not wait for them.
+      const closed = new Promise<void>((resolve) => server.close((err) => {
+        if (err) first ??= err;
+        resolve();
+      }));
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), 1_000).unref();
+      await closed;
+      await closeData().catch((err: unknown) => (first ??= err));
+      if (first) throw first;
+    },
+  };
+}
