@@ -14,9 +14,7 @@ export function boardRouter(queues: Queue[], opts: { basePath: string; allowActi
   server.setBasePath(opts.basePath);
   createBullBoard({
     queues: queues.map((q) => new BullMQAdapter(q, { readOnlyMode: !opts.allowActions })),
-    // @bull-board/express 9.10.1 brings its own @bull-board/api 9.10.1 (beside our 9.10.2): the
-    // same interface under two declarations, which TypeScript will not unify.
-    serverAdapter: server as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
+    serverAdapter: server,
     options: {
       uiConfig: {
         boardTitle: 'buildsync',
