@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors/index.ts';
 import { importSummary, writeReport } from '../engine/index.ts';
 import { ImportStore } from '../ledger/index.ts';
-import { AccountThrottle } from '../throttle/index.ts';
+import { AccountThrottle, formatEta } from '../throttle/index.ts';
 import { loadConfig } from '../config.ts';
 import { action, type CommandContext } from './command.ts';
 import { intOption } from './options.ts';
@@ -71,11 +71,13 @@ async function showJob(ctx: CommandContext, id: string): Promise<number> {
     if (job.finishedOn) ctx.out(`finished  ${new Date(job.finishedOn).toISOString()} (took ${took(job)})`);
     if (data.account) ctx.out(`account   ${data.account}`);
     if (job.failedReason) ctx.out(`error     ${job.failedReason}`);
+    let pending = 0;
     if (data.importId) {
       const s = await importSummary(new ImportStore(redis, cfg.prefix), data.importId);
       const c = s.counts;
+      pending = s.records - (c.created + c.exists + c.skipped + c.failed + c.unknown);
       ctx.out(`file      ${s.file} (${s.rows} rows, ${s.records} records)`);
-      ctx.out(`records   created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${c.unknown}; invalid rows ${c.invalidRows}; pending ${s.records - (c.created + c.exists + c.skipped + c.failed + c.unknown)}`);
+      ctx.out(`records   created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${c.unknown}; invalid rows ${c.invalidRows}; pending ${pending}`);
     } else if (job.returnvalue) {
       ctx.out(`result    ${JSON.stringify(job.returnvalue)}`);
     } else if (typeof job.progress === 'object') {
@@ -86,6 +88,8 @@ async function showJob(ctx: CommandContext, id: string): Promise<number> {
       const throttle = new AccountThrottle({ redis, account: account.name, limits: account.limits, prefix: cfg.prefix, timeScale: timeScale() });
       const b = await throttle.status();
       for (const line of budgetLines(b)) ctx.out(line);
+      // The ETA counts every window: 12,000 records at hour=500,day=10000 end tomorrow, not in 24 h.
+      if (pending > 0) ctx.out(`eta       ${formatEta(await throttle.estimateMs(pending))} for ${pending} pending records at this budget`);
     }
     return 0;
   } finally {
