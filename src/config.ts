@@ -80,7 +80,7 @@ const processSchema = z.object({
     .regex(/^rediss?:\/\//, 'not a Redis URL; write e.g. redis://127.0.0.1:6379')
     .default(DEFAULTS.redisUrl),
   BUILDSYNC_CONCURRENCY: z.coerce
-    .number()
+    .number({ error: 'not a number; write a whole number, e.g. BUILDSYNC_CONCURRENCY=8' })
     .int('must be a whole number, e.g. BUILDSYNC_CONCURRENCY=8')
     .min(1, 'must be at least 1')
     .max(256, 'must be at most 256')
@@ -132,12 +132,8 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
   // An account of its own may set its own budget; otherwise the shared BUILDSYNC_LIMITS applies.
   const limitsText = limitsVar.value ?? env.BUILDSYNC_LIMITS ?? DEFAULTS.limits;
   const limitsKey = limitsVar.value !== undefined ? limitsVar.key : 'BUILDSYNC_LIMITS';
-  let limits: Limits;
-  try {
-    limits = parseLimits(limitsText);
-  } catch (err) {
-    throw new ConfigError(`${limitsKey}: ${(err as Error).message}`, { cause: err });
-  }
+  // parseLimits names the variable in its ConfigError; it must be the one that was read.
+  const limits: Limits = parseLimits(limitsText, limitsKey);
 
   return {
     redisUrl,

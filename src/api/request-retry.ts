@@ -10,12 +10,21 @@
  *   caller, who knows whether a duplicate is harmful (estimates: one per project; bills: no guard).
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { InterruptedError, NetworkError, RateLimitError, backoffMs, retryDecision } from '../errors/index.ts';
+import { HttpError, InterruptedError, NetworkError, RateLimitError, ResponseInvalidError, backoffMs, retryDecision } from '../errors/index.ts';
 
+/** What the client asks of a rate gate (src/throttle's AccountThrottle implements it). */
 export interface RequestGate {
+  /** Resolves when the request may be sent; the send is counted against the budget. */
   acquire(signal?: AbortSignal): Promise<void>;
+  /** The service answered 429: pause every worker of the account and learn from it. */
   onRateLimited(err: RateLimitError): Promise<void>;
+  /** The service answered (any status but 429): a probe that gets any answer ends probe mode. */
   onSuccess?(): void;
+}
+
+/** True when the service did answer, with anything but a 429 (a 4xx/5xx or an unreadable 2xx). */
+function isAnswer(err: unknown): boolean {
+  return (err instanceof HttpError && !(err instanceof RateLimitError)) || err instanceof ResponseInvalidError;
 }
 
 export interface RetryOptions {
@@ -80,6 +89,8 @@ export async function withRetries<T>(
         await sleep(err.retryAfterMs ?? backoffMs(rateLimited, opts.retryBaseMs, opts.retryCapMs), signal);
         continue;
       }
+      // A 404 or a 500 is still an answer: the budget is not what failed (a probe must end on it).
+      if (isAnswer(err)) opts.gate?.onSuccess?.();
       if (!isSafeToRetry(err, idempotent) || ++failures > opts.retries) throw err;
       await sleep(backoffMs(failures, opts.retryBaseMs, opts.retryCapMs), signal);
     }
