@@ -83,3 +83,12 @@ describe('the pino logger (src/log.ts redaction)', () => {
     expect(lines()[0]).toMatchObject({ token: '***', list: ['***'], msg: 'sending with ***' });
   });
 });
+
+describe('log scrubbing', () => {
+  it('blanks secret-named keys at any depth, per-account names included', async () => {
+    const { scrubSecrets } = await import('../src/log.ts');
+    const out = scrubSecrets({ env: { BUILDSYNC_ACME_PASSWORD: 'hunter2', BUILDSYNC_ACME_API_KEY: 'k-123', BUILDSYNC_ACME_EMAIL: 'a@b.c' }, headers: { Authorization: 'Basic xyz' } });
+    expect(JSON.stringify(out)).not.toMatch(/hunter2|k-123|Basic xyz/);
+    expect(out).toMatchObject({ env: { BUILDSYNC_ACME_EMAIL: 'a@b.c' } });
+  });
+});

@@ -40,7 +40,7 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
   const spec = {
     source: choiceOption('--source', flags.source, ['v2', 'paged'] as const),
     includeClientSub: boolOption('--include-client-sub', flags.includeClientSub),
-    pageSize: intOption('--page-size', flags.pageSize, 1, 10_000),
+    pageSize: intOption('--page-size', flags.pageSize, 2, 10_000),
     format,
     myDocuments: choiceOption('--my-documents', flags.myDocuments, ['exclude', 'official', 'all'] as const),
     // Absolute, so a worker in another directory writes where the user asked.

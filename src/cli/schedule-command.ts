@@ -57,7 +57,7 @@ async function upsert(ctx: CommandContext, flags: ScheduleFlags): Promise<number
     account: account.name,
     source: choiceOption('--source', flags.source, ['v2', 'paged'] as const),
     includeClientSub: boolOption('--include-client-sub', flags.includeClientSub),
-    pageSize: intOption('--page-size', flags.pageSize, 1, 10_000),
+    pageSize: intOption('--page-size', flags.pageSize, 2, 10_000),
     format: choiceOption('--format', flags.format, ['csv', 'jsonl'] as const),
     myDocuments: choiceOption('--my-documents', flags.myDocuments, ['exclude', 'official', 'all'] as const),
     outDir: resolve(flags.outDir),
