@@ -1,0 +1,298 @@
+/**
+ * The project export against the obvious way of doing it (issue 3).
+ *
+ *   npm run bench -- export [projects] [--runs N] [--tsx] [--encoding E]
+ *   (default 200,000 projects, 1 run, bundled children, identity)
+ *
+ * The sandbox serves `projects` projects (about 2.3 KB of JSON each: ~460 MB for 200,000) over
+ * loopback from a child process of its own, so its memory is not counted. Then, each in a child
+ * process of its own so that peak RSS (`process.resourceUsage().maxRSS`) is per pipeline:
+ *
+ * - download: GET /api/v2/Projects with undici, body discarded: the floor (seconds);
+ * - naive:    undici, the whole body as one string, one `JSON.parse`, csv-stringify to a CSV of
+ *             the same columns and cell rules (seconds, peak RSS);
+ * - export:   `runExport` with a `ServiceClient`, v2, CSV (seconds, peak RSS).
+ *
+ * The children run an esbuild bundle of this file with plain node (as `npm run build` makes the
+ * CLI for images), so that tsx's loader thread and on-the-fly transforms (~35 MB) are not counted
+ * as the pipeline's; `--tsx` runs them through tsx instead. An `idle` child that loads the same
+ * code and does nothing shows the runtime's own share of every peak RSS.
+ *
+ * All three ask for `Accept-Encoding: identity`. Over loopback compression buys nothing and
+ * costs the sandbox CPU on the same two cores; identity keeps the comparison about parsing and
+ * writing, which is what the export engine decides. (The client's default is gzip/deflate/br;
+ * `--encoding gzip` measures that path, whose decoding the export does chunk by chunk and the
+ * naive pipeline in one go.)
+ *
+ * The naive CSV and the export's CSV are compared byte for byte, so both do the same work. The
+ * last stdout line is one JSON object with the figures. Goal: ratio (export / naive seconds) at
+ * most 1.1 and the export's peak RSS under 150 MB.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import { stringify } from 'csv-stringify';
+import { request } from 'undici';
+
+const SELF = fileURLToPath(import.meta.url);
+/** Under node_modules so that the bundle's bare imports (undici, csv-stringify) resolve. */
+const BUNDLE = path.resolve(path.dirname(SELF), '../node_modules/.cache/buildsync-bench/export.mjs');
+/** How children are started: `[bundle]`, or `['--import', 'tsx', SELF]` with --tsx. */
+let childEntry: string[] = [BUNDLE];
+
+interface Target {
+  url: string;
+  email: string;
+  password: string;
+  apiKey: string;
+  /** Accept-Encoding of all three pipelines. @defaultValue 'identity' */
+  encoding?: string;
+}
+
+interface Measured {
+  seconds: number;
+  peak_rss_mb: number;
+  bytes: number;
+  projects?: number;
+}
+
+const LISTING = '/api/v2/Projects?includeClientSub=true';
+
+function headers(t: Target): Record<string, string> {
+  return {
+    authorization: `Basic ${Buffer.from(`${t.email}:${t.password}`).toString('base64')}`,
+    apikey: t.apiKey,
+    'accept-encoding': t.encoding ?? 'identity',
+    accept: 'application/json',
+  };
+}
+
+/** The runtime and the export's code loaded, nothing run: every pipeline's floor of RSS. */
+async function idle(): Promise<Measured> {
+  await import('../src/api/index.ts');
+  await import('../src/engine/run-export.ts');
+  await import('../src/api/project-fields.ts');
+  return { seconds: 0, peak_rss_mb: peakRssMb(), bytes: 0 };
+}
+
+function peakRssMb(): number {
+  // maxRSS is in kilobytes (getrusage ru_maxrss on Linux).
+  return Math.round(process.resourceUsage().maxRSS / 1024);
+}
+
+// ---- the roles, each run in a child process -------------------------------------------------
+
+async function serveSandbox(projects: number): Promise<void> {
+  const { startSandbox } = await import('../src/sandbox/index.ts');
+  const sandbox = await startSandbox({ projects, limits: 'none' });
+  const t: Target = { url: sandbox.url, ...sandbox.credentials };
+  process.stdout.write(`${JSON.stringify(t)}\n`);
+  const stop = () => void sandbox.close().finally(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.stdin.on('end', stop); // the parent went away
+  process.stdin.resume();
+}
+
+async function download(t: Target): Promise<Measured> {
+  const started = performance.now();
+  const res = await request(t.url + LISTING, { headers: headers(t) });
+  if (res.statusCode !== 200) throw new Error(`listing answered ${res.statusCode}`);
+  let bytes = 0;
+  for await (const chunk of res.body) bytes += (chunk as Buffer).byteLength;
+  return { seconds: (performance.now() - started) / 1000, peak_rss_mb: peakRssMb(), bytes };
+}
+
+/**
+ * The CSV rules of CONTRACT.md §5 expressed as csv-stringify options: the seed's columns in
+ * order, CRLF, booleans true/false, null empty, SCOPE_OF_WORK percent-decoded, text starting
+ * with = + - @ TAB CR prefixed with `'` (numbers are not: a negative amount stays a number),
+ * cells holding a quote, comma, CR or LF quoted.
+ */
+async function naive(t: Target, out: string): Promise<Measured> {
+  const { PROJECT_FIELDS } = await import('../src/api/project-fields.ts');
+  const started = performance.now();
+  const res = await request(t.url + LISTING, { headers: headers(t) });
+  if (res.statusCode !== 200) throw new Error(`listing answered ${res.statusCode}`);
+  const body = Buffer.from(await res.body.arrayBuffer());
+  const coding = String(res.headers['content-encoding'] ?? 'identity');
+  const text = (coding === 'gzip' ? zlib.gunzipSync(body) : coding === 'br' ? zlib.brotliDecompressSync(body) : coding === 'deflate' ? zlib.inflateSync(body) : body).toString('utf8');
+  const projects = JSON.parse(text) as Record<string, unknown>[];
+  const guard = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
+  await pipeline(
+    Readable.from(projects),
+    stringify({
+      header: true,
+      columns: [...PROJECT_FIELDS],
+      record_delimiter: 'windows',
+      quoted_match: /[\r\n]/,
+      cast: {
+        boolean: (v) => (v ? 'true' : 'false'),
+        string: (v, ctx) => guard(ctx.column === 'SCOPE_OF_WORK' ? decodeURIComponent(v) : v),
+        object: (v) => (v === null ? '' : guard(JSON.stringify(v))),
+      },
+    }),
+    createWriteStream(out),
+  );
+  return { seconds: (performance.now() - started) / 1000, peak_rss_mb: peakRssMb(), bytes: 0, projects: projects.length };
+}
+
+async function exportReal(t: Target, out: string): Promise<Measured> {
+  const { ServiceClient } = await import('../src/api/index.ts');
+  // run-export.ts, not the engine's index: the index pulls in the import planner too.
+  const { runExport } = await import('../src/engine/run-export.ts');
+  const started = performance.now();
+  const client = new ServiceClient({ baseUrl: t.url, email: t.email, password: t.password, apiKey: t.apiKey, acceptEncoding: t.encoding ?? 'identity', connections: 1 });
+  try {
+    // `all` My Documents records: the same rows as the naive pipeline writes.
+    const r = await runExport(client, { source: 'v2', includeClientSub: true, pageSize: 500, format: 'csv', myDocuments: 'all', out });
+    return { seconds: (performance.now() - started) / 1000, peak_rss_mb: peakRssMb(), bytes: r.bytes, projects: r.projects };
+  } finally {
+    await client.close();
+  }
+}
+
+// ---- the parent --------------------------------------------------------------------------
+
+function child(args: string[], onLine?: (line: string) => boolean): Promise<{ last: string; kill: () => void; done: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [...childEntry, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let buf = '';
+    let last = '';
+    let resolved = false;
+    const done = new Promise<void>((res, rej) =>
+      p.on('exit', (code, signal) => (code === 0 || signal === 'SIGTERM' ? res() : rej(new Error(`${args[0]} exited ${code ?? signal}`)))),
+    );
+    const handle = { kill: () => p.kill('SIGTERM'), done };
+    p.stdout.on('data', (b: Buffer) => {
+      buf += b.toString();
+      let i: number;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        last = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        if (!resolved && onLine?.(last)) {
+          resolved = true;
+          resolve({ last, ...handle });
+        }
+      }
+    });
+    if (!onLine) done.then(() => resolve({ last, ...handle }), reject);
+    else done.catch(reject);
+  });
+}
+
+async function measure(role: string, t: Target, out?: string): Promise<Measured> {
+  const { last } = await child([role, JSON.stringify(t), ...(out ? [out] : [])]);
+  return JSON.parse(last) as Measured;
+}
+
+async function sha256(file: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+async function main(projects: number, runs: number, useTsx: boolean, encoding: string): Promise<void> {
+  if (useTsx) childEntry = ['--import', 'tsx', SELF];
+  else {
+    const { build } = await import('esbuild');
+    await build({ entryPoints: [SELF], outfile: BUNDLE, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  }
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-export-'));
+  console.log(`starting the sandbox with ${projects.toLocaleString('en-US')} projects (a process of its own)…`);
+  const sandbox = await child(['sandbox', String(projects)], (line) => line.startsWith('{'));
+  try {
+    const t = { ...(JSON.parse(sandbox.last) as Target), encoding };
+    const best = { download: Infinity, naive: undefined as Measured | undefined, export: undefined as Measured | undefined };
+    let listingBytes = 0;
+    const floor = await measure('idle', t);
+    for (let run = 1; run <= runs; run++) {
+      const d = await measure('download', t);
+      listingBytes = d.bytes;
+      best.download = Math.min(best.download, d.seconds);
+      const n = await measure('naive', t, path.join(dir, 'naive.csv'));
+      if (!best.naive || n.seconds < best.naive.seconds) best.naive = n;
+      const e = await measure('export', t, path.join(dir, 'export.csv'));
+      if (!best.export || e.seconds < best.export.seconds) best.export = e;
+      console.log(`run ${run}/${runs}: download ${d.seconds.toFixed(2)} s, naive ${n.seconds.toFixed(2)} s (${n.peak_rss_mb} MB), export ${e.seconds.toFixed(2)} s (${e.peak_rss_mb} MB)`);
+    }
+    const naiveRun = best.naive!;
+    const exportRun = best.export!;
+    const same = (await sha256(path.join(dir, 'naive.csv'))) === (await sha256(path.join(dir, 'export.csv')));
+    const ratio = exportRun.seconds / naiveRun.seconds;
+
+    console.log('');
+    console.log(`listing: ${(listingBytes / 1e6).toFixed(0)} MB of JSON, ${exportRun.projects!.toLocaleString('en-US')} projects, Accept-Encoding: ${encoding}, loopback; best of ${runs}; children run ${useTsx ? 'through tsx' : 'as an esbuild bundle'}`);
+    console.log(`${'pipeline'.padEnd(10)} ${'seconds'.padStart(8)} ${'peak RSS'.padStart(10)}`);
+    console.log(`${'idle'.padEnd(10)} ${'-'.padStart(8)} ${`${floor.peak_rss_mb} MB`.padStart(10)}`);
+    console.log(`${'download'.padEnd(10)} ${best.download.toFixed(2).padStart(8)} ${'-'.padStart(10)}`);
+    console.log(`${'naive'.padEnd(10)} ${naiveRun.seconds.toFixed(2).padStart(8)} ${`${naiveRun.peak_rss_mb} MB`.padStart(10)}`);
+    console.log(`${'export'.padEnd(10)} ${exportRun.seconds.toFixed(2).padStart(8)} ${`${exportRun.peak_rss_mb} MB`.padStart(10)}`);
+    console.log(`ratio export / naive: ${ratio.toFixed(3)} (goal <= 1.1); export peak RSS ${exportRun.peak_rss_mb} MB (goal < 150 MB); CSVs identical: ${same ? 'yes' : 'NO'}`);
+    console.log(
+      JSON.stringify({
+        bench: 'export',
+        ratio: Number(ratio.toFixed(3)),
+        peak_rss_mb: exportRun.peak_rss_mb,
+        seconds: Number(exportRun.seconds.toFixed(2)),
+        naive_seconds: Number(naiveRun.seconds.toFixed(2)),
+        naive_peak_rss_mb: naiveRun.peak_rss_mb,
+        download_seconds: Number(best.download.toFixed(2)),
+        projects: exportRun.projects,
+        idle_rss_mb: floor.peak_rss_mb,
+        loader: useTsx ? 'tsx' : 'bundle',
+        encoding,
+        listing_mb: Math.round(listingBytes / 1e6),
+        same_csv: same,
+        runs,
+      }),
+    );
+  } finally {
+    sandbox.kill();
+    await sandbox.done.catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const [role, ...rest] = process.argv.slice(2);
+const emit = (m: Measured) => process.stdout.write(`${JSON.stringify(m)}\n`);
+switch (role) {
+  case 'sandbox':
+    await serveSandbox(Number(rest[0]));
+    break;
+  case 'download':
+    emit(await download(JSON.parse(rest[0]!) as Target));
+    break;
+  case 'naive':
+    emit(await naive(JSON.parse(rest[0]!) as Target, rest[1]!));
+    break;
+  case 'export':
+    emit(await exportReal(JSON.parse(rest[0]!) as Target, rest[1]!));
+    break;
+  case 'idle':
+    emit(await idle());
+    break;
+  default: {
+    const args = process.argv.slice(2);
+    const runsAt = args.indexOf('--runs');
+    const runs = runsAt >= 0 ? Number(args.splice(runsAt, 2)[1]) : 1;
+    const encAt = args.indexOf('--encoding');
+    const encoding = encAt >= 0 ? args.splice(encAt, 2)[1]! : 'identity';
+    const tsxAt = args.indexOf('--tsx');
+    if (tsxAt >= 0) args.splice(tsxAt, 1);
+    const projects = args[0] !== undefined ? Number(args[0]) : 200_000;
+    if (!Number.isInteger(projects) || projects < 1 || !Number.isInteger(runs) || runs < 1) {
+      console.error('usage: npm run bench -- export [projects] [--runs N] [--tsx] [--encoding identity|gzip|br|deflate]');
+      process.exit(2);
+    }
+    await main(projects, runs, tsxAt >= 0, encoding);
+  }
+}
