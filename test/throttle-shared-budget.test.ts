@@ -96,7 +96,7 @@ describe('a budget shared by every worker', () => {
     const err = await w!.acquire().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ThrottledError);
     expect((err as ThrottledError).window).toBe('hour');
-    expect((err as ThrottledError).message).toBe('account acme: hourly budget of 2 used; waiting 1 h');
+    expect((err as ThrottledError).message).toBe('account acme: hourly budget of 2 used; waiting 1 h 1 min');
     expect(await sendTimes()).toHaveLength(2);
   });
 

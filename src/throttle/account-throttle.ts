@@ -7,6 +7,7 @@ import { estimateDurationMs } from './estimate.ts';
 import type { Limits } from './parse-limits.ts';
 import type { RequestGate } from './request-gate.ts';
 import { throttleCommands, type ThrottleCommands } from './scripts.ts';
+import { statedLimit } from './stated-limit.ts';
 import { STANDARD_WINDOWS, WINDOW_LENGTH_MS, WINDOW_NAMES, isWindowName, normalizeWindowName, type WindowName } from './windows.ts';
 
 export interface AccountThrottleOptions {
@@ -24,6 +25,15 @@ export interface AccountThrottleOptions {
   maxInlineWaitMs?: number;
   /** Probe intervals after a 429 that states no wait, doubling from initialMs up to maxMs. @defaultValue 5 s .. 5 min */
   probe?: { initialMs: number; maxMs: number };
+  /**
+   * Each send counts against a window for the window's length plus this margin (a share of the
+   * length, capped), in real ms. The log holds the time a send was granted; the service counts it
+   * when it arrives, a little later and by a varying amount (connection set-up, event-loop stalls).
+   * Two sends granted exactly one window apart can arrive less than a window apart; the margin
+   * absorbs that, so the service never sees more than the limit in any of its windows.
+   * @defaultValue { share: 0.05, maxMs: 1000 }
+   */
+  margin?: { share: number; maxMs: number };
 }
 
 export const THROTTLE_DEFAULTS = {
@@ -31,6 +41,8 @@ export const THROTTLE_DEFAULTS = {
   timeScale: 1,
   maxInlineWaitMs: 2_000,
   probe: { initialMs: 5_000, maxMs: 300_000 },
+  /** 5% of a window, at most 1 s: 50 ms on a one-second window, 1 s on an hour (0.03%). */
+  margin: { share: 0.05, maxMs: 1_000 },
   /** How long one probe may stay unanswered before another worker may probe. */
   probeLockMaxMs: 15_000,
   /** The log never holds fewer sends than this (it holds at least a month's worth of the largest limit). */
@@ -52,6 +64,7 @@ export class AccountThrottle implements RequestGate {
   private readonly maxInlineWaitMs: number;
   private readonly probeInitialMs: number;
   private readonly probeMaxMs: number;
+  private readonly margin: { share: number; maxMs: number };
   private readonly windowArgs: (string | number)[];
   private readonly id = randomUUID().slice(0, 12);
   private seq = 0;
@@ -69,6 +82,8 @@ export class AccountThrottle implements RequestGate {
     const probe = options.probe ?? THROTTLE_DEFAULTS.probe;
     this.probeInitialMs = Math.max(1, probe.initialMs / this.timeScale);
     this.probeMaxMs = Math.max(this.probeInitialMs, probe.maxMs / this.timeScale);
+    this.margin = options.margin ?? THROTTLE_DEFAULTS.margin;
+    if (!(this.margin.share >= 0 && this.margin.maxMs >= 0)) throw new RangeError(`margin must be at least 0, got ${JSON.stringify(this.margin)}`);
     const base = `${options.prefix ?? THROTTLE_DEFAULTS.prefix}:throttle:${options.account}`;
     this.keys = {
       log: `${base}:log`,
@@ -78,7 +93,8 @@ export class AccountThrottle implements RequestGate {
       learned: `${base}:learned`,
       episode: `${base}:episode`,
     };
-    this.windowArgs = WINDOW_NAMES.flatMap((w) => [w, this.lengthMs(w), this.limits[w] ?? -1]);
+    // Every script counts a send for its window's length plus the margin.
+    this.windowArgs = WINDOW_NAMES.flatMap((w) => [w, this.countedMs(w), this.limits[w] ?? -1]);
   }
 
   /**
@@ -92,7 +108,7 @@ export class AccountThrottle implements RequestGate {
       const token = `${this.id}:${++this.seq}`;
       const reply = await this.cmds.bsThrottleAcquire(
         ...this.keyList('log', 'pause', 'probe', 'probelock', 'learned'),
-        token, this.lengthMs('month'), this.logCap(), THROTTLE_DEFAULTS.probeLockMaxMs, ...this.windowArgs,
+        token, this.countedMs('month'), this.logCap(), THROTTLE_DEFAULTS.probeLockMaxMs, ...this.windowArgs,
       );
       const waitMs = Number(reply[0]);
       const kind = String(reply[1]);
@@ -104,24 +120,29 @@ export class AccountThrottle implements RequestGate {
         const { window, reason } = await this.explainWait(kind, Number(reply[2]));
         throw new ThrottledError(this.account, waitMs, window, reason);
       }
-      // Jitter so that workers woken by the same freed slot do not all race for it at once.
-      await sleep(waitMs + Math.random() * Math.min(250, 5 + waitMs / 10), signal);
+      // A little jitter so that workers woken by the same freed slot do not all race for it at
+      // once; kept small (at most 20 ms), because every ms of it is added to each window's turn
+      // and a sliding log carries the delay into every later window.
+      await sleep(waitMs + Math.random() * Math.min(20, 1 + waitMs / 50), signal);
     }
   }
 
   /**
    * A 429: pauses every worker of this account (the script sets one shared pause) until the wait
    * the service stated, or for the current probe interval when it stated none; then learns the
-   * account's real budget from what had been sent. Resolves once the pause is in Redis.
+   * account's real budget: the limit the 429's message names when it names one, otherwise what
+   * had been sent. Resolves once the pause is in Redis.
    */
   async onRateLimited(err: RateLimitError): Promise<void> {
     const retryAfterMs = err.retryAfterMs !== undefined && Number.isFinite(err.retryAfterMs) && err.retryAfterMs >= 0 ? err.retryAfterMs : -1;
     const window = normalizeWindowName(err.window);
     const candidates = WINDOW_NAMES.filter((w) => this.limits[w] !== undefined || STANDARD_WINDOWS.includes(w));
+    const stated = statedLimit(err.serviceMessage);
     this.probeToken = undefined;
     await this.cmds.bsThrottleRateLimited(
       ...this.keyList('log', 'pause', 'probe', 'probelock', 'learned', 'episode'),
-      retryAfterMs, this.probeInitialMs, this.probeMaxMs, this.stateTtlMs(), window ?? '', candidates.join(','), ...this.windowArgs,
+      retryAfterMs, this.probeInitialMs, this.probeMaxMs, this.stateTtlMs(), window ?? stated?.window ?? '', candidates.join(','), ...this.windowArgs,
+      stated?.window ?? '', stated?.limit ?? -1,
     );
   }
 
@@ -168,7 +189,7 @@ export class AccountThrottle implements RequestGate {
         learned: learnedHere,
         used,
         remaining: Math.max(0, limit - used),
-        resetInMs: oldest === undefined ? 0 : Math.max(0, Math.ceil(oldest + lengthMs - now)),
+        resetInMs: oldest === undefined ? 0 : Math.max(0, Math.ceil(oldest + this.countedMs(window) - now)),
         waitMs: Math.ceil(Number(rows[i + 3])),
       });
     }
@@ -213,7 +234,7 @@ export class AccountThrottle implements RequestGate {
     const limits: Limits = {};
     for (const w of status.windows) limits[w.window] = w.limit;
     if (status.windows.length === 0) return status.waitMs;
-    const lengths = status.windows.map((w) => w.lengthMs);
+    const lengths = status.windows.map((w) => this.countedMs(w.window));
     const longest = Math.max(...lengths);
     // Buckets keep the reply small (a month's log can hold 200,000 sends); rounding is up, so the
     // estimate errs long by at most one bucket.
@@ -223,7 +244,8 @@ export class AccountThrottle implements RequestGate {
     const flat = reply[1] as string[];
     const usage: { at: number; count: number }[] = [];
     for (let i = 0; i < flat.length; i += 2) usage.push({ at: Number(flat[i]), count: Number(flat[i + 1]) });
-    return status.waitMs + estimateDurationMs(limits, usage, n, now + status.waitMs, { timeScale: this.timeScale });
+    const countedMs = Object.fromEntries(WINDOW_NAMES.map((w) => [w, this.countedMs(w)]));
+    return status.waitMs + estimateDurationMs(limits, usage, n, now + status.waitMs, { timeScale: this.timeScale, countedMs });
   }
 
   /** Forgets what 429s taught: the configured budget applies again. */
@@ -239,6 +261,12 @@ export class AccountThrottle implements RequestGate {
 
   private lengthMs(window: WindowName): number {
     return WINDOW_LENGTH_MS[window] / this.timeScale;
+  }
+
+  /** How long a send counts against the window: its length plus the margin (see the option). */
+  private countedMs(window: WindowName): number {
+    const len = this.lengthMs(window);
+    return len + Math.min(this.margin.maxMs, len * this.margin.share);
   }
 
   private logCap(): number {

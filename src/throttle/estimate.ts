@@ -1,5 +1,5 @@
 import type { Limits } from './parse-limits.ts';
-import { WINDOW_LENGTH_MS, WINDOW_NAMES } from './windows.ts';
+import { WINDOW_LENGTH_MS, WINDOW_NAMES, type WindowName } from './windows.ts';
 
 /** Sends already made: one timestamp (ms) per send, or groups of sends made at one time. */
 export type Usage = readonly number[] | readonly { at: number; count: number }[];
@@ -7,6 +7,8 @@ export type Usage = readonly number[] | readonly { at: number; count: number }[]
 export interface EstimateOptions {
   /** Divides every window's length, as AccountThrottle's `timeScale` does. @defaultValue 1 */
   timeScale?: number;
+  /** How long a send counts against each window (AccountThrottle adds its margin); overrides the length from timeScale. */
+  countedMs?: Partial<Record<WindowName, number>>;
 }
 
 /**
@@ -27,7 +29,7 @@ export function estimateDurationMs(limits: Limits, usage: Usage, n: number, now:
   const scale = options.timeScale ?? 1;
   const windows = WINDOW_NAMES.flatMap((name) => {
     const limit = limits[name];
-    return limit !== undefined && Number.isFinite(limit) ? [{ len: WINDOW_LENGTH_MS[name] / scale, limit: Math.max(1, Math.floor(limit)), start: 0, count: 0 }] : [];
+    return limit !== undefined && Number.isFinite(limit) ? [{ len: options.countedMs?.[name] ?? WINDOW_LENGTH_MS[name] / scale, limit: Math.max(1, Math.floor(limit)), start: 0, count: 0 }] : [];
   });
   if (windows.length === 0) return 0;
 

@@ -99,7 +99,8 @@ return {0, kind, 0}
 /**
  * rateLimited: KEYS log, pause, probe, probelock, learned, episode.
  * ARGV retryAfterMs (-1 unknown), probeInitialMs, probeMaxMs, stateTtlMs, named window ('' none),
- * candidate windows for an unnamed 429 (comma list, shortest first), then the six windows.
+ * candidate windows for an unnamed 429 (comma list, shortest first), then the six windows, then
+ * the window and limit the 429's message stated ('' and -1 when it stated none).
  * Returns {pausePttl, learnedWindow, learnedLimit (-1 none)}.
  *
  * A burst of 429s is one event: the requests in flight when the first 429 arrived come back 429
@@ -141,7 +142,21 @@ if paused or not probing then
       end
     end
   end
-  if target ~= '' then
+  local statedName, statedLimit = ARGV[25], tonumber(ARGV[26])
+  if statedName ~= '' and statedLimit >= 1 then
+    -- The service named its limit: take its word over any count (and over an earlier guess).
+    redis.call('HSET', KEYS[6], 'window', statedName)
+    for _, w in ipairs(ws) do
+      if w.name == statedName then
+        if not w.configured or statedLimit < w.configured then
+          redis.call('HSET', KEYS[5], statedName, statedLimit, statedName .. ':at', math.floor(now))
+          learnedName, learnedLimit = statedName, statedLimit
+        else
+          redis.call('HDEL', KEYS[5], statedName, statedName .. ':at')
+        end
+      end
+    end
+  elseif target ~= '' then
     redis.call('HSET', KEYS[6], 'window', target)
     for _, w in ipairs(ws) do
       if w.name == target then

@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/buildsync.mjs');
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  /** Everything the worker wrote to stderr (its log lines and notices). */
+  stderr(): string;
+  /** SIGTERM, then waits for the exit; resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** The process's peak resident set so far (Linux VmHWM), in MB; undefined where /proc is absent. */
+  peakRssMb(): number | undefined;
+}
+
+/**
+ * Starts `node bin/buildsync.mjs worker` with `env` over this process's environment and
+ * resolves once it says it is running (CONTRACT.md §2), so that timing starts with live workers.
+ */
+export async function startWorkerProcess(env: Record<string, string>, args: string[] = []): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [BIN, 'worker', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start in 20 s:\n${err}`)), 20_000);
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (err.includes('worker running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code} before it was running:\n${err}`));
+    });
+  });
+  return {
+    child,
+    stderr: () => err,
+    peakRssMb() {
+      try {
+        const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+        return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
+      } catch {
+        return undefined;
+      }
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Starts `count` workers at once (they share the machine's cores while compiling). */
+export function startWorkerProcesses(count: number, env: Record<string, string>, args: string[] = []): Promise<WorkerProcess[]> {
+  return Promise.all(Array.from({ length: count }, () => startWorkerProcess(env, args)));
+}
+
+export async function stopAll(workers: WorkerProcess[]): Promise<void> {
+  await Promise.all(workers.map((w) => w.stop()));
+}
