@@ -63,6 +63,11 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
   });
   if (begin.action === 'skip') {
     const prev = begin.previous;
+    if (prev.importId === importId) {
+      // This import created it: an earlier attempt of this very job got the ID into the ledger,
+      // then its worker died before settling the outcome. The report must say `created`.
+      return { status: 'created', id: prev.id, message: '' };
+    }
     return {
       status: 'skipped',
       id: prev.id,

@@ -1,0 +1,209 @@
+/**
+ * End-to-end rig of the import-estimates / import-bills / cli-import tests: a sandbox over real
+ * sockets, a Redis key prefix of the test's own, imports submitted through the real queue
+ * (submitImport) and run by real workers (startWorkers), and the CLI spawned as a child process
+ * with the same environment.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import pino from 'pino';
+import type { Redis } from 'ioredis';
+import { ServiceClient } from '../../src/api/index.ts';
+import { importSummary, loadProjectResolver, planBills, planEstimates, type ImportSummary, type PlanOptions, type ProjectResolver } from '../../src/engine/index.ts';
+import { ImportStore, type ReportLine } from '../../src/ledger/index.ts';
+import { Queues, startWorkers, submitImport, type WorkerHost } from '../../src/queue/index.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { REDIS_URL, testRedis } from './redis.ts';
+
+export const CLI = join(import.meta.dirname, '..', '..', 'bin', 'buildsync.mjs');
+
+export interface ReportRow {
+  line: string;
+  record: string;
+  status: string;
+  id: string;
+  message: string;
+}
+
+export interface ImportResult {
+  importId: string;
+  summary: ImportSummary;
+  report: ReportLine[];
+}
+
+export interface E2eRig {
+  sandbox: Sandbox;
+  redis: Redis;
+  prefix: string;
+  /** A temp folder removed by close(). */
+  dir: string;
+  /** Environment of the account (sandbox credentials, no limits, this test's prefix and Redis). */
+  env: Record<string, string>;
+  queues: Queues;
+  store: ImportStore;
+  /** Writes `text` to a file in `dir`; returns its path. */
+  file(name: string, text: string): string;
+  /** The main user's project resolver (one v2 listing, cached). */
+  resolver(): Promise<ProjectResolver>;
+  /** In-process workers with `env` as their environment; closed by close(). */
+  workers(opts?: { concurrency?: number; lockMs?: number }): Promise<WorkerHost>;
+  /** Plans FILE against the sandbox, submits it through the queue and waits for its parent job. */
+  importFile(kind: 'estimates' | 'bills', file: string, opts?: Omit<PlanOptions, 'resolver'> & { resendUnknown?: boolean }): Promise<ImportResult>;
+  /** Waits for an import's parent job to complete (throws on `failed` or after `timeoutMs`). */
+  waitForImport(importId: string, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const silentLog = pino({ level: 'silent' });
+
+export async function startE2eRig(sandboxOpts: SandboxOptions = {}): Promise<E2eRig> {
+  const sandbox = await startSandbox({ limits: 'none', ...sandboxOpts });
+  const t = await testRedis();
+  const dir = mkdtempSync(join(tmpdir(), 'buildsync-import-'));
+  const env: Record<string, string> = {
+    BUILDSYNC_BASE_URL: sandbox.url,
+    BUILDSYNC_EMAIL: sandbox.credentials.email,
+    BUILDSYNC_PASSWORD: sandbox.credentials.password,
+    BUILDSYNC_API_KEY: sandbox.credentials.apiKey,
+    BUILDSYNC_LIMITS: 'none',
+    BUILDSYNC_PREFIX: t.prefix,
+    REDIS_URL,
+    LOG_LEVEL: 'warn',
+  };
+  const queues = new Queues(t.redis, t.prefix);
+  const store = new ImportStore(t.redis, t.prefix);
+  const hosts: WorkerHost[] = [];
+  let cachedResolver: ProjectResolver | undefined;
+
+  const rig: E2eRig = {
+    sandbox,
+    redis: t.redis,
+    prefix: t.prefix,
+    dir,
+    env,
+    queues,
+    store,
+    file(name, text) {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    },
+    async resolver() {
+      if (cachedResolver) return cachedResolver;
+      const client = new ServiceClient({ baseUrl: sandbox.url, ...sandbox.credentials });
+      try {
+        cachedResolver = await loadProjectResolver(client);
+      } finally {
+        await client.close();
+      }
+      return cachedResolver;
+    },
+    async workers(opts = {}) {
+      const host = await startWorkers({
+        redisUrl: REDIS_URL,
+        prefix: t.prefix,
+        concurrency: opts.concurrency ?? 4,
+        env,
+        lockMs: opts.lockMs,
+        log: silentLog,
+      });
+      hosts.push(host);
+      return host;
+    },
+    async importFile(kind, file, opts = {}) {
+      const { resendUnknown = false, ...planOpts } = opts;
+      const resolver = await rig.resolver();
+      const plan = kind === 'estimates' ? await planEstimates(file, { ...planOpts, resolver }) : await planBills(file, { ...planOpts, resolver });
+      const { importId } = await submitImport(queues, store, plan, { account: 'default', resendUnknown });
+      if (hosts.length === 0) await rig.workers();
+      await rig.waitForImport(importId);
+      return { importId, summary: await importSummary(store, importId), report: await store.report(importId) };
+    },
+    async waitForImport(importId, timeoutMs = 25_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const job = await queues.imports.getJob(importId);
+        const state = job ? await job.getState() : 'missing';
+        if (state === 'completed') return;
+        if (state === 'failed') throw new Error(`import ${importId} failed: ${job!.failedReason}`);
+        if (Date.now() > until) throw new Error(`import ${importId} still ${state} after ${timeoutMs} ms; counts ${JSON.stringify(await store.counts(importId))}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async close() {
+      for (const h of hosts.reverse()) await h.close().catch(() => {});
+      await queues.close().catch(() => {});
+      await t.cleanup();
+      await sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return rig;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawns `node bin/buildsync.mjs ARGS` with exactly `env` (plus PATH) and waits for it to exit. */
+export function runCli(args: string[], env: Record<string, string>, opts: { cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnCli(args, env, opts.cwd);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`buildsync ${args.join(' ')} did not exit in ${opts.timeoutMs ?? 20_000} ms\n${stderr}`));
+    }, opts.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The CLI as a child process, output piped. Only PATH is inherited: the test names every variable. */
+export function spawnCli(args: string[], env: Record<string, string>, cwd?: string): ChildProcess {
+  return spawn(process.execPath, [CLI, ...args], {
+    cwd: cwd ?? tmpdir(),
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** A report CSV, parsed (every cell as text). */
+export function parseReport(text: string): ReportRow[] {
+  return parse(text, { columns: true, skip_empty_lines: true }) as ReportRow[];
+}
+
+/** CSV text of rows under `header`, quoting every cell that needs it. */
+export function csv(header: string[], rows: Array<Array<string | number>>): string {
+  const cell = (v: string | number) => {
+    const s = String(v);
+    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [header, ...rows].map((r) => r.map(cell).join(',')).join('\n') + '\n';
+}
+
+/** Company-1 projects of the main user that hold no estimate yet, ascending. */
+export function freeProjectIds(sandbox: Sandbox): number[] {
+  const taken = new Set(sandbox.projectIdsWithEstimate());
+  return sandbox
+    .visibleProjectIds(sandbox.credentials.email, false)
+    .filter((id) => sandbox.project(id)!.NAME !== 'My Documents' && !taken.has(id));
+}
+
+/** Counts by a key. */
+export function countBy<T>(items: T[], key: (t: T) => string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const i of items) out[key(i)] = (out[key(i)] ?? 0) + 1;
+  return out;
+}
