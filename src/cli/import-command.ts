@@ -171,12 +171,14 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       await worker?.close();
     }
     const c = summary.counts;
+    // A record whose job ended without an outcome is reported unknown (see ImportStore.report).
+    const unknown = c.unknown + summary.unsettled;
     ctx.out(
-      `${kind}: ${summary.rows} rows, ${summary.records} records: created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${c.unknown}; invalid rows ${c.invalidRows}`,
+      `${kind}: ${summary.rows} rows, ${summary.records} records: created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${unknown}; invalid rows ${c.invalidRows}`,
     );
     ctx.out(`report: ${reportPath} [import ${importId}]`);
-    if (c.unknown > 0 && kind === 'bills') {
-      ctx.err(`${c.unknown} bills are unknown: their request may have reached the service. Check them in the service (see the report), then run again with --resend-unknown for those that are missing.`);
+    if (unknown > 0 && kind === 'bills') {
+      ctx.err(`${unknown} bills are unknown: their request may have reached the service. Check them in the service (see the report), then run again with --resend-unknown for those that are missing.`);
     }
     return importExitCode(summary);
   } finally {

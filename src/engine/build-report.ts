@@ -19,6 +19,8 @@ export interface ImportSummary {
   reportPath?: string;
   /** True when some record failed because the service refused the credentials. */
   authFailed: boolean;
+  /** Records with no outcome recorded (still pending, or their job died): `unknown` in the report once the import has ended. */
+  unsettled: number;
 }
 
 /** The summary of an import, from its store. */
@@ -35,6 +37,7 @@ export async function importSummary(store: ImportStore, importId: string): Promi
     records: meta.records,
     counts: { ...byStatus, invalidRows: meta.invalidRows },
     authFailed: await store.anyOutcomeCode(importId, 'BUILDSYNC_HTTP_401'),
+    unsettled: meta.records - counts.settled,
   };
 }
 
@@ -74,5 +77,5 @@ export async function writeReportIfPossible(store: ImportStore, importId: string
 export function importExitCode(s: ImportSummary): number {
   if (s.authFailed) return 3;
   const c = s.counts;
-  return c.invalidRows > 0 || c.failed > 0 || c.unknown > 0 ? 1 : 0;
+  return c.invalidRows > 0 || c.failed > 0 || c.unknown > 0 || s.unsettled > 0 ? 1 : 0;
 }
