@@ -29,9 +29,13 @@ describe('export job file', () => {
     const job = await rig.submit({ source: 'paged', pageSize: 10, out });
 
     await waitFor(async () => (await tempFiles(rig.dir)).length === 1, 10_000, 'the temporary file');
+    // While the temporary file exists the export is still being written: the final path must be
+    // absent then. (Checked on the temporary file, not the job's state, which turns 'completed'
+    // a moment after the rename.)
     let checks = 0;
-    while ((await job.getState()) === 'active') {
-      expect(await exists(out)).toBe(false);
+    while ((await tempFiles(rig.dir)).length === 1) {
+      const final = await exists(out);
+      if ((await tempFiles(rig.dir)).length === 1) expect(final).toBe(false);
       checks++;
       await new Promise((r) => setTimeout(r, 20));
     }
