@@ -69,12 +69,17 @@ return 0
  * An import's plan and outcomes in Redis, shared by every worker: the report is assembled from
  * it when the last record settles, and again on `jobs report ID`.
  */
+type StoreRedis = Redis & {
+  bsImportSettle(outcomes: string, counts: string, recordKey: string, outcome: string, status: string, ttl: string): Promise<number>;
+};
+
 export class ImportStore {
-  readonly #redis: Redis;
+  readonly #redis: StoreRedis;
   readonly #prefix: string;
 
   constructor(redis: Redis, prefix: string) {
-    this.#redis = redis;
+    if (!('bsImportSettle' in redis)) redis.defineCommand('bsImportSettle', { numberOfKeys: 2, lua: SETTLE_LUA });
+    this.#redis = redis as StoreRedis;
     this.#prefix = prefix;
   }
 
@@ -121,9 +126,7 @@ export class ImportStore {
    * cannot overwrite `created` with a later `skipped`); returns whether this call wrote it.
    */
   async settle(importId: string, recordKey: string, outcome: RecordOutcome): Promise<boolean> {
-    const ok = (await this.#redis.eval(
-      SETTLE_LUA,
-      2,
+    const ok = (await this.#redis.bsImportSettle(
       this.#k(importId, 'outcomes'),
       this.#k(importId, 'counts'),
       recordKey,

@@ -62,12 +62,18 @@ end
 return {'unknown', cur}
 `;
 
+type LedgerRedis = Redis & {
+  bsLedgerBegin(key: string, recordKey: string, entry: string, allowResend: string, reason: string): Promise<[string, string]>;
+};
+
 export class Ledger {
-  readonly #redis: Redis;
+  readonly #redis: LedgerRedis;
   readonly #prefix: string;
 
   constructor(redis: Redis, prefix: string) {
-    this.#redis = redis;
+    // EVALSHA through ioredis's defineCommand: the script travels once per connection, not per record.
+    if (!('bsLedgerBegin' in redis)) redis.defineCommand('bsLedgerBegin', { numberOfKeys: 1, lua: BEGIN_LUA });
+    this.#redis = redis as LedgerRedis;
     this.#prefix = prefix;
   }
 
@@ -85,9 +91,7 @@ export class Ledger {
     opts: { contentHash: string; importId: string; allowResend: boolean },
   ): Promise<BeginResult> {
     const entry: LedgerEntry = { state: 'sending', contentHash: opts.contentHash, importId: opts.importId, at: Date.now() };
-    const [action, prev] = (await this.#redis.eval(
-      BEGIN_LUA,
-      1,
+    const [action, prev] = (await this.#redis.bsLedgerBegin(
       this.key(account),
       recordKey,
       JSON.stringify(entry),
