@@ -4,14 +4,14 @@ import type { Command } from 'commander';
 import { estimateDurationMs, formatEta, AccountThrottle } from '../throttle/index.ts';
 import { UsageError, FileError } from '../errors/index.ts';
 import {
-  dryRunReportLines,
+  dryRunReport,
   importExitCode,
   importSummary,
   loadProjectResolver,
   openSession,
   planBills,
   planEstimates,
-  reportCsv,
+  reportCsvChunks,
   writeReport,
   type ImportPlan,
   type ImportSummary,
@@ -102,16 +102,15 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
 
   if (flags.dryRun) {
     const planned = await plan({ ...planOpts, resolver: await dryRunResolver(ctx, cfg) });
-    const lines = dryRunReportLines(planned);
     const out = await writeFileAtomically(reportPath);
     try {
-      await out.write(reportCsv(lines));
+      for (const chunk of reportCsvChunks(dryRunReport(planned))) await out.write(chunk);
       await out.commit();
     } catch (err) {
       await out.abort();
       throw err;
     }
-    if (flags.printPayloads) for (const r of planned.records) ctx.out(JSON.stringify(r.payload));
+    if (flags.printPayloads) for (const r of planned.records) ctx.out(r.payloadJson ?? JSON.stringify(r.payload));
     const invalid = planned.statics.filter((s) => s.status === 'invalid').length;
     const eta = estimateDurationMs(cfg.account.limits, [], planned.records.length, Date.now());
     ctx.err(

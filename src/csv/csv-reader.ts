@@ -88,6 +88,13 @@ export async function* readCsv(
         pendingText += chunk.toString('utf8');
         const text = pendingText.replace(/^[\r\n]+/, '');
         const end = headerLineEnd(text);
+        if (end !== -1 && headOnly && text.length === pendingText.length) {
+          head = plainHeader(text.slice(0, end), decoder.encoding);
+          if (head !== undefined) {
+            onHead(head);
+            return;
+          }
+        }
         if (end !== -1) startEngine(text.slice(0, end));
         else if (text.length > MAX_HEADER_CHARS) startEngine(text);
       }
@@ -115,6 +122,22 @@ export async function* readCsv(
 }
 
 function noop(): void {}
+
+/**
+ * The header of a file whose first line is a plain header (no quotes, some name given), split
+ * as csv-parse splits it, or undefined for any other first line (the engine then reads it).
+ * Why: `openTable` reads the header on its own before the rows are read. A second csv-parse
+ * engine in the process makes V8 see two instances of each engine method and slows the read
+ * of the rows that follows by about 15% (measured on the 1,000,000-row bench file); a plain
+ * header needs no engine.
+ */
+function plainHeader(line: string, encoding: InputEncoding): CsvHead | undefined {
+  if (line.includes('"')) return undefined;
+  const delimiter = detectDelimiter(line);
+  const headers = line.split(delimiter);
+  if (headers.every((h) => h.trim() === '')) return undefined; // the engine path reports it
+  return { headers, headerLine: 1, encoding, delimiter };
+}
 
 function noHeader(file: string, line: number): FileError {
   return new FileError(file, `${file}:${line}: the header row has no column names. The first line must name the columns (e.g. project_id,estimate_name,category).`);

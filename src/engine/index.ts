@@ -8,9 +8,9 @@ export {
   type MyDocumentsMode,
 } from './export-projects.ts';
 export { sendRecord, RetryLaterError, isEstimateExists, type RecordKind, type SendRecordInput } from './send-record.ts';
-export { importSummary, importExitCode, reportCsv, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './build-report.ts';
+export { importSummary, importExitCode, reportCsv, reportCsvChunks, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './build-report.ts';
 export { openSession, type ServiceSession, type SessionOptions } from './session.ts';
 export { runExport, projectSource, type ProjectExportSpec } from './run-export.ts';
 export type { ImportPlan, PlannedRecord } from './plan-types.ts';
-export { planEstimates, planBills, dryRunReportLines, projectResolverFromListing, type PlanOptions, type ProjectResolver } from './plan-import.ts';
+export { planEstimates, planBills, dryRunReport, dryRunReportLines, projectResolverFromListing, type PlanOptions, type ProjectResolver } from './plan-import.ts';
 export { loadProjectResolver } from './project-directory.ts';

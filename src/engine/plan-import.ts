@@ -5,7 +5,9 @@
  * reports and what an import then sends.
  *
  * One pass over the file in batches; columns are resolved once; each record's payload is
- * validated with the API's schema and hashed once.
+ * validated once (against the API's schema, or a hand check that only passes what the schema
+ * passes) and hashed once. Planned estimates keep their payload as its JSON text
+ * (`PlannedRecord.payloadJson`), outside the JavaScript heap.
  */
 import { type BillPayload, type EstimatePayload } from '../api/index.ts';
 import { openTable, type OpenedTable } from '../csv/index.ts';
@@ -85,25 +87,35 @@ const DRY_RUN_MESSAGE = 'dry run: valid, not sent';
  * valid records are `skipped` ("dry run: valid, not sent"), the others as planned.
  */
 export function dryRunReportLines(plan: ImportPlan): ReportLine[] {
-  // Lines are unique and bounded by the file's length: placing each line at its own index
-  // orders them in linear time (a million-row report would otherwise be sorted).
+  return Array.from(dryRunReport(plan));
+}
+
+/**
+ * `dryRunReportLines` one line at a time, so that a million-row report can be written without
+ * holding a million line objects.
+ */
+export function* dryRunReport(plan: ImportPlan): Generator<ReportLine> {
+  // Lines are unique and bounded by the file's length: noting at each line's index who owns it
+  // orders them in linear time (a million-row report would otherwise be sorted). `owner[line]` is
+  // the record's index + 1, or -(the static line's index + 1).
+  const { records, statics } = plan;
   let maxLine = 0;
-  for (const r of plan.records) {
+  for (const r of records) {
     const last = r.lines[r.lines.length - 1];
     if (last !== undefined && last > maxLine) maxLine = last;
   }
-  for (const s of plan.statics) if (s.line > maxLine) maxLine = s.line;
-  const slots = new Array<ReportLine | undefined>(maxLine + 1);
-  for (const r of plan.records) {
-    for (const line of r.lines) slots[line] = { line, record: r.label, status: 'skipped', id: '', message: DRY_RUN_MESSAGE };
+  for (const s of statics) if (s.line > maxLine) maxLine = s.line;
+  const owner = new Int32Array(maxLine + 1);
+  for (let i = 0; i < records.length; i++) {
+    const lines = records[i]!.lines;
+    for (let j = 0; j < lines.length; j++) owner[lines[j]!] = i + 1;
   }
-  for (const s of plan.statics) slots[s.line] = staticLine(s);
-  const out: ReportLine[] = [];
-  for (let i = 0; i < slots.length; i++) {
-    const l = slots[i];
-    if (l !== undefined) out.push(l);
+  for (let i = 0; i < statics.length; i++) owner[statics[i]!.line] = -(i + 1);
+  for (let line = 0; line <= maxLine; line++) {
+    const o = owner[line]!;
+    if (o > 0) yield { line, record: records[o - 1]!.label, status: 'skipped', id: '', message: DRY_RUN_MESSAGE };
+    else if (o < 0) yield staticLine(statics[-o - 1]!);
   }
-  return out;
 }
 
 function staticLine(s: StaticLine): ReportLine {

@@ -10,7 +10,14 @@ export interface PlannedRecord<P = unknown> {
   lines: number[];
   /** Hash of the payload, to tell a changed record from the same one on a re-run. */
   contentHash: string;
+  /** The payload object. Planned estimates build it from `payloadJson` on each read: read it once and keep it when it is needed twice. */
   payload: P;
+  /**
+   * The payload's canonical JSON (the text `contentHash` hashes), when the planner keeps the
+   * payload as text (estimates do: a big plan's memory is mostly its payloads). Prefer it
+   * wherever text is wanted (printing, sending).
+   */
+  payloadJson?: string;
 }
 
 /** A file read, validated and mapped: what would be sent, and the rows that cannot be. */

@@ -33,10 +33,12 @@ import type { CellValue, SourceRow } from '../csv/index.ts';
 import type { StaticLine } from '../ledger/index.ts';
 import { estimatePayloadSchema, type EstimatePayload } from '../api/index.ts';
 import { RowError } from '../errors/index.ts';
-import { contentHash } from './content-hash.ts';
+import { contentHashOfJson } from './content-hash.ts';
+import { surelyValidEstimate } from './estimate-check.ts';
 import { Interner, numberOf, textOf } from './fast-cells.ts';
 import type { ColumnMap } from './header.ts';
-import type { MappedRecord } from './mapped-record.ts';
+import { JsonRecord, type MappedRecord } from './mapped-record.ts';
+import { TextArena, type TextRef } from './text-arena.ts';
 import { PROJECT_REF_COLUMNS, ProjectRefReader, type ProjectResolver } from './project-refs.ts';
 import { CellValueError, parseBoolean, parseId } from './values.ts';
 
@@ -85,6 +87,10 @@ function ordered<T extends Record<string, unknown>>(node: T, order: readonly str
 
 type Node = Record<string, unknown> & { NAME: string };
 
+/** What a sealed group holds instead of its objects; frozen, so that a write to a sealed group fails loudly. */
+const SEALED_PAYLOAD = Object.freeze({ NAME: '', PROJECT_ID: 0 }) as EstimatePayload & Record<string, unknown>;
+const SEALED_CATS = Object.freeze([]) as unknown as Level[];
+
 /** A category or subcategory being filled, and the lines that set its own fields. */
 interface Level {
   node: Node;
@@ -100,8 +106,20 @@ interface EstimateGroup {
   /** `project 1042` or the project as written when it could not be resolved. */
   shown: string;
   lines: number[];
+  /** The estimate being built; `SEALED_PAYLOAD` while the group is sealed. */
   payload: EstimatePayload & Record<string, unknown>;
+  /** Its categories being filled; `SEALED_CATS` while the group is sealed. */
   cats: Level[];
+  /**
+   * Set while the group is sealed (see `EstimateGrouper.seal`): the estimate's canonical JSON,
+   * and `setOn` of each category and subcategory in payload order.
+   */
+  json: TextRef | undefined;
+  levelsOn: Array<Array<string | number> | undefined> | undefined;
+  /** When sealed: the payload's `contentHash`. */
+  hash: string | undefined;
+  /** When sealed: the service's-rules message of an invalid payload, or undefined when valid. */
+  issues: string | undefined;
   /** Flat pairs [field, line, …] for the top-level fields. */
   topOn: Array<string | number> | undefined;
   /** Lines of invalid rows and their messages, in parallel. */
@@ -180,6 +198,10 @@ export class EstimateGrouper {
   /** Bit i set when the current row gives this.fields[i]. */
   private mask = 0;
   private readonly factories = new Map<number, (name: string, values: unknown[]) => Node>();
+  /** The group of the last grouped row: the only one whose objects are open (see `seal`). */
+  private current: EstimateGroup | undefined;
+  /** The sealed groups' JSON, which the records then keep. */
+  private readonly texts = new TextArena();
 
   constructor(
     private readonly file: string,
@@ -233,6 +255,7 @@ export class EstimateGrouper {
     let group: EstimateGroup | undefined;
     if (name !== undefined && projectId !== -1) group = this.groupFor(projectId, name);
     else if (name !== undefined && this.projects.unresolvedKey !== '') group = this.unresolvedGroup(this.projects.unresolvedKey, this.projects.shown, name);
+    if (group !== undefined && group !== this.current) this.switchTo(group);
 
     // Every cell of the row is read and checked before the group changes: an invalid row changes nothing.
     const category = this.text(this.category, values, line);
@@ -308,29 +331,103 @@ export class EstimateGrouper {
     }
   }
 
+  /** The planned estimates, each kept as its canonical JSON (`JsonRecord`), and the lines that cannot be sent. */
   finish(): EstimateMapping {
-    const records: MappedRecord<EstimatePayload>[] = [];
+    if (this.current !== undefined) this.seal(this.current);
+    this.current = undefined;
+    const groups = this.groups;
+    const records: MappedRecord<EstimatePayload>[] = new Array(groups.length);
+    let count = 0;
     const statics: StaticLine[] = this.loose;
-    for (const g of this.groups) {
+    this.byProject.clear();
+    this.unresolved.clear();
+    this.strings.clear();
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups[i]!;
+      (groups as Array<EstimateGroup | undefined>)[i] = undefined;
       const label = `project ${g.shown} / ${g.name}`;
       if (g.badLines !== undefined || g.conflict !== undefined) {
         this.rejectGroup(g, label, statics);
         continue;
       }
-      const payload = this.canonical(g);
-      const checked = estimatePayloadSchema.safeParse(payload);
-      if (!checked.success) {
-        const issues = checked.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(estimate)'}: ${i.message}`).join('; ');
-        for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message: `not sent: the estimate does not meet the service's rules (seed §2.2): ${issues}` });
+      if (g.issues !== undefined) {
+        for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message: `not sent: the estimate does not meet the service's rules (seed §2.2): ${g.issues}` });
         continue;
       }
-      records.push({ key: `estimate:project:${g.projectId}`, label, lines: g.lines.slice(), contentHash: contentHash(payload), payload });
+      records[count++] = new JsonRecord<EstimatePayload>(`estimate:project:${g.projectId}`, label, g.lines, g.hash!, g.json!);
     }
-    this.groups.length = 0;
-    this.byProject.clear();
-    this.unresolved.clear();
-    this.strings.clear();
+    records.length = count;
+    groups.length = 0;
     return { records, statics };
+  }
+
+  /** Makes `g` the open group, sealing the one open before. */
+  private switchTo(g: EstimateGroup): void {
+    if (this.current !== undefined) this.seal(this.current);
+    if (g.json !== undefined) this.unseal(g);
+    this.current = g;
+  }
+
+  /**
+   * Turns an open group into its canonical JSON, validated once, and drops its objects. Why:
+   * every estimate must stay open until the file ends (its rows need not be adjacent), and
+   * 100,000 open object graphs were most of a big import's memory and of the garbage
+   * collector's work. Rows of one estimate are nearly always adjacent, so a group is sealed
+   * when a row of another group comes, and reopened from its JSON (`unseal`) in the rare file
+   * that comes back to it; the JSON is the text the plan keeps and hashes anyway. A group that
+   * is reopened is sealed (and validated) again, so what counts is its last seal, at the latest
+   * when the file ends.
+   */
+  private seal(g: EstimateGroup): void {
+    let levelsOn: Array<Array<string | number> | undefined> | undefined;
+    let n = 0;
+    for (const cat of g.cats) n += 1 + (cat.subs?.length ?? 0);
+    let k = 0;
+    for (const cat of g.cats) {
+      if (cat.setOn !== undefined) (levelsOn ??= new Array(n))[k] = cat.setOn.slice();
+      k++;
+      if (cat.subs !== undefined) {
+        for (const sub of cat.subs) {
+          if (sub.setOn !== undefined) (levelsOn ??= new Array(n))[k] = sub.setOn.slice();
+          k++;
+        }
+      }
+    }
+    const payload = this.canonical(g);
+    g.issues = undefined;
+    // One validation per estimate: the hand check when it can vouch for the payload, zod (whose
+    // messages the report shows) when it cannot. A group already invalid is never sent.
+    if (g.badLines === undefined && g.conflict === undefined && !surelyValidEstimate(payload)) {
+      const checked = estimatePayloadSchema.safeParse(payload);
+      if (!checked.success) g.issues = checked.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(estimate)'}: ${i.message}`).join('; ');
+    }
+    const json = JSON.stringify(payload);
+    g.hash = contentHashOfJson(json);
+    g.json = this.texts.add(json);
+    g.levelsOn = levelsOn;
+    g.payload = SEALED_PAYLOAD;
+    g.cats = SEALED_CATS;
+    // At its exact length: arrays grown by push keep spare capacity.
+    g.lines = g.lines.slice();
+  }
+
+  /** Rebuilds a sealed group's objects from its JSON, as they were when it was sealed. */
+  private unseal(g: EstimateGroup): void {
+    const payload = JSON.parse(TextArena.read(g.json!)) as EstimatePayload & Record<string, unknown>;
+    const levelsOn = g.levelsOn;
+    const cats: Level[] = [];
+    let k = 0;
+    for (const node of (payload.CATS ?? []) as Node[]) {
+      const cat: Level = { node, setOn: levelsOn?.[k++], subs: undefined };
+      for (const sub of (node.SUBCATS ?? []) as Node[]) (cat.subs ??= []).push({ node: sub, setOn: levelsOn?.[k++], subs: undefined });
+      cats.push(cat);
+    }
+    g.payload = payload;
+    g.cats = cats;
+    g.json = undefined;
+    g.levelsOn = undefined;
+    g.hash = undefined;
+    g.issues = undefined;
   }
 
   /**
@@ -405,7 +502,7 @@ export class EstimateGrouper {
   private newGroup(projectId: number, shown: string, name: string): EstimateGroup {
     const g: EstimateGroup = {
       projectId, name, shown, lines: [], payload: { NAME: name, PROJECT_ID: projectId }, cats: [],
-      topOn: undefined, badLines: undefined, badMessages: undefined, conflict: undefined,
+      json: undefined, levelsOn: undefined, hash: undefined, issues: undefined, topOn: undefined, badLines: undefined, badMessages: undefined, conflict: undefined,
     };
     this.groups.push(g);
     return g;

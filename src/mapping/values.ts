@@ -73,19 +73,22 @@ function readDecimal(text: string): DecimalParts | undefined {
     signs++;
     s = s.slice(1, -1).trim();
   }
-  const sign = (): void => {
+  // The sign test is written out twice rather than as a nested function: a closure per call is
+  // garbage (and, under tsx, a __name call) on every money cell of a big import.
+  if (s.startsWith('-') || s.startsWith('+')) {
+    negative ||= s.startsWith('-');
+    signs++;
+    s = s.slice(1).trimStart();
+  }
+  let currency = false;
+  if (s.startsWith('$')) {
+    currency = true;
+    s = s.slice(1).trimStart();
     if (s.startsWith('-') || s.startsWith('+')) {
       negative ||= s.startsWith('-');
       signs++;
       s = s.slice(1).trimStart();
     }
-  };
-  sign();
-  let currency = false;
-  if (s.startsWith('$')) {
-    currency = true;
-    s = s.slice(1).trimStart();
-    sign();
   }
   if (s.endsWith('%')) {
     if (currency) return undefined;
