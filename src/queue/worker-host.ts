@@ -15,6 +15,9 @@ import { connectRedis, createRedis } from './connection.ts';
 import { Metrics } from './metrics.ts';
 import { JOB, QUEUE } from './names.ts';
 
+/** Record jobs active per request slot of the client's pool (see the records worker). */
+const RECORD_JOBS_PER_REQUEST_SLOT = 2;
+
 export interface WorkerHostOptions {
   redisUrl: string;
   prefix: string;
@@ -119,7 +122,10 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
       new Worker(QUEUE.records, (job, token) => processSendRecord(job, token, ctx), {
         ...common,
         connection: connection(),
-        concurrency: opts.concurrency,
+        // The client's pool holds `concurrency` requests in flight; a few more jobs than that keep
+        // the pool fed while others do their Redis bookkeeping (ledger, outcome, BullMQ), so the
+        // requests, not the bookkeeping, set the pace.
+        concurrency: Math.ceil(opts.concurrency * RECORD_JOBS_PER_REQUEST_SLOT),
       }),
     ),
     track(
