@@ -2,13 +2,19 @@
  * How close planning an estimate import (read + validate + map + group + hash, then the dry
  * run's report lines) comes to raw csv-parse on the same file, and how much memory it needs.
  *
- *   npx tsx bench/import-plan.ts [rows]      (default 1,000,000 rows: 100,000 estimates x 10)
+ *   npx tsx bench/import-plan.ts [rows] [--tsx]   (default 1,000,000 rows: 100,000 estimates x 10)
  *
  * The file is generated once into bench/data/ (git-ignored; about 170 MB for 1,000,000 rows).
- * Raw csv-parse (`columns: true`, records counted, nothing else) runs in this process; the dry
- * run runs in a child process so that its peak RSS (`process.resourceUsage().maxRSS`) is its
- * own. The last line printed is one JSON object with the figures. Goal: ratio >= 0.6 and peak
- * RSS < 512 MB.
+ * Raw csv-parse (`columns: true`, records counted, nothing else) and the dry run each run in a
+ * child process of their own, so that the dry run's peak RSS (`process.resourceUsage().maxRSS`)
+ * is its own and both start from the same state.
+ *
+ * The children run an esbuild bundle of this file with plain node, as `npm run build` makes the
+ * CLI for production images (the same way as bench/export.ts), so that the figures are the
+ * shipped build's rather than tsx's loader's (under tsx, code loaded by dynamic import behaves
+ * differently in V8: objects survive young-generation collections that do not under the bundle).
+ * `--tsx` runs both children through tsx instead. The last line printed is one JSON object with
+ * the figures. Goal: ratio >= 0.6 and peak RSS < 512 MB.
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -18,20 +24,29 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+const SELF = fileURLToPath(import.meta.url);
+const here = path.dirname(SELF);
+/** Under node_modules so that the bundle's bare imports (csv-parse, zod, …) resolve. */
+const BUNDLE = path.resolve(here, '../node_modules/.cache/buildsync-bench/import-plan.mjs');
 const ROWS_PER_ESTIMATE = 10;
 
-
-async function main(rows: number): Promise<void> {
+async function main(rows: number, useTsx: boolean): Promise<void> {
   const file = path.join(here, 'data', `estimates-${rows}.csv`);
   await generate(file, rows);
   const size = (await stat(file)).size;
-  console.log(`${file}: ${rows.toLocaleString('en-US')} rows, ${(size / 1e6).toFixed(0)} MB`);
+  console.log(`${file}: ${rows.toLocaleString('en-US')} rows, ${(size / 1e6).toFixed(0)} MB; children run ${useTsx ? 'through tsx' : 'as an esbuild bundle'}`);
+  let entry: string[];
+  if (useTsx) entry = ['--import', 'tsx', SELF];
+  else {
+    const { build } = await import('esbuild');
+    await build({ entryPoints: [SELF], outfile: BUNDLE, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+    entry = [BUNDLE];
+  }
 
-  const raw = await rawParse(file);
+  const raw = await runChild<RawResult>(entry, 'raw', file);
   console.log(`raw csv-parse (columns: true): ${raw.seconds.toFixed(1)} s, ${Math.round(raw.rows / raw.seconds).toLocaleString('en-US')} rows/s`);
 
-  const dry = await runChild(file);
+  const dry = await runChild<ChildResult>(entry, 'dry', file);
   const rowsPerS = dry.rows / dry.seconds;
   const rawPerS = raw.rows / raw.seconds;
   console.log(
@@ -53,6 +68,7 @@ async function main(rows: number): Promise<void> {
       raw_cpu_seconds: Math.round(raw.cpuSeconds * 10) / 10,
       rows_per_s: Math.round(rowsPerS),
       raw_rows_per_s: Math.round(rawPerS),
+      loader: useTsx ? 'tsx' : 'bundle',
     }),
   );
 }
@@ -91,21 +107,28 @@ async function child(file: string): Promise<void> {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
-function runChild(file: string): Promise<ChildResult> {
+interface RawResult {
+  rows: number;
+  seconds: number;
+  cpuSeconds: number;
+}
+
+/** Runs this file's `role` (`raw` or `dry`) in a child process started with `entry`; its last stdout line is the result. */
+function runChild<T>(entry: string[], role: 'raw' | 'dry', file: string): Promise<T> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, [...entry, `--${role}`, file], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     proc.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     proc.on('error', reject);
     proc.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`the dry-run child exited with ${code}`));
+      if (code !== 0) return reject(new Error(`the ${role} child exited with ${code}`));
       const last = out.trim().split('\n').pop() ?? '';
-      resolve(JSON.parse(last) as ChildResult);
+      resolve(JSON.parse(last) as T);
     });
   });
 }
 
-async function rawParse(file: string): Promise<{ rows: number; seconds: number; cpuSeconds: number }> {
+async function rawParse(file: string): Promise<RawResult> {
   const cpu = process.cpuUsage();
   const t = performance.now();
   let rows = 0;
@@ -170,5 +193,16 @@ async function generate(file: string, rows: number): Promise<void> {
 }
 
 // Last, so that the constants above are initialised before either runs.
-if (process.argv[2] === '--child') await child(process.argv[3]!);
-else await main(Number(process.argv[2] ?? 1_000_000));
+const args = process.argv.slice(2);
+if (args[0] === '--dry') await child(args[1]!);
+else if (args[0] === '--raw') process.stdout.write(`${JSON.stringify(await rawParse(args[1]!))}\n`);
+else {
+  const tsxAt = args.indexOf('--tsx');
+  if (tsxAt >= 0) args.splice(tsxAt, 1);
+  const rows = Number(args[0] ?? 1_000_000);
+  if (!Number.isInteger(rows) || rows < ROWS_PER_ESTIMATE) {
+    console.error('usage: npx tsx bench/import-plan.ts [rows] [--tsx]');
+    process.exit(2);
+  }
+  await main(rows, tsxAt >= 0);
+}
