@@ -10,6 +10,7 @@
  *   caller, who knows whether a duplicate is harmful (estimates: one per project; bills: no guard).
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import type { SendSlots } from './send-slots.ts';
 import { HttpError, InterruptedError, NetworkError, RateLimitError, ResponseInvalidError, backoffMs, retryDecision } from '../errors/index.ts';
 
 /** What the client asks of a rate gate (src/throttle's AccountThrottle implements it). */
@@ -39,6 +40,8 @@ function isAnswer(err: unknown): boolean {
 
 export interface RetryOptions {
   gate: RequestGate | undefined;
+  /** Held from the budget token to the answer (see send-slots.ts). */
+  slots?: SendSlots;
   retries: number;
   retryBaseMs: number;
   retryCapMs: number;
@@ -75,20 +78,24 @@ export async function withRetries<T>(
   for (;;) {
     if (signal?.aborted) throw new InterruptedError('interrupted before sending');
     let ticket: unknown;
+    await opts.slots?.take();
     if (opts.gate) {
       try {
         ticket = await opts.gate.acquire(signal);
       } catch (err) {
+        opts.slots?.give();
         if (signal?.aborted) throw new InterruptedError('interrupted while waiting for the rate budget');
         throw err;
       }
     }
     try {
       const result = await attempt();
+      opts.slots?.give();
       opts.gate?.settle?.(ticket);
       opts.gate?.onSuccess?.();
       return result;
     } catch (err) {
+      opts.slots?.give();
       opts.gate?.settle?.(ticket);
       if (err instanceof RateLimitError) {
         rateLimited++;

@@ -13,6 +13,7 @@ import { parseJsonArray, parseJsonArrayStream } from './json-array-stream.ts';
 import { readPagedProjects } from './paged-listing.ts';
 import { payloadInvalid } from './payload-issues.ts';
 import { type ProjectRecord, parseProject } from './project-schema.ts';
+import { SendSlots } from './send-slots.ts';
 import { type RetryOptions, isSafeToRetry, sleep, withRetries } from './request-retry.ts';
 
 export class ServiceClient {
@@ -28,6 +29,7 @@ export class ServiceClient {
     this.opts = rest;
     this.retry = {
       gate: this.opts.gate,
+      slots: new SendSlots(this.opts.connections),
       retries: this.opts.retries,
       retryBaseMs: this.opts.retryBaseMs,
       retryCapMs: this.opts.retryCapMs,
