@@ -19,5 +19,6 @@ COPY --from=build /app/samples ./samples
 COPY --from=build /app/dist ./dist
 RUN mkdir -p /app/exports && chown -R node:node /app/exports
 USER node
-ENTRYPOINT ["node", "bin/buildsync.mjs"]
+# The esbuild bundle: no TypeScript loader at run time.
+ENTRYPOINT ["node", "dist/buildsync.mjs"]
 CMD ["--help"]

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { packageRoot } from '../package-root.ts';
 import type { Command } from 'commander';
 import { RedisUnavailableError } from '../errors/index.ts';
 import { connectRedis, redisAnswers, startWorkers } from '../queue/index.ts';
@@ -11,7 +11,7 @@ import { action, type CommandContext } from './command.ts';
 import { exportProjectsCommand } from './export-command.ts';
 import { importCommand } from './import-command.ts';
 
-const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
+const SAMPLES = join(packageRoot(), 'samples');
 
 export function registerDemo(program: Command): void {
   program

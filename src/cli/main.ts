@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../package-root.ts';
 import { Command, CommanderError } from 'commander';
 import { EXIT } from './exit.ts';
 import { installSignalHandlers } from './command.ts';
@@ -11,7 +13,7 @@ import { registerSandbox } from './sandbox-command.ts';
 import { registerSchedule } from './schedule-command.ts';
 import { registerWorker } from './worker-command.ts';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
 
 export function buildProgram(): Command {
   const program = new Command('buildsync')
