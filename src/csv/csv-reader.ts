@@ -22,7 +22,7 @@ export interface CsvHead {
 const MAX_HEADER_CHARS = 1024 * 1024;
 
 /** Large reads keep the per-chunk work (concat, batch hand-off) negligible next to parsing. */
-const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 64 * 1024;
 
 /**
  * Reads a CSV file once, streaming. `onHead` receives the header row as soon as it is parsed;

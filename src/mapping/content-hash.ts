@@ -1,4 +1,9 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
+
+/** `crypto.hash` exists from node 20.12; package.json allows 20.11, which takes createHash. */
+const sha256: (text: string) => Buffer = typeof crypto.hash === 'function'
+  ? (text) => crypto.hash('sha256', text, 'buffer')
+  : (text) => crypto.createHash('sha256').update(text).digest();
 
 /**
  * A short, stable hash of a payload (PlannedRecord.contentHash): sha256 of its JSON, 16 hex
@@ -12,6 +17,8 @@ export function contentHash(payload: unknown): string {
 
 /** `contentHash` of a payload whose JSON text is already at hand. */
 export function contentHashOfJson(json: string): string {
-  // Hex of the first 8 bytes: a flat 16-character string (slicing a longer hex string would keep it alive).
-  return createHash('sha256').update(json).digest().toString('hex', 0, 8);
+  // One-shot `crypto.hash` (node >= 20.12): no Hash object per record, about half the cost of
+  // createHash().update().digest() on a few-KB text. Hex of the first 8 bytes: a flat
+  // 16-character string (slicing a longer hex string would keep it alive).
+  return sha256(json).toString('hex', 0, 8);
 }

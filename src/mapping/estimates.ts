@@ -35,7 +35,7 @@ import { estimatePayloadSchema, type EstimatePayload } from '../api/index.ts';
 import { RowError } from '../errors/index.ts';
 import { contentHashOfJson } from './content-hash.ts';
 import { surelyValidEstimate } from './estimate-check.ts';
-import { Interner, numberOf, textOf } from './fast-cells.ts';
+import { numberOf, textOf } from './fast-cells.ts';
 import type { ColumnMap } from './header.ts';
 import { JsonRecord, type MappedRecord } from './mapped-record.ts';
 import { TextArena, type TextRef } from './text-arena.ts';
@@ -190,7 +190,6 @@ export class EstimateGrouper {
   /** Estimates whose project could not be resolved, by the project as written and the name. */
   private readonly unresolved = new Map<string, EstimateGroup>();
   private readonly loose: StaticLine[] = [];
-  private readonly strings = new Interner();
   /** Scratch for one row's values, reused across rows. */
   private readonly scratch: unknown[];
   private readonly topScratch: unknown[];
@@ -341,7 +340,6 @@ export class EstimateGrouper {
     const statics: StaticLine[] = this.loose;
     this.byProject.clear();
     this.unresolved.clear();
-    this.strings.clear();
     for (let i = 0; i < groups.length; i++) {
       const g = groups[i]!;
       (groups as Array<EstimateGroup | undefined>)[i] = undefined;
@@ -624,12 +622,15 @@ export class EstimateGrouper {
     return this.parse('number', cell, line, col!.header) as number | undefined;
   }
 
-  /** One cell; a bad value adds its message to `errors` and reads as not given. Texts are shared (`Interner`). */
+  /**
+   * One cell; a bad value adds its message to `errors` and reads as not given. Texts are not
+   * interned: a group's objects live only until it is sealed (a few rows), so sharing equal
+   * strings saved no memory, while the map lookups cost about 5% of the dry run.
+   */
   private parse(kind: FieldKind, cell: CellValue, line: number, header: string): unknown {
     try {
       if (kind === 'text') {
-        const text = textOf(cell);
-        return text === undefined ? undefined : this.strings.get(text);
+        return textOf(cell);
       }
       return kind === 'number' ? numberOf(cell) : parseId(cell);
     } catch (err) {

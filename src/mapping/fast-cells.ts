@@ -20,30 +20,20 @@ export function textOf(cell: CellValue): string | undefined {
 /** Plain decimal notation (`12`, `-3`, `14.25`), which `Number` reads exactly as `parseNumber` does. */
 const PLAIN_NUMBER = /^-?\d{1,15}(?:\.\d{1,15})?$/;
 
-/** `parseNumber` with a fast path for plain decimals. */
-export function numberOf(cell: CellValue): number | undefined {
-  if (typeof cell === 'string' && PLAIN_NUMBER.test(cell)) return Number(cell) || 0; // `|| 0`: no -0
-  return parseNumber(cell);
-}
-
 /**
- * Shares one string among equal cell values. Spreadsheet columns repeat themselves (units, cost
- * codes, category names, boilerplate notes), and every open estimate keeps its strings until the
- * file ends: sharing them cuts the plan's memory and the garbage collector's work. Bounded, so a
- * file of all-different texts costs at most `limit` map entries.
+ * Two more shapes spreadsheets write all the time: an amount with a dollar sign and thousands
+ * separators (`$1,234.56`, `$12`) and a plain percentage (`10%`, `12.5%`, read as 10 and 12.5).
+ * Both are what `parseNumber` reads as the digits without `$`, `,` and `%`.
  */
-export class Interner {
-  private readonly seen = new Map<string, string>();
-  constructor(private readonly limit = 100_000) {}
+const CURRENCY = /^\$\d{1,3}(?:,\d{3}){0,4}(?:\.\d{1,15})?$/;
+const PERCENT = /^\d{1,15}(?:\.\d{1,15})?%$/;
 
-  get(s: string): string {
-    const known = this.seen.get(s);
-    if (known !== undefined) return known;
-    if (this.seen.size < this.limit) this.seen.set(s, s);
-    return s;
+/** `parseNumber` with fast paths for plain decimals, dollar amounts and percentages. */
+export function numberOf(cell: CellValue): number | undefined {
+  if (typeof cell === 'string') {
+    if (PLAIN_NUMBER.test(cell)) return Number(cell) || 0; // `|| 0`: no -0
+    if (CURRENCY.test(cell)) return Number(cell.slice(1).replaceAll(',', ''));
+    if (PERCENT.test(cell)) return Number(cell.slice(0, -1));
   }
-
-  clear(): void {
-    this.seen.clear();
-  }
+  return parseNumber(cell);
 }

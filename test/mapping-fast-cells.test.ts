@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import { contentHashOfJson } from '../src/mapping/content-hash.ts';
+import { numberOf, textOf } from '../src/mapping/fast-cells.ts';
+import { parseNumber, parseText } from '../src/mapping/values.ts';
+
+/** What the full parser gives, or 'error' when it refuses the cell. */
+function outcome(parse: (cell: string) => unknown, cell: string): unknown {
+  try {
+    return parse(cell);
+  } catch {
+    return 'error';
+  }
+}
+
+describe('the planning fast paths read cells exactly as the full parsers', () => {
+  test('dollar amounts, percentages and plain decimals give the same number as parseNumber', () => {
+    const cells = [
+      '$1,234.56', '$12', '$0.50', '$0', '$007', '$1,000,000.00', '$1,234,567,890,123.5', '$999.999',
+      '10%', '12.5%', '0%', '00%', '007%', '100.000%', '8%',
+      // shapes the fast paths leave to parseNumber
+      '$1234', '$1,23', '$1,234.', '1.%', '$10%', '-$5', '($5)', ' $5', '$ 5', '1,234', '5 %', '-3%',
+      '12', '-3', '14.25', '0.0', '-0',
+    ];
+    for (let i = 0; i < 2000; i++) {
+      cells.push(`$${(1 + ((i * 37) % 1999)).toLocaleString('en-US')}.${String(i % 100).padStart(2, '0')}`, `${i}%`, `${i / 8}%`);
+    }
+    for (const cell of cells) {
+      const fast = outcome(numberOf, cell);
+      const full = outcome(parseNumber, cell);
+      expect({ cell, same: Object.is(fast, full) }).toEqual({ cell, same: true });
+    }
+    expect(numberOf('$1,234.56')).toBe(1234.56);
+    expect(numberOf('12.5%')).toBe(12.5);
+  });
+
+  test('texts come back as parseText gives them (trimmed), not shared or changed otherwise', () => {
+    for (const cell of ['ea', ' ea ', 'Shaker wall cabinet 30in', '\tx', 'é', '']) expect(textOf(cell)).toBe(parseText(cell));
+  });
+});
+
+test('the content hash is the first 16 hex digits of the JSON text\'s sha256', () => {
+  const json = JSON.stringify({ NAME: 'Estimate 1 – é', PROJECT_ID: 100000, CATS: [{ NAME: 'Framing' }] });
+  expect(contentHashOfJson(json)).toBe(createHash('sha256').update(json).digest('hex').slice(0, 16));
+});
