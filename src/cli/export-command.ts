@@ -4,47 +4,35 @@ import { defaultExportPath, openSession, runExport } from '../engine/index.ts';
 import { exportJobData, submitExport, type ExportJobResult } from '../queue/index.ts';
 import { action, type CommandContext } from './command.ts';
 import { followJob } from './follow.ts';
-import { boolOption, choiceOption, intOption } from './options.ts';
+import { addExportOptions, parseExportOptions, type ExportOptionFlags } from './export-options.ts';
 import { createProgress } from './progress.ts';
 import { configFor, ensureWorker, openQueues, serviceAccount } from './runtime.ts';
 
-export interface ExportFlags {
+export interface ExportFlags extends ExportOptionFlags {
   out?: string;
-  format: string;
-  includeClientSub: string;
-  source: string;
-  pageSize: string;
-  myDocuments: string;
   queue: boolean;
   detach?: boolean;
 }
 
 export function registerExport(program: Command): void {
   const exp = program.command('export').description('export data from the service');
-  exp
-    .command('projects')
-    .description('write every visible project to one file, which appears only when complete')
-    .option('--out <path>', 'output file (default exports/projects-YYYY-MM-DD.csv or .jsonl)')
-    .option('--format <format>', 'csv or jsonl', 'csv')
-    .option('--include-client-sub <bool>', 'include projects where the user is client or subcontractor (v2 source)', 'true')
-    .option('--source <source>', 'v2 (one streamed listing) or paged (skip/take pages)', 'v2')
-    .option('--page-size <n>', 'records per page with --source paged', '500')
-    .option('--my-documents <mode>', 'exclude, official or all "My Documents" pseudo-projects', 'exclude')
+  addExportOptions(
+    exp
+      .command('projects')
+      .description('write every visible project to one file, which appears only when complete')
+      .option('--out <path>', 'output file (default exports/projects-YYYY-MM-DD.csv or .jsonl)'),
+  )
     .option('--no-queue', 'run the export in this process without Redis')
     .option('--detach', 'submit the job, print its id and return')
     .action(action((ctx, flags: ExportFlags) => exportProjectsCommand(ctx, flags)));
 }
 
 export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFlags): Promise<number> {
-  const format = choiceOption('--format', flags.format, ['csv', 'jsonl'] as const);
+  const options = parseExportOptions(flags);
   const spec = {
-    source: choiceOption('--source', flags.source, ['v2', 'paged'] as const),
-    includeClientSub: boolOption('--include-client-sub', flags.includeClientSub),
-    pageSize: intOption('--page-size', flags.pageSize, 2, 10_000),
-    format,
-    myDocuments: choiceOption('--my-documents', flags.myDocuments, ['exclude', 'official', 'all'] as const),
+    ...options,
     // Absolute, so a worker in another directory writes where the user asked.
-    out: resolve(flags.out ?? defaultExportPath(format)),
+    out: resolve(flags.out ?? defaultExportPath(options.format)),
   };
   const cfg = configFor(ctx);
   const account = serviceAccount(ctx, cfg);

@@ -3,36 +3,27 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors/index.ts';
 import { EXPORT_ATTEMPTS, exportJobData, JOB } from '../queue/index.ts';
 import { action, type CommandContext } from './command.ts';
-import { boolOption, choiceOption, intOption } from './options.ts';
+import { addExportOptions, parseExportOptions, type ExportOptionFlags } from './export-options.ts';
 import { configFor, openQueues, serviceAccount } from './runtime.ts';
 
-interface ScheduleFlags {
+interface ScheduleFlags extends ExportOptionFlags {
   cron: string;
   tz?: string;
   outDir: string;
   name?: string;
-  format: string;
-  includeClientSub: string;
-  source: string;
-  pageSize: string;
-  myDocuments: string;
 }
 
 export function registerSchedule(program: Command): void {
   const schedule = program.command('schedule').description('nightly exports through BullMQ job schedulers');
-  schedule
-    .command('export-projects')
-    .description('create or update a schedule that exports projects to DIR/projects-YYYY-MM-DD.csv')
-    .requiredOption('--cron <expr>', 'cron expression, e.g. "0 2 * * *" for 02:00 every night')
-    .option('--tz <zone>', 'IANA time zone of the cron expression, e.g. America/Chicago (default: the worker\'s)')
-    .option('--out-dir <dir>', 'folder for the dated files', 'exports')
-    .option('--name <name>', 'schedule name (default export-projects-<account>)')
-    .option('--format <format>', 'csv or jsonl', 'csv')
-    .option('--include-client-sub <bool>', 'include client/subcontractor projects', 'true')
-    .option('--source <source>', 'v2 or paged', 'v2')
-    .option('--page-size <n>', 'records per page with --source paged', '500')
-    .option('--my-documents <mode>', 'exclude, official or all', 'exclude')
-    .action(action((ctx, flags: ScheduleFlags) => upsert(ctx, flags)));
+  addExportOptions(
+    schedule
+      .command('export-projects')
+      .description('create or update a schedule that exports projects to DIR/projects-YYYY-MM-DD.csv')
+      .requiredOption('--cron <expr>', 'cron expression, e.g. "0 2 * * *" for 02:00 every night')
+      .option('--tz <zone>', 'IANA time zone of the cron expression, e.g. America/Chicago (default: the worker\'s)')
+      .option('--out-dir <dir>', 'folder for the dated files', 'exports')
+      .option('--name <name>', 'schedule name (default export-projects-<account>)'),
+  ).action(action((ctx, flags: ScheduleFlags) => upsert(ctx, flags)));
   schedule
     .command('list')
     .description('the schedules, with their next run')
@@ -55,11 +46,7 @@ async function upsert(ctx: CommandContext, flags: ScheduleFlags): Promise<number
   }
   const data = exportJobData.parse({
     account: account.name,
-    source: choiceOption('--source', flags.source, ['v2', 'paged'] as const),
-    includeClientSub: boolOption('--include-client-sub', flags.includeClientSub),
-    pageSize: intOption('--page-size', flags.pageSize, 2, 10_000),
-    format: choiceOption('--format', flags.format, ['csv', 'jsonl'] as const),
-    myDocuments: choiceOption('--my-documents', flags.myDocuments, ['exclude', 'official', 'all'] as const),
+    ...parseExportOptions(flags),
     outDir: resolve(flags.outDir),
   });
   const name = flags.name ?? `export-projects-${account.name}`;

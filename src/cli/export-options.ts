@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { boolOption, choiceOption, intOption } from './options.ts';
+
+/** The listing and file options shared by `export projects` and `schedule export-projects`. */
+export interface ExportOptionFlags {
+  format: string;
+  includeClientSub: string;
+  source: string;
+  pageSize: string;
+  myDocuments: string;
+}
+
+export function addExportOptions(cmd: Command): Command {
+  return cmd
+    .option('--format <format>', 'csv or jsonl', 'csv')
+    .option('--include-client-sub <bool>', 'include projects where the user is client or subcontractor (v2 source)', 'true')
+    .option('--source <source>', 'v2 (one streamed listing) or paged (skip/take pages)', 'v2')
+    .option('--page-size <n>', 'records per page with --source paged (at least 2: pages overlap)', '500')
+    .option('--my-documents <mode>', 'exclude, official or all "My Documents" pseudo-projects', 'exclude');
+}
+
+/** The flags checked, each bad value named with what to write instead. */
+export function parseExportOptions(flags: ExportOptionFlags) {
+  return {
+    source: choiceOption('--source', flags.source, ['v2', 'paged'] as const),
+    includeClientSub: boolOption('--include-client-sub', flags.includeClientSub),
+    pageSize: intOption('--page-size', flags.pageSize, 2, 10_000),
+    format: choiceOption('--format', flags.format, ['csv', 'jsonl'] as const),
+    myDocuments: choiceOption('--my-documents', flags.myDocuments, ['exclude', 'official', 'all'] as const),
+  };
+}
