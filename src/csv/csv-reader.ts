@@ -21,13 +21,22 @@ export interface CsvHead {
  */
 const MAX_HEADER_CHARS = 1024 * 1024;
 
-/** Large reads keep the per-chunk work (concat, batch hand-off) negligible next to parsing. */
-const CHUNK_BYTES = 64 * 1024;
+/** Large reads keep the per-read work (system calls, stream bookkeeping) negligible next to parsing. */
+const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Each read is handed to csv-parse in slices of this size, and the rows of each slice go out as
+ * one batch. Why: every row of a batch is alive until the caller has taken the batch, and rows
+ * alive when a young-generation collection comes are copied by it (and promoted on the second):
+ * 64 KB batches instead of 256 KB cut the collector's time on the 1,000,000-row bench file by
+ * about a quarter.
+ */
+const FEED_BYTES = 64 * 1024;
 
 /**
  * Reads a CSV file once, streaming. `onHead` receives the header row as soon as it is parsed;
  * with `headOnly` the read stops there (that is how `openTable` learns the headers without
- * reading the whole file). Then data rows come out in batches, one batch per chunk read.
+ * reading the whole file). Then data rows come out in batches, one per slice of the file parsed.
  * Rows whose cells are all empty (`,,,` lines that spreadsheets leave behind) are skipped.
  */
 export async function* readCsv(
@@ -82,8 +91,17 @@ export async function* readCsv(
       const before = decoder.encoding;
       const chunk = decoder.decode(raw);
       if (decoder.encoding !== before) onEncoding?.(decoder.encoding);
-      if (engine) feed(chunk, false);
-      else {
+      if (engine) {
+        for (let at = 0; at < chunk.length; at += FEED_BYTES) {
+          feed(chunk.length <= FEED_BYTES ? chunk : chunk.subarray(at, at + FEED_BYTES), false);
+          if (batch.length > 0 && at + FEED_BYTES < chunk.length) {
+            const full = batch;
+            batch = [];
+            yield full;
+            if (signal?.aborted) throw new InterruptedError(`reading ${file} was interrupted`);
+          }
+        }
+      } else {
         pending.push(chunk);
         pendingText += chunk.toString('utf8');
         const text = pendingText.replace(/^[\r\n]+/, '');
