@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { contentHashOfJson } from '../src/mapping/content-hash.ts';
+import { contentHashOfBytes, contentHashOfJson } from '../src/mapping/content-hash.ts';
 import { numberOf, textOf } from '../src/mapping/fast-cells.ts';
 import { parseNumber, parseText } from '../src/mapping/values.ts';
 
@@ -42,4 +42,9 @@ describe('the planning fast paths read cells exactly as the full parsers', () =>
 test('the content hash is the first 16 hex digits of the JSON text\'s sha256', () => {
   const json = JSON.stringify({ NAME: 'Estimate 1 – é', PROJECT_ID: 100000, CATS: [{ NAME: 'Framing' }] });
   expect(contentHashOfJson(json)).toBe(createHash('sha256').update(json).digest('hex').slice(0, 16));
+});
+
+test('hashing the JSON text and hashing its UTF-8 bytes give the same content hash', () => {
+  const json = JSON.stringify({ NAME: 'Béton – 配管 🧱', PROJECT_ID: 7 });
+  expect(contentHashOfBytes(Buffer.from(json, 'utf8'))).toBe(contentHashOfJson(json));
 });

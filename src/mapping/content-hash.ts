@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 
 /** `crypto.hash` exists from node 20.12; package.json allows 20.11, which takes createHash. */
-const sha256: (text: string) => Buffer = typeof crypto.hash === 'function'
-  ? (text) => crypto.hash('sha256', text, 'buffer')
-  : (text) => crypto.createHash('sha256').update(text).digest();
+const sha256: (data: string | Uint8Array) => Buffer = typeof crypto.hash === 'function'
+  ? (data) => crypto.hash('sha256', data, 'buffer')
+  : (data) => crypto.createHash('sha256').update(data).digest();
 
 /**
  * A short, stable hash of a payload (PlannedRecord.contentHash): sha256 of its JSON, 16 hex
@@ -21,4 +21,9 @@ export function contentHashOfJson(json: string): string {
   // createHash().update().digest() on a few-KB text. Hex of the first 8 bytes: a flat
   // 16-character string (slicing a longer hex string would keep it alive).
   return sha256(json).toString('hex', 0, 8);
+}
+
+/** `contentHashOfJson` of a JSON text already encoded as UTF-8 (the same hash for the same text). */
+export function contentHashOfBytes(utf8: Uint8Array): string {
+  return sha256(utf8).toString('hex', 0, 8);
 }
