@@ -27,6 +27,14 @@ export interface RequestGate {
    * loop) cannot make the next window open early.
    */
   settle?(ticket: unknown): void;
+  /**
+   * False when the budget changed its mind about `ticket` before it was sent (a 429 arrived while
+   * the request waited for a send slot): the client then hands it back with `withdraw` and asks
+   * again instead of sending into a limit it already knows is spent.
+   */
+  stillValid?(ticket: unknown): boolean;
+  /** The request of `ticket` was never sent: stop counting it. */
+  withdraw?(ticket: unknown): void;
   /** The service answered 429: pause every worker of the account and learn from it. */
   onRateLimited(err: RateLimitError): Promise<void>;
   /** The service answered (any status but 429): a probe that gets any answer ends probe mode. */
@@ -77,16 +85,23 @@ export async function withRetries<T>(
   let rateLimited = 0;
   for (;;) {
     if (signal?.aborted) throw new InterruptedError('interrupted before sending');
+    // The budget token first, then a send slot: taking the token while holding a slot would
+    // keep a connection idle for the token's round trip. A token that went stale while waiting
+    // for its slot (a 429 came meanwhile) is handed back unsent.
     let ticket: unknown;
-    await opts.slots?.take();
     if (opts.gate) {
       try {
         ticket = await opts.gate.acquire(signal);
       } catch (err) {
-        opts.slots?.give();
         if (signal?.aborted) throw new InterruptedError('interrupted while waiting for the rate budget');
         throw err;
       }
+    }
+    await opts.slots?.take();
+    if (opts.gate?.stillValid && !opts.gate.stillValid(ticket)) {
+      opts.slots?.give();
+      opts.gate.withdraw?.(ticket);
+      continue;
     }
     try {
       const result = await attempt();

@@ -68,6 +68,8 @@ export class AccountThrottle implements RequestGate {
   private readonly windowArgs: (string | number)[];
   private readonly id = randomUUID().slice(0, 12);
   private seq = 0;
+  /** Tickets granted up to this sequence number and not yet sent are stale: a 429 came after them. */
+  private staleUpTo = 0;
   /** Set while this instance holds the probe: only then does onSuccess touch Redis. */
   private probeToken: string | undefined;
 
@@ -138,6 +140,21 @@ export class AccountThrottle implements RequestGate {
     });
   }
 
+  /** False for a ticket granted before this instance saw a 429 (see RequestGate.stillValid). */
+  stillValid(ticket: unknown): boolean {
+    if (typeof ticket !== 'string') return true;
+    const seq = Number(ticket.slice(ticket.lastIndexOf(':') + 1));
+    return !(seq <= this.staleUpTo);
+  }
+
+  /** The send of `ticket` never happened: remove it from the log (fire and forget). */
+  withdraw(ticket: unknown): void {
+    if (typeof ticket !== 'string') return;
+    this.redis.zrem(this.keys.log, ticket).catch(() => {
+      // It stays counted: the budget is only the more careful for it.
+    });
+  }
+
   /**
    * A 429: pauses every worker of this account (the script sets one shared pause) until the wait
    * the service stated, or for the current probe interval when it stated none; then learns the
@@ -145,6 +162,7 @@ export class AccountThrottle implements RequestGate {
    * had been sent. Resolves once the pause is in Redis.
    */
   async onRateLimited(err: RateLimitError): Promise<void> {
+    this.staleUpTo = this.seq;
     const retryAfterMs = err.retryAfterMs !== undefined && Number.isFinite(err.retryAfterMs) && err.retryAfterMs >= 0 ? err.retryAfterMs : -1;
     const window = normalizeWindowName(err.window);
     const candidates = WINDOW_NAMES.filter((w) => this.limits[w] !== undefined || STANDARD_WINDOWS.includes(w));
