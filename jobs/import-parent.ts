@@ -27,6 +27,7 @@ export async function processImportParent(job: Job, token: string | undefined, c
     await job.updateData({ ...job.data, step: 'report' });
   }
   const summary = await importSummary(ctx.store, data.importId);
+  await job.updateProgress(100);
   const written = data.reportPath ? await writeReportIfPossible(ctx.store, data.importId, data.reportPath) : false;
   ctx.log.info({ import: data.importId, ...summary.counts }, `import ${data.importId} done`);
   return { ...summary, reportPath: written ? data.reportPath : undefined };

@@ -58,5 +58,6 @@ export async function processSendRecord(job: Job, token: string | undefined, ctx
   }
   await ctx.store.settle(data.importId, data.key, outcome);
   ctx.count(outcome.status);
+  await ctx.importProgress(data.importId);
   return outcome;
 }

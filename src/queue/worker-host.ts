@@ -15,6 +15,9 @@ import { connectRedis, createRedis } from './connection.ts';
 import { Metrics } from './metrics.ts';
 import { JOB, QUEUE } from './names.ts';
 
+/** How often a worker puts an import's progress on its parent job. */
+const PROGRESS_EVERY_MS = 500;
+
 /** Record jobs active per request slot of the client's pool (see the records worker). */
 const RECORD_JOBS_PER_REQUEST_SLOT = 2;
 
@@ -59,12 +62,36 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
     () => [...sessions.values()].flatMap((s) => (s.throttle ? [s.throttle] : [])),
   );
 
+  // Progress of imports on their parent jobs, at most every PROGRESS_EVERY_MS per import here.
+  const importsQueue = probeQueues.find((q) => q.name === QUEUE.imports)!;
+  const progressAt = new Map<string, number>();
+  const recordsOf = new Map<string, number>();
+  const store = new ImportStore(redis, opts.prefix);
+
   const ctx: JobContext = {
     prefix: opts.prefix,
     redis,
     ledger: new Ledger(redis, opts.prefix),
-    store: new ImportStore(redis, opts.prefix),
+    store,
     log,
+    async importProgress(importId) {
+      const now = Date.now();
+      if (now - (progressAt.get(importId) ?? 0) < PROGRESS_EVERY_MS) return;
+      progressAt.set(importId, now);
+      if (progressAt.size > 1000) progressAt.delete(progressAt.keys().next().value!);
+      let records = recordsOf.get(importId);
+      if (records === undefined) {
+        records = (await store.meta(importId))?.records ?? 0;
+        recordsOf.set(importId, records);
+        if (recordsOf.size > 1000) recordsOf.delete(recordsOf.keys().next().value!);
+      }
+      if (!records) return;
+      const c = await store.counts(importId);
+      // A number, so bull-board draws it as a progress bar; the counts are in `jobs show`.
+      await importsQueue.updateJobProgress(importId, Math.floor((100 * c.settled) / records)).catch(() => {
+        // The parent may be gone (removed by hand): progress is only a display.
+      });
+    },
     client(account) {
       let s = sessions.get(account);
       if (!s) {
