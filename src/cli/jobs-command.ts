@@ -131,7 +131,13 @@ function took(job: Job): string {
 function resultLine(job: Job): string {
   if (job.failedReason) return `error: ${job.failedReason}`;
   const r = job.returnvalue as Record<string, unknown> | null;
-  if (!r) return '';
+  if (!r) {
+    // Still running: an import's share of records settled, an export's projects so far.
+    const p = job.progress as number | { projects?: number } | undefined;
+    if (typeof p === 'number') return `${p}% of records done`;
+    if (p && typeof p === 'object' && typeof p.projects === 'number') return `${p.projects} projects so far`;
+    return '';
+  }
   if ('path' in r) return `${r.projects} projects -> ${r.path}`;
   if ('counts' in r) {
     const c = r.counts as Record<string, number>;
