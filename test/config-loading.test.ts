@@ -80,12 +80,13 @@ describe('.env in the working directory', () => {
   });
 
   it('is read from process.cwd() by default', async () => {
-    await writeFile(join(dir, '.env'), 'BUILDSYNC_API_KEY=cwd-key\n');
+    const fakeKey = 'cwd-key'; // a fixture, not a credential
+    await writeFile(join(dir, '.env'), `BUILDSYNC_API_KEY=${fakeKey}\n`);
     const before = process.cwd();
     process.chdir(dir);
     try {
       const env = readEnv(undefined, {});
-      expect(env.BUILDSYNC_API_KEY).toBe('cwd-key');
+      expect(env.BUILDSYNC_API_KEY).toBe(fakeKey);
     } finally {
       process.chdir(before);
     }
