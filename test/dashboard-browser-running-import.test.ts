@@ -1,19 +1,19 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pino from 'pino';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
 import type { ImportPlan } from '../src/engine/plan-types.ts';
 import { ImportStore } from '../src/ledger/index.ts';
 import { QUEUE, Queues, startWorkers, submitImport, type WorkerHost } from '../src/queue/index.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
+import { hasChromium, launchChromium } from './helpers/chromium.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
 
-describe.skipIf(!existsSync(CHROMIUM))('dashboard in a browser, while an import runs', () => {
+describe.skipIf(!hasChromium)('dashboard in a browser, while an import runs', () => {
   let t: Awaited<ReturnType<typeof testRedis>>;
   let sandbox: Sandbox;
   let worker: WorkerHost;
@@ -57,10 +57,7 @@ describe.skipIf(!existsSync(CHROMIUM))('dashboard in a browser, while an import 
     });
     ({ importId } = await submitImport(queues, new ImportStore(t.redis, t.prefix), plan, { account: 'default', resendUnknown: false }));
     dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, env: { BUILDSYNC_LIMITS: 'none' } });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,17 +1,16 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
 import { ImportStore } from '../src/ledger/index.ts';
 import { QUEUE, Queues, submitImport } from '../src/queue/index.ts';
 import { AccountThrottle } from '../src/throttle/index.ts';
+import { CHROMIUM, hasChromium, launchChromium } from './helpers/chromium.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
 import { smallPlan } from './helpers/dashboard-fixtures.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) {
   console.warn(`dashboard browser test skipped: ${CHROMIUM} is missing (install it with apt-get install -y chromium)`);
 }
@@ -31,10 +30,7 @@ describe.skipIf(!hasChromium)('dashboard in a browser', () => {
     const budget = new AccountThrottle({ redis: t.redis, account: 'default', limits: { hour: 500, day: 10_000 }, prefix: t.prefix });
     for (let i = 0; i < 3; i++) await budget.acquire();
     dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, env: { BUILDSYNC_LIMITS: 'hour=500,day=10000' } });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
