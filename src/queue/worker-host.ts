@@ -13,7 +13,7 @@ import { ImportStore, Ledger } from '../ledger/index.ts';
 import { logger } from '../log.ts';
 import { connectRedis, createRedis } from './connection.ts';
 import { Metrics } from './metrics.ts';
-import { JOB, QUEUE } from './names.ts';
+import { QUEUE } from './names.ts';
 
 /** How often a worker puts an import's progress on its parent job. */
 const PROGRESS_EVERY_MS = 500;
@@ -199,4 +199,3 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
   };
 }
 
-export { JOB };
