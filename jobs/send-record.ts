@@ -1,7 +1,7 @@
 import { DelayedError, type Job } from 'bullmq';
 import { z } from 'zod';
 import { RetryLaterError, sendRecord } from '../src/engine/index.ts';
-import { RateLimitError, ThrottledError } from '../src/errors/index.ts';
+import { ConfigError, RateLimitError, ThrottledError } from '../src/errors/index.ts';
 import type { RecordOutcome } from '../src/ledger/index.ts';
 import type { JobContext } from './context.ts';
 
@@ -30,6 +30,18 @@ const DEFAULT_429_DELAY_MS = 5_000;
 export async function processSendRecord(job: Job, token: string | undefined, ctx: JobContext): Promise<RecordOutcome> {
   const data = recordJobData.parse(job.data);
   const attempts = job.opts.attempts ?? 1;
+  let client;
+  try {
+    client = ctx.client(data.account);
+  } catch (err) {
+    // This worker cannot reach the account (missing variables, refused http://): nothing was
+    // sent; say so on the record instead of failing the job into an unexplained `unknown`.
+    if (!(err instanceof ConfigError)) throw err;
+    const failed: RecordOutcome = { status: 'failed', code: err.code, message: `this worker's configuration: ${err.message}` };
+    await ctx.store.settle(data.importId, data.key, failed);
+    ctx.count('failed');
+    return failed;
+  }
   let outcome: RecordOutcome;
   try {
     outcome = await sendRecord(
@@ -43,7 +55,7 @@ export async function processSendRecord(job: Job, token: string | undefined, ctx
         resendUnknown: data.resendUnknown,
         mayRetry: job.attemptsMade + 1 < attempts,
       },
-      { client: ctx.client(data.account), ledger: ctx.ledger },
+      { client, ledger: ctx.ledger },
     );
   } catch (err) {
     if (err instanceof ThrottledError || err instanceof RateLimitError) {

@@ -142,6 +142,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       ctx.err(`submitted ${planned.records.length} ${kind}; follow with: buildsync jobs show ${importId}`);
       return 0;
     }
+    ctx.err(`planned ${planned.rows} rows: ${planned.records.length} ${kind} to send, ${planned.statics.filter((l) => l.status === 'invalid').length} invalid rows [import ${importId}]`);
     const worker = await ensureWorker(ctx, cfg, queues);
     const throttle = new AccountThrottle({ redis, account: account.name, limits: account.limits, prefix: cfg.prefix, timeScale: timeScale() });
     const progress = createProgress(kind);

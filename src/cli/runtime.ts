@@ -51,5 +51,6 @@ export async function ensureWorker(ctx: CommandContext, cfg: AppConfig, queues: 
     concurrency: cfg.concurrency,
     timeScale: timeScale(),
     lockMs: lockMs(),
+    allowInsecureHttp: ctx.global.allowInsecureHttp,
   });
 }

@@ -20,6 +20,7 @@ export function registerWorker(program: Command): void {
           metricsPort: opts.metricsPort !== undefined ? intOption('--metrics-port', opts.metricsPort, 0, 65535) : undefined,
           timeScale: timeScale(),
           lockMs: lockMs(),
+          allowInsecureHttp: ctx.global.allowInsecureHttp,
         });
         const addr = host.metricsServer?.address();
         ctx.err(`worker running (prefix ${cfg.prefix}, concurrency ${opts.concurrency ?? cfg.concurrency})${addr && typeof addr === 'object' ? `; metrics on http://127.0.0.1:${addr.port}/metrics` : ''}; Ctrl-C to stop`);

@@ -39,6 +39,8 @@ export interface WorkerHostOptions {
   lockMs?: number;
   /** Test knob: divides the rate windows' lengths (BUILDSYNC_TIME_SCALE). */
   timeScale?: number;
+  /** --allow-insecure-http: plain http:// to a host other than loopback. @defaultValue false */
+  allowInsecureHttp?: boolean;
 }
 
 export interface WorkerHost {
@@ -97,7 +99,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
       if (!s) {
         // Secrets come from this worker's own environment; job data names the account only.
         const cfg = loadConfig({ env: opts.env, account });
-        s = openSession(requireService(cfg.account, { allowInsecureHttp: true }), {
+        s = openSession(requireService(cfg.account, { allowInsecureHttp: opts.allowInsecureHttp }), {
           redis,
           prefix: opts.prefix,
           connections: opts.concurrency,
