@@ -6,7 +6,8 @@ import { action, type CommandContext } from './command.ts';
 import { followJob } from './follow.ts';
 import { addExportOptions, parseExportOptions, type ExportOptionFlags } from './export-options.ts';
 import { createProgress } from './progress.ts';
-import { configFor, ensureWorker, openQueues, serviceAccount } from './runtime.ts';
+import { AccountThrottle } from '../throttle/index.ts';
+import { configFor, ensureWorker, openQueues, serviceAccount, timeScale } from './runtime.ts';
 
 export interface ExportFlags extends ExportOptionFlags {
   out?: string;
@@ -54,7 +55,7 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
     }
   }
 
-  const { queues, close } = await openQueues(cfg);
+  const { redis, queues, close } = await openQueues(cfg);
   try {
     const job = await submitExport(queues, exportJobData.parse({ account: account.name, ...spec }));
     if (flags.detach) {
@@ -63,10 +64,20 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
     }
     const worker = await ensureWorker(ctx, cfg, queues);
     const progress = createProgress('export');
+    // A paged export makes one request per page: show the budget and any wait, as imports do.
+    const throttle = new AccountThrottle({ redis, account: account.name, limits: account.limits, prefix: cfg.prefix, timeScale: timeScale() });
+    let budgetText = '';
+    let budgetAt = 0;
     try {
-      const done = await followJob(ctx, queues.exports, job.id!, (j) => {
+      const done = await followJob(ctx, queues.exports, job.id!, async (j) => {
+        if (Date.now() - budgetAt > 1000) {
+          budgetAt = Date.now();
+          const b = await throttle.status();
+          budgetText = b.reason ?? (b.tightest ? `${b.tightest.remaining} requests left this ${b.tightest.window}` : '');
+        }
         const p = j.progress as { projects?: number; bytes?: number } | number;
-        if (typeof p === 'object' && p) progress.update(p.projects ?? 0, undefined, `projects, ${mb(p.bytes ?? 0)}`);
+        const n = typeof p === 'object' && p ? p : { projects: 0, bytes: 0 };
+        progress.update(n.projects ?? 0, undefined, `projects, ${mb(n.bytes ?? 0)}${budgetText ? ` | ${budgetText}` : ''}`);
       });
       progress.stop();
       if (done.state === 'failed') {
