@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileError, InterruptedError, RowError } from '../src/errors/index.ts';
 import { openTable } from '../src/csv/index.ts';
+import { failure } from './helpers/failure.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'buildsync-csv-err-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,14 +22,6 @@ async function readAll(file: string): Promise<number> {
   return n;
 }
 
-async function failure(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('errors reading input files', () => {
   it('names a missing file and says to check the path', async () => {

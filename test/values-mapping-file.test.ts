@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/errors/index.ts';
 import { loadMappingFile } from '../src/mapping/index.ts';
+import { failure } from './helpers/failure.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'buildsync-mapping-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -14,14 +15,6 @@ function write(name: string, content: string): string {
   return file;
 }
 
-async function failure(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('loading the mapping file', () => {
   it('reads columns, ignore and constants, defaulting the missing ones', async () => {

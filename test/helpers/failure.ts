@@ -1,0 +1,9 @@
+/** The error `p` rejects with; fails the test when it resolves. */
+export async function failure(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error('expected a failure');
+}
