@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Pool } from 'undici';
-import { encodeBillInfo } from '../src/api/index.ts';
+import { encodeBillInfo } from '../src/payloads/index.ts';
 import { ImportStore } from '../src/ledger/index.ts';
 import { Queues, submitImport } from '../src/queue/index.ts';
 import { billPlan } from '../test/helpers/bill-plan.ts';

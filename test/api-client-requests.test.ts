@@ -1,7 +1,8 @@
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RecordInvalidError, ResponseInvalidError } from '../src/errors/index.ts';
-import { type BillPayload, ServiceClient, encodeBillInfo } from '../src/api/index.ts';
+import { ServiceClient } from '../src/api/index.ts';
+import { type BillPayload, encodeBillInfo } from '../src/payloads/index.ts';
 import { CREDENTIALS, type TestServer, json, project, startServer } from './api-test-server.ts';
 
 let server: TestServer | undefined;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ResponseInvalidError } from '../src/errors/index.ts';
-import { estimatePayloadSchema, projectSchema } from '../src/api/index.ts';
+import { projectSchema } from '../src/api/index.ts';
+import { estimatePayloadSchema } from '../src/payloads/index.ts';
 import { parseProject } from '../src/api/project-schema.ts';
 
 describe('the estimate payload schema is strict (seed §2.2)', () => {

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeBillInfo } from '../src/api/index.ts';
+import { encodeBillInfo } from '../src/payloads/index.ts';
 import { planBills } from '../src/engine/index.ts';
 import type { StaticLine } from '../src/ledger/index.ts';
 

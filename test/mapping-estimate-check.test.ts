@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimatePayloadSchema } from '../src/api/index.ts';
+import { estimatePayloadSchema } from '../src/payloads/index.ts';
 import { surelyValidEstimate } from '../src/mapping/estimate-check.ts';
 
 // The planner trusts the hand check instead of zod when it passes: it must never pass a payload

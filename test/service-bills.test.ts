@@ -1,6 +1,7 @@
 /** Seed §2.3 / §4.4 (bill creation, the Info query parameter) through the real client against the real sandbox. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BILL_QUERY_LENGTH, type BillPayload, type ServiceClient } from '../src/api/index.ts';
+import type { ServiceClient } from '../src/api/index.ts';
+import { MAX_BILL_QUERY_LENGTH, type BillPayload } from '../src/payloads/index.ts';
 import { NotFoundError, RecordInvalidError } from '../src/errors/index.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { clientFor, freeProjectIds, requestsTo } from './helpers/sandbox-client.ts';

@@ -1,6 +1,7 @@
 /** Seed §2.2 / §4.3 (estimate creation) through the real client against the real sandbox. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EstimatePayload, ServiceClient } from '../src/api/index.ts';
+import type { ServiceClient } from '../src/api/index.ts';
+import type { EstimatePayload } from '../src/payloads/index.ts';
 import { isEstimateExists } from '../src/engine/index.ts';
 import { BadRequestError, NotFoundError, RecordInvalidError } from '../src/errors/index.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RowError } from '../src/errors/index.ts';
-import { CellValueError, parseCell, parseDecimalText, parseNumber, toFixedDecimal } from '../src/mapping/index.ts';
+import { CellValueError, parseCell, parseDecimalText, parseNumber } from '../src/mapping/index.ts';
 
 describe('parsing numbers', () => {
   const accepted: [string, number][] = [
@@ -91,18 +91,5 @@ describe('parsing exact decimal text for money', () => {
     expect(() => parseDecimalText('12 dollars')).toThrow('expected a number like 1,234.50, got "12 dollars"');
     expect(() => parseDecimalText(true)).toThrow(CellValueError);
     expect(parseDecimalText(' ')).toBeUndefined();
-  });
-
-  it('rounds decimal text to a fixed number of places exactly, half away from zero', () => {
-    expect(toFixedDecimal('1250', 2)).toBe('1250.00');
-    expect(toFixedDecimal('1234.5', 2)).toBe('1234.50');
-    expect(toFixedDecimal('0.125', 2)).toBe('0.13');
-    expect(toFixedDecimal('-0.125', 2)).toBe('-0.13');
-    expect(toFixedDecimal('0.124999', 2)).toBe('0.12');
-    expect(toFixedDecimal('-0.004', 2)).toBe('0.00');
-    expect(toFixedDecimal('99.995', 2)).toBe('100.00');
-    expect(toFixedDecimal('1.005', 2)).toBe('1.01'); // 1.005 in floating point would round to 1.00
-    expect(toFixedDecimal('7.5', 0)).toBe('8');
-    expect(() => toFixedDecimal('1e5', 2)).toThrow(CellValueError);
   });
 });

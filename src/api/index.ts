@@ -3,8 +3,4 @@ export type { ClientOptions } from './client-options.ts';
 export type { RequestGate } from './request-retry.ts';
 export type { Route, ResponseInfo } from './http-transport.ts';
 export { projectSchema, type ProjectRecord } from './project-schema.ts';
-export { estimatePayloadSchema, type EstimatePayload } from './estimate-schema.ts';
-export { billPayloadSchema, type BillPayload, type BillItem } from './bill-schema.ts';
-export { encodeBillInfo, MAX_BILL_QUERY_LENGTH } from './bill-info.ts';
-export { roundDecimalText, isDecimalText } from './decimal-text.ts';
 export { PROJECT_FIELDS, PROJECT_FIELD_KINDS, type ProjectFieldKind } from './project-fields.ts';

@@ -3,15 +3,12 @@
  * payloads are checked before they are sent, listed records before they are handed on.
  */
 import { RecordInvalidError, backoffMs } from '../errors/index.ts';
-import { type BillPayload } from './bill-schema.ts';
-import { MAX_BILL_QUERY_LENGTH, billQueryString } from './bill-info.ts';
 import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from './client-options.ts';
 import { createdId } from './created-id.ts';
-import { type EstimatePayload, estimatePayloadSchema } from './estimate-schema.ts';
 import { HttpTransport, type RequestSpec } from './http-transport.ts';
 import { parseJsonArray, parseJsonArrayStream } from './json-array-stream.ts';
 import { readPagedProjects } from './paged-listing.ts';
-import { payloadInvalid } from './payload-issues.ts';
+import { MAX_BILL_QUERY_LENGTH, billQueryString, estimatePayloadSchema, payloadInvalid, type BillPayload, type EstimatePayload } from '../payloads/index.ts';
 import { type ProjectRecord, parseProject } from './project-schema.ts';
 import { SendSlots } from './send-slots.ts';
 import { type RetryOptions, isSafeToRetry, sleep, withRetries } from './request-retry.ts';

@@ -1,2 +1,3 @@
 export { openTable } from './open-table.ts';
+export { UnreadableCell } from './types.ts';
 export type { CellValue, OpenedTable, OpenTableOptions, SourceRow, TableKind } from './types.ts';

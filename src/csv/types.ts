@@ -6,11 +6,27 @@
  */
 
 /**
+ * A cell that holds nothing that can be read as a value: an .xlsx error value (`#DIV/0!`,
+ * `#N/A`, …) or a formula with no saved result. It is never read as empty nor as its text
+ * (CONTRACT.md §3): every value parser refuses it with `reason`, so its row is invalid.
+ */
+export class UnreadableCell {
+  constructor(
+    /** Where it is, as a spreadsheet user names it: `Sheet1!D7`. */
+    readonly ref: string,
+    /** A whole sentence naming the cell and what to do, e.g. `Sheet1!D7 holds the error #DIV/0! ...`. */
+    readonly reason: string,
+    /** The cell as typed in the sheet (`#DIV/0!`, or the formula `=A1/B1`), for the errors file. */
+    readonly typed: string,
+  ) {}
+}
+
+/**
  * One cell. CSV cells are always strings (empty string for an empty field). An .xlsx cell is a
  * string, a number, a boolean, a `Date` (date-formatted cells; its UTC fields hold the wall-clock
- * time shown in Excel, as exceljs builds it) or `null` (empty cell).
+ * time shown in Excel, as exceljs builds it), `null` (empty cell) or an `UnreadableCell`.
  */
-export type CellValue = string | number | boolean | Date | null;
+export type CellValue = string | number | boolean | Date | null | UnreadableCell;
 
 export interface SourceRow {
   /**

@@ -9,7 +9,7 @@
  * passes) and hashed once. Planned estimates keep their payload as its JSON text
  * (`PlannedRecord.payloadJson`), outside the JavaScript heap.
  */
-import { type BillPayload, type EstimatePayload } from '../api/index.ts';
+import type { BillPayload, EstimatePayload } from '../payloads/index.ts';
 import { openTable, type OpenedTable } from '../csv/index.ts';
 import { FileError, UsageError } from '../errors/index.ts';
 import type { ReportLine, StaticLine } from '../ledger/index.ts';

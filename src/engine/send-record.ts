@@ -1,4 +1,5 @@
-import type { BillPayload, EstimatePayload, ServiceClient } from '../api/index.ts';
+import type { ServiceClient } from '../api/index.ts';
+import type { BillPayload, EstimatePayload } from '../payloads/index.ts';
 import {
   BadRequestError,
   HttpError,

@@ -21,7 +21,7 @@
  */
 import type { CellValue, SourceRow } from '../csv/index.ts';
 import type { StaticLine } from '../ledger/index.ts';
-import { encodeBillInfo, MAX_BILL_QUERY_LENGTH, type BillPayload } from '../api/index.ts';
+import { encodeBillInfo, MAX_BILL_QUERY_LENGTH, type BillPayload } from '../payloads/index.ts';
 import { BuildsyncError, RowError } from '../errors/index.ts';
 import { contentHash } from './content-hash.ts';
 import { numberOf, textOf } from './fast-cells.ts';

@@ -31,7 +31,7 @@
  */
 import type { CellValue, SourceRow } from '../csv/index.ts';
 import type { StaticLine } from '../ledger/index.ts';
-import { estimatePayloadSchema, type EstimatePayload } from '../api/index.ts';
+import { estimatePayloadSchema, type EstimatePayload } from '../payloads/index.ts';
 import { RowError } from '../errors/index.ts';
 import { contentHashOfBytes } from './content-hash.ts';
 import { surelyValidEstimate } from './estimate-check.ts';

@@ -11,7 +11,6 @@ export {
   parseId,
   parseNumber,
   parseText,
-  toFixedDecimal,
 } from './values.ts';
 export { ESTIMATE_COLUMNS, EstimateGrouper, type EstimateMapping } from './estimates.ts';
 export { BILL_COLUMNS, BillGrouper, type BillMapping } from './bills.ts';

@@ -131,24 +131,6 @@ export function parseDecimalText(cell: CellValue): string | undefined {
   return joinDecimal(parts);
 }
 
-/**
- * Rounds decimal text (as `parseDecimalText` returns it) to exactly `places` fraction digits,
- * half away from zero, without floating point: `toFixedDecimal('1250', 2)` is `'1250.00'`,
- * `toFixedDecimal('0.125', 2)` is `'0.13'`.
- */
-export function toFixedDecimal(decimal: string, places: number): string {
-  const m = /^(-)?(\d+)(?:\.(\d*))?$/.exec(decimal);
-  if (m === null) throw new CellValueError(`${NUMBER_EXPECTED}, got ${describe(decimal)}`);
-  const negative = m[1] === '-';
-  const int = m[2]!;
-  const frac = m[3] ?? '';
-  let scaled = BigInt(int + frac.slice(0, places).padEnd(places, '0'));
-  if (frac.length > places && frac.charCodeAt(places) >= 0x35 /* '5' */) scaled += 1n;
-  const digits = scaled.toString().padStart(places + 1, '0');
-  const body = places > 0 ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
-  return negative && scaled !== 0n ? `-${body}` : body;
-}
-
 function joinDecimal({ negative, int, frac }: DecimalParts): string {
   const zero = /^0*$/.test(int) && /^0*$/.test(frac);
   return `${negative && !zero ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;

@@ -1,4 +1,4 @@
-import type { BillPayload } from '../../src/api/index.ts';
+import type { BillPayload } from '../../src/payloads/index.ts';
 import type { ImportPlan } from '../../src/engine/index.ts';
 
 /**

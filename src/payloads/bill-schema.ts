@@ -6,16 +6,18 @@
  * CREATED_BY are the service's bookkeeping, not something an import sets, so they are refused.
  */
 import { z } from 'zod';
-import { isDecimalText } from './decimal-text.ts';
+import { fitsDecimalPlaces, isDecimalText } from './decimal-text.ts';
 
 const id = z.int().positive();
 const dateTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/, "expected a date-time 'YYYY-MM-DDTHH:MM:SS' without zone");
 const decimalText = z.string().refine(isDecimalText, "expected plain decimal text such as '1250.5' (no exponent, separators or currency)");
+/** RATE goes on the wire with exactly two decimals (CONTRACT.md §4); more that are not zeros are refused, never rounded. */
+const rateText = decimalText.refine((t) => fitsDecimalPlaces(t, 2), 'expected at most two decimals (a rate is never rounded)');
 const numberOrDecimalText = z.union([z.number(), decimalText]);
 
 export const billItemSchema = z.strictObject({
   NAME: z.string().trim().min(1, 'NAME is required and may not be empty'),
-  RATE: decimalText,
+  RATE: rateText,
   QTY: numberOrDecimalText.optional(),
   UNIT: z.string().optional(),
   DESCRIPTION: z.string().optional(),

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RecordInvalidError } from '../src/errors/index.ts';
-import { type BillPayload, encodeBillInfo } from '../src/api/index.ts';
-import { billQueryString } from '../src/api/bill-info.ts';
+import { type BillPayload, billQueryString, encodeBillInfo } from '../src/payloads/index.ts';
 
 const bill: BillPayload = {
   PRJ_ID: 1042,
@@ -16,8 +15,8 @@ const bill: BillPayload = {
   NOTES: 'Net 30 – ünïcode',
   ITEMS: [
     { NAME: 'Cabinets', RATE: '1250.5', QTY: 2, UNIT: 'ea', DESCRIPTION: 'Oak', COST_CODE_ID: 301, TAX_TYPE_ID: 4, TAX_PERCENT: '8.25' },
-    { NAME: 'Rounding', RATE: '2.675' },
-    { NAME: 'Credit', RATE: '-1.005', QTY: '1.5' },
+    { NAME: 'Trailing zeros', RATE: '2.6700' },
+    { NAME: 'Credit', RATE: '-1.05', QTY: '1.5' },
   ],
 };
 
@@ -34,8 +33,8 @@ describe('encodeBillInfo writes the bill in the observed wire shape (seed §2.3)
     expect(info.NOTES).toBe('Net 30 – ünïcode');
     expect(info.ITEMS).toEqual([
       { NAME: 'Cabinets', RATE: '1250.50', COST_CODE_ID: '301', TAX_TYPE_ID: '4', TAX_PERCENT: '8.25', DESCRIPTION: 'Oak', QTY: 2, UNIT: 'ea' },
-      { NAME: 'Rounding', RATE: '2.68' },
-      { NAME: 'Credit', RATE: '-1.01', QTY: '1.5' },
+      { NAME: 'Trailing zeros', RATE: '2.67' },
+      { NAME: 'Credit', RATE: '-1.05', QTY: '1.5' },
     ]);
     // Absent optional fields are absent on the wire, not null.
     expect(Object.keys(info)).not.toContain('TRADE');
@@ -71,6 +70,10 @@ describe('encodeBillInfo writes the bill in the observed wire shape (seed §2.3)
   it('refuses a bill without items and a RATE given as a number', () => {
     expect(() => encodeBillInfo({ ...bill, ITEMS: [] })).toThrow('ITEMS: a bill needs at least one item');
     expect(() => encodeBillInfo({ ...bill, ITEMS: [{ NAME: 'x', RATE: 12.5 as unknown as string }] })).toThrow('ITEMS[0].RATE');
+  });
+
+  it('refuses a RATE with a third decimal that is not zero instead of rounding it', () => {
+    expect(() => encodeBillInfo({ ...bill, ITEMS: [{ NAME: 'x', RATE: '1234.567' }] })).toThrow('ITEMS[0].RATE: expected at most two decimals (a rate is never rounded)');
   });
 
   it('measures the query string as it is sent', () => {

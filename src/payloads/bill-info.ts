@@ -5,7 +5,7 @@
  * the service accepts other encodings is unspecified, so the observed one is the safe one.
  */
 import { billPayloadSchema, type BillItem, type BillPayload } from './bill-schema.ts';
-import { roundDecimalText } from './decimal-text.ts';
+import { fixedDecimalText } from './decimal-text.ts';
 import { payloadInvalid } from './payload-issues.ts';
 
 /** The contract refuses a bill whose query string would pass this many characters (CONTRACT §4). */
@@ -18,7 +18,7 @@ function encodeItem(item: BillItem): Record<string, unknown> {
   // Keys in the seed's order; JSON.stringify drops the undefined ones.
   return {
     NAME: item.NAME,
-    RATE: roundDecimalText(item.RATE, 2),
+    RATE: fixedDecimalText(item.RATE, 2),
     COST_CODE_ID: idText(item.COST_CODE_ID),
     TAX_TYPE_ID: idText(item.TAX_TYPE_ID),
     TAX_PERCENT: item.TAX_PERCENT,
