@@ -64,10 +64,12 @@ describe('reading CSV in each accepted encoding', () => {
   });
 
   it('keeps a UTF-8 character split across read chunks whole', async () => {
-    const filler = 'x'.repeat(256 * 1024 - 'a,b\n'.length - 1); // 'é' straddles the first chunk boundary
-    const { table, rows } = await readFile('split.csv', Buffer.from(`a,b\n${filler}é,1\n`, 'utf8'));
+    // 'é' straddles the first 256 KB chunk boundary (rows of 12 bytes, then 11 x's and 'é').
+    const filler = 'xxxxxxxxx,1\n'.repeat(21_844);
+    const { table, rows } = await readFile('split.csv', Buffer.from(`a,b\n${filler}xxxxxxxxxxxé,1\n`, 'utf8'));
+    expect(Buffer.byteLength(`a,b\n${filler}xxxxxxxxxxx`)).toBe(256 * 1024 - 1);
     expect(table.encoding).toBe('utf-8');
-    expect(rows[0]!.values[0]).toBe(`${filler}é`);
+    expect(rows.at(-1)!.values[0]).toBe('xxxxxxxxxxxé');
   });
 
   it('refuses a file whose UTF-8 text is followed by invalid bytes, naming the fix', async () => {
@@ -87,6 +89,8 @@ describe('reading CSV in each accepted encoding', () => {
   it('refuses UTF-16 without a byte order mark rather than reading NULs', async () => {
     const file = join(dir, 'utf16-nobom.csv');
     writeFileSync(file, Buffer.from(text, 'utf16le'));
-    await expect(openTable(file)).rejects.toThrow(/contains NUL bytes.*Save it as "CSV UTF-8"/);
+    await expect(openTable(file)).rejects.toThrow(/contains NUL bytes.*UTF-16 LE without a byte order mark: pass --encoding utf16le, or save it as "CSV UTF-8"/);
+    const forced = await openTable(file, { encoding: 'utf16le' });
+    expect(forced.headers).toEqual(['category', 'description', 'unit_cost']);
   });
 });

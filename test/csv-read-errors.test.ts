@@ -77,11 +77,19 @@ describe('errors reading input files', () => {
   });
 
   it('reports a quote left open in the header line, even in a long file', async () => {
-    const file = write('header-quote.csv', 'id,"notes\n' + '1,2\n'.repeat(400_000));
+    const file = write('header-quote.csv', 'id,"notes\n' + '1,2\n'.repeat(200_000));
     const err = await failure(openTable(file));
     expect(err).toBeInstanceOf(RowError);
     expect(err).toMatchObject({ line: 1 });
     expect(err.message).toMatch(/:1: a quoted field is opened and never closed/);
+  });
+
+  it('stops at a row of more than 1 MiB (a quote left open in a longer file) without reading on', async () => {
+    const file = write('header-quote-long.csv', 'id,"notes\n' + '1,2\n'.repeat(400_000));
+    const err = await failure(openTable(file));
+    expect(err).toBeInstanceOf(RowError);
+    expect(err).toMatchObject({ line: 1 });
+    expect(err.message).toMatch(/:1: this row is longer than 1 MiB.*is a quote left open/);
   });
 
   it('refuses an old .xls workbook and --sheet on a CSV', async () => {

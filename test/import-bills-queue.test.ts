@@ -33,7 +33,7 @@ beforeAll(async () => {
     csv(HEADER, [
       // 2: B-1's bill-level fields and first item (awkward rate: half a cent up)
       row('B-1', p1, 55, '', ['Slab pour', '2026-03-02', '03/04/2026', '2026-04-01', 'yes', 'no', 1234, '2026-03-05', 'Net 30, "rush"', 'Concrete', 'Material', '#ff0000'],
-        ['Ready-mix 4000 psi', '1,234.565', 6, 'cy', 'Delivered with pump', 310, 2, '8.25%']),
+        ['Ready-mix 4000 psi', '1,234.57', 6, 'cy', 'Delivered with pump', 310, 2, '8.25%']),
       // 3: B-2, vendor by name
       row('B-2', p2, '', 'Acme Concrete Supply', ['Rebar', '', '', '', '', 'y'], ['Rebar #4', '2.675', 100, 'ea']),
       // 4: B-1 again, not adjacent

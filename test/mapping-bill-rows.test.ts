@@ -63,20 +63,25 @@ describe('bill rows become bills', () => {
     expect((info.ITEMS as Array<{ RATE: string }>).map((i) => i.RATE)).toEqual(['1250.00', '480.00']);
   });
 
-  it('keeps the exact decimal text of awkward amounts, rounded only on the wire', async () => {
+  it('keeps the exact decimal text of awkward amounts and writes two decimals on the wire, never rounding', async () => {
     const file = await csv('rates.csv', [
       'project_id,vendor_id,item_name,rate',
       '1,55,a,0.1',
       '1,55,b,0.2',
-      '1,55,c,"1,234.565"',
+      '1,55,c,"1,234.560"',
       '1,55,d,$0.30',
-      '1,55,e,(12.005)',
+      '1,55,e,(12.00)',
       '1,55,f,2.675',
+      '1,55,g,"1,234.567"',
     ]);
     const plan = await planBills(file, {});
-    expect(plan.records.map((r) => r.payload.ITEMS[0]!.RATE)).toEqual(['0.1', '0.2', '1234.565', '0.30', '-12.005', '2.675']);
+    expect(plan.records.map((r) => r.payload.ITEMS[0]!.RATE)).toEqual(['0.1', '0.2', '1234.560', '0.30', '-12.00']);
     const wire = plan.records.map((r) => (JSON.parse(encodeBillInfo(r.payload)) as { ITEMS: Array<{ RATE: string }> }).ITEMS[0]!.RATE);
-    expect(wire).toEqual(['0.10', '0.20', '1234.57', '0.30', '-12.01', '2.68']);
+    expect(wire).toEqual(['0.10', '0.20', '1234.56', '0.30', '-12.00']);
+    expect(plan.statics.map((l) => [l.line, l.status, l.message])).toEqual([
+      [7, 'invalid', `${file}:7 column rate: "2.675" has more than two decimals; a rate is sent with exactly two and is never rounded. Write the rate to the cent (or split the line into a quantity and a unit rate)`],
+      [8, 'invalid', `${file}:8 column rate: "1,234.567" has more than two decimals; a rate is sent with exactly two and is never rounded. Write the rate to the cent (or split the line into a quantity and a unit rate)`],
+    ]);
   });
 
   it('without bill_ref makes one bill per row, keyed by content and occurrence, stable when rows are added at the end', async () => {

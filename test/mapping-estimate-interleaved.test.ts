@@ -68,13 +68,13 @@ describe('rows of estimates in any order', () => {
     expect(msg.get(6)).toBe(`${file}:6 column total_price: total_price is 120 here but 100 on line 2; every row of an estimate must agree on it (or leave it blank)`);
   });
 
-  it('reports an estimate the service would refuse with the schema\'s message on every line', async () => {
-    const huge = '9'.repeat(400); // reads as a number, but not a finite one
+  it('refuses a number too large to be finite in its cell, naming line and column', async () => {
+    const huge = '9'.repeat(400); // digits only, but not a finite number
     const file = await csv('infinite.csv', [HEAD, `1042,Kitchen,Cabinets,Uppers,Crown,,lf,${huge},15,,,,,,`, '2001,Bath,Tile,Floor,Porcelain,,sf,40,4.25,,,,,,']);
     const plan = await planEstimates(file);
     expect(plan.records.map((r) => r.label)).toEqual(['project 2001 / Bath']);
     expect(plan.statics).toHaveLength(1);
     expect(plan.statics[0]!.line).toBe(2);
-    expect(plan.statics[0]!.message).toMatch(/^not sent: the estimate does not meet the service's rules \(seed §2\.2\): CATS\.0\.SUBCATS\.0\.ITEMS\.0\.QTY: /);
+    expect(plan.statics[0]!.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2 column qty: expected a number like 1,234\\.50, got "9{57}\\.\\.\\."$`));
   });
 });

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { contentHashOfBytes, contentHashOfJson } from '../src/mapping/content-hash.ts';
 import { numberOf, textOf } from '../src/mapping/fast-cells.ts';
-import { parseNumber, parseText } from '../src/mapping/values.ts';
+import { parseNumber, parseText, US_RULES, type ReadingRules } from '../src/mapping/values.ts';
+
+const COMMA: ReadingRules = { decimalSeparator: ',', dateOrder: 'DMY' };
 
 /** What the full parser gives, or 'error' when it refuses the cell. */
 function outcome(parse: (cell: string) => unknown, cell: string): unknown {
@@ -25,13 +27,16 @@ describe('the planning fast paths read cells exactly as the full parsers', () =>
     for (let i = 0; i < 2000; i++) {
       cells.push(`$${(1 + ((i * 37) % 1999)).toLocaleString('en-US')}.${String(i % 100).padStart(2, '0')}`, `${i}%`, `${i / 8}%`);
     }
-    for (const cell of cells) {
-      const fast = outcome(numberOf, cell);
-      const full = outcome(parseNumber, cell);
-      expect({ cell, same: Object.is(fast, full) }).toEqual({ cell, same: true });
+    for (const rules of [US_RULES, COMMA]) {
+      for (const cell of [...cells, '1.234', '1.234,50', '2,500', '480,00', '12.5']) {
+        const fast = outcome((c) => numberOf(c, rules), cell);
+        const full = outcome((c) => parseNumber(c, rules), cell);
+        expect({ cell, separator: rules.decimalSeparator, same: Object.is(fast, full) }).toEqual({ cell, separator: rules.decimalSeparator, same: true });
+      }
     }
-    expect(numberOf('$1,234.56')).toBe(1234.56);
-    expect(numberOf('12.5%')).toBe(12.5);
+    expect(numberOf('$1,234.56', US_RULES)).toBe(1234.56);
+    expect(numberOf('12.5%', US_RULES)).toBe(12.5);
+    expect(numberOf('1.234,50', COMMA)).toBe(1234.5);
   });
 
   test('texts come back as parseText gives them (trimmed), not shared or changed otherwise', () => {

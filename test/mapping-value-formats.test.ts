@@ -24,11 +24,15 @@ describe('cell formats through real files (CONTRACT.md §3)', () => {
     expect(plan.records.map((r) => r.payload.ADVANCED_ESTIMATE)).toEqual([true, false, true, false, true, false, true, false, true, undefined]);
   });
 
-  it('reads numbers written $1,234.50, (12.00), 15% and 1,234.5 in a semicolon-separated Windows-1252 file', async () => {
+  it('reads numbers written $1,234.50, (12.00), 15% and 1,234.5 in a semicolon-separated Windows-1252 file with --decimal-separator .', async () => {
     const file = path.join(dir, 'numbers.csv');
     const text = ['project_id;estimate_name;category;subcategory;item;qty;unit_cost;line_item_markup', '1;Café;C;S;Tôle;1,234.5;$1,234.50;15%', '1;Café;C;S;Crédit;1;(12.00);'].join('\r\n');
     await writeFile(file, Buffer.from(text, 'latin1'));
-    const plan = await planEstimates(file, {});
+    // A ;-separated file reads decimal commas unless told otherwise: these US amounts are then refused, never misread.
+    const auto = await planEstimates(file, {});
+    expect(auto.records).toEqual([]);
+    expect(auto.statics[0]!.message).toContain('column qty: expected a number like 1.234,50 (the decimal separator of this file is ","), got "1,234.5"');
+    const plan = await planEstimates(file, { decimalSeparator: '.' });
     expect(plan.statics).toEqual([]);
     expect(plan.records[0]!.label).toBe('project 1 / Café');
     expect(plan.records[0]!.payload.CATS![0]!.SUBCATS![0]!.ITEMS).toEqual([

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../src/api/index.ts';
 import { dryRunReportLines, planBills, planEstimates, projectResolverFromListing, type ProjectResolver } from '../src/engine/index.ts';
-import { loadMappingFile } from '../src/mapping/index.ts';
+import { loadMappingFile, presetMapping } from '../src/mapping/index.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 
 // The samples must import cleanly against a default sandbox (the demo imports them): plan each
@@ -85,7 +85,7 @@ describe('the sample files import cleanly into a default sandbox', () => {
   });
 
   it('samples/quickbooks-bills.csv with --mapping quickbooks', async () => {
-    const plan = await planBills('samples/quickbooks-bills.csv', { resolver, vendorsFile: 'samples/vendors.csv', quickbooks: true });
+    const plan = await planBills('samples/quickbooks-bills.csv', { resolver, vendorsFile: 'samples/vendors.csv', mapping: presetMapping('quickbooks') });
     expect(plan.statics).toEqual([]);
     expect(plan.records.map((r) => r.label)).toEqual([
       'bill QB-2201 / project 10039 / vendor 56',

@@ -45,7 +45,25 @@ describe('parsing dates', () => {
     expect(() => parseDate('3/1/2026 13:00 PM')).toThrow('has an hour outside 1-12 before PM');
   });
 
-  const refused = ['tomorrow', '01.03.2026', '2026/03/01', '26-03-01', '3/1/26', '20260301', '2026-3-1', 'March 1, 2026'];
+  it('reads D/M/YYYY-shaped dates in the order the file settled, and year-first dates in any order', () => {
+    const dmy = { decimalSeparator: ',', dateOrder: 'DMY' } as const;
+    expect(parseDate('03/02/2026', dmy)).toBe('2026-02-03T00:00:00');
+    expect(parseDate('01.03.2026', dmy)).toBe('2026-03-01T00:00:00');
+    expect(parseDate('31-12-2026 08:30', dmy)).toBe('2026-12-31T08:30:00');
+    expect(parseDate('03/02/2026')).toBe('2026-03-02T00:00:00');
+    expect(parseDate('2026/03/01')).toBe('2026-03-01T00:00:00');
+    expect(() => parseDate('31/02/2026', dmy)).toThrow('"31/02/2026" is not a calendar date (February 2026 has 28 days)');
+    expect(() => parseDate('02/13/2026', dmy)).toThrow('"02/13/2026" is not a date in the order day/month/year this file is read in');
+    expect(() => parseDate('13/02/2026')).toThrow('"13/02/2026" is not a date in the order month/day/year this file is read in');
+    expect(() => parseDate('03/02/2026', { decimalSeparator: '.', dateOrder: 'YMD' })).toThrow('is not year-first');
+  });
+
+  it('refuses two-digit years (which century?)', () => {
+    expect(() => parseDate('3/1/26')).toThrow('"3/1/26" has a two-digit year; write the year with four digits (03/01/2026)');
+    expect(() => parseDate('26-03-01')).toThrow('has a two-digit year');
+  });
+
+  const refused = ['tomorrow', '20260301', '2026-3-1', 'March 1, 2026', '1e309', 'NaN'];
   for (const text of refused) {
     it(`refuses ${JSON.stringify(text)}, saying which forms are accepted`, () => {
       expect(() => parseDate(text)).toThrow(`expected a date like 2026-03-01, 2026-03-01T08:30:00 or 03/01/2026, got ${JSON.stringify(text)}`);

@@ -37,7 +37,7 @@ describe('matching headers to columns', () => {
     expect(err).toMatchObject({ code: 'BUILDSYNC_FILE_UNREADABLE', file: 'est.csv' });
     expect(err.message).toBe(
       'est.csv:1: unknown columns "Colour", "Internal Ref". Known columns: project_id, estimate_name, category, unit_cost, qty, notes_general (case, spaces, _, - and . do not matter). ' +
-        'To skip them, pass a mapping file with --mapping MAP.json containing {"ignore": ["Colour", "Internal Ref"]}; to read one as a known column, add "columns": {"Colour": "<column>"}.',
+        'To skip them, pass --mapping MAP.json with {"ignore": ["Colour", "Internal Ref"]}; to read one as a known column, {"columns": {"Colour": "<column>"}}.',
     );
   });
 
@@ -63,9 +63,12 @@ describe('matching headers to columns', () => {
     expect(cols.columns()).toEqual(['project_id', 'unit_cost', 'category', 'estimate_name', 'qty']);
   });
 
-  it('allows mapping entries for headers the file does not have (one mapping, several exports)', () => {
+  it('refuses a mapping entry for a header the file does not have, unless told to be lenient', () => {
     const mapping = parseMappingFile({ columns: { Customer: 'project_id', Project: 'project_id' }, ignore: ['Memo'] }, 'map.json');
-    const cols = resolveColumns(['Project', 'qty'], KNOWN, mapping, 'bills.csv');
+    const err = failure(() => resolveColumns(['Project', 'qty'], KNOWN, mapping, 'bills.csv'));
+    expect(err).toBeInstanceOf(FileError);
+    expect(err.message).toMatch(/^bills\.csv:1: the mapping file names headers that bills\.csv does not have: "columns" entry "Customer" → project_id \(did you mean "Project"\?\), "ignore" entry "Memo"\. The header row has "Project", "qty"\./);
+    const cols = resolveColumns(['Project', 'qty'], KNOWN, mapping, 'bills.csv', 1, { lenientMapping: true });
     expect(cols.source('project_id')?.header).toBe('Project');
   });
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { estimateDurationMs, formatEta, AccountThrottle } from '../throttle/index.ts';
 import { UsageError, FileError } from '../errors/index.ts';
 import {
@@ -13,13 +13,19 @@ import {
   planEstimates,
   reportCsvChunks,
   writeReport,
+  errorsFilePath,
+  errorsFileSource,
+  linesToFix,
+  writeErrorsFile,
   type ImportPlan,
   type ImportSummary,
   type PlanOptions,
 } from '../engine/index.ts';
 import { writeFileAtomically } from '../csv/atomic-file.ts';
-import { ImportStore } from '../ledger/index.ts';
-import { loadMappingFile } from '../mapping/index.ts';
+import { ENCODING_OPTIONS, type EncodingOption } from '../csv/index.ts';
+import { ImportStore, type ReportLine } from '../ledger/index.ts';
+import { loadMappingFile, presetMapping, PRESET_NAMES, UnresolvedProjects, type DateOrder } from '../mapping/index.ts';
+import { encodeBillInfo, type BillPayload } from '../payloads/index.ts';
 import { submitImport } from '../queue/index.ts';
 import { action, type CommandContext } from './command.ts';
 import { followJob } from './follow.ts';
@@ -35,6 +41,9 @@ export interface ImportFlags {
   report?: string;
   detach?: boolean;
   resendUnknown?: boolean;
+  encoding?: EncodingOption;
+  dateFormat?: 'auto' | DateOrder;
+  decimalSeparator?: 'auto' | '.' | ',';
 }
 
 export function registerImport(program: Command): void {
@@ -45,7 +54,10 @@ export function registerImport(program: Command): void {
       .option('--print-payloads', 'with --dry-run: print each payload that would be sent, one JSON per line, on stdout')
       .option('--report <path>', 'where the per-row report goes (default FILE.report.csv)')
       .option('--detach', 'submit the import, print its id and return')
-      .option('--resend-unknown', 'send again records whose earlier request may have reached the service (bills: may create a duplicate)');
+      .option('--resend-unknown', 'send again records whose earlier request may have reached the service (bills: may create a duplicate)')
+      .addOption(new Option('--encoding <encoding>', 'CSV: how FILE is encoded; auto reads UTF-8 (BOM or not), UTF-16 with BOM and Windows-1252, and stops on a mix').choices([...ENCODING_OPTIONS]))
+      .addOption(new Option('--date-format <order>', 'how 03/02/2026 is read; auto decides from the file and stops when it cannot').choices(['auto', 'YMD', 'MDY', 'DMY']))
+      .addOption(new Option('--decimal-separator <sep>', 'how numbers are written; auto: "," in a ;-separated file, else "."').choices(['auto', '.', ',']));
   common(
     imp
       .command('estimates <file>')
@@ -57,7 +69,7 @@ export function registerImport(program: Command): void {
     imp
       .command('bills <file>')
       .description('create one bill per bill group in FILE')
-      .option('--mapping <map.json|quickbooks>', 'mapping file, or quickbooks for a QuickBooks bill export')
+      .option('--mapping <map.json|quickbooks|xero>', 'mapping file, or quickbooks / xero for a QuickBooks or Xero bill export')
       .option('--vendors <vendors.csv>', 'CSV of vendor,vendor_id to look up vendor names')
       .option('--sheet <name>', '.xlsx: the sheet to read (default the first)'),
   ).action(action((ctx, file: string, flags: ImportFlags) => importCommand(ctx, 'bills', file, flags)));
@@ -75,6 +87,8 @@ async function dryRunResolver(ctx: CommandContext, cfg: ReturnType<typeof config
   } catch {
     return undefined;
   }
+  // Without Redis a dry run's one listing request takes no budget token (CONTRACT.md §2: "says so").
+  ctx.err('dry run: reading the project listing to resolve project numbers and names (one request, not counted in the shared budget)');
   const session = openSession(account, { prefix: cfg.prefix, connections: 1 });
   try {
     return await loadProjectResolver(session.client, ctx.signal);
@@ -89,33 +103,61 @@ async function dryRunResolver(ctx: CommandContext, cfg: ReturnType<typeof config
 export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bills', file: string, flags: ImportFlags): Promise<number> {
   if (!existsSync(file)) throw new FileError(file, `${file}: no such file; check the path`);
   if (flags.printPayloads && !flags.dryRun) throw new UsageError('--print-payloads goes with --dry-run');
-  const planOpts: PlanOptions = { sheet: flags.sheet, vendorsFile: flags.vendors, signal: ctx.signal };
-  if (flags.mapping === 'quickbooks') {
-    if (kind !== 'bills') throw new UsageError('--mapping quickbooks is for bill imports');
-    planOpts.quickbooks = true;
-  } else if (flags.mapping !== undefined) {
-    planOpts.mapping = await loadMappingFile(flags.mapping);
+  const planOpts: PlanOptions = {
+    sheet: flags.sheet,
+    vendorsFile: flags.vendors,
+    signal: ctx.signal,
+    encoding: flags.encoding,
+    dateFormat: flags.dateFormat,
+    decimalSeparator: flags.decimalSeparator,
+    resendUnknown: flags.resendUnknown,
+  };
+  if (flags.mapping !== undefined) {
+    const preset = presetMapping(flags.mapping);
+    if (preset !== undefined && !existsSync(flags.mapping)) {
+      if (kind !== 'bills') throw new UsageError(`--mapping ${flags.mapping} reads ${flags.mapping} bill exports; it is for bill imports. Pass a mapping file (--mapping MAP.json) instead.`);
+      planOpts.mapping = preset;
+    } else {
+      if (!existsSync(flags.mapping) && !/\.json$/i.test(flags.mapping) && !flags.mapping.includes('/')) {
+        throw new UsageError(`--mapping ${flags.mapping}: no such file, and not a built-in mapping (${PRESET_NAMES.join(', ')}).`);
+      }
+      planOpts.mapping = await loadMappingFile(flags.mapping);
+    }
   }
   const reportPath = resolve(flags.report ?? `${file}.report.csv`);
+  const errorsPath = errorsFilePath(reportPath);
   const cfg = configFor(ctx);
   const plan = (p: PlanOptions): Promise<ImportPlan> => (kind === 'estimates' ? planEstimates(file, p) : planBills(file, p));
 
   if (flags.dryRun) {
-    const planned = await plan({ ...planOpts, resolver: await dryRunResolver(ctx, cfg) });
+    const listed = await dryRunResolver(ctx, cfg);
+    const unresolved = listed === undefined ? new UnresolvedProjects() : undefined;
+    const planned = await plan({ ...planOpts, resolver: listed ?? unresolved });
+    if (planned.rows === 0) return headerOnly(ctx, file, kind);
+    const named = (label: string): string => (unresolved === undefined ? label : label.replace(/\bproject (\d{13,})\b/, (all, id: string) => unresolved.describe(Number(id)) ?? all));
+    const lines = (function* (): Generator<ReportLine> {
+      for (const l of dryRunReport(planned)) yield unresolved === undefined ? l : { ...l, record: named(l.record) };
+    })();
     const out = await writeFileAtomically(reportPath);
     try {
-      for (const chunk of reportCsvChunks(dryRunReport(planned))) await out.write(chunk);
+      for (const chunk of reportCsvChunks(lines)) await out.write(chunk);
       await out.commit();
     } catch (err) {
       await out.abort();
       throw err;
     }
-    if (flags.printPayloads) for (const r of planned.records) ctx.out(r.payloadJson ?? JSON.stringify(r.payload));
-    const invalid = planned.statics.filter((s) => s.status === 'invalid').length;
+    const toFix = linesToFix(planned.statics.map((st) => ({ line: st.line, record: st.record, status: st.status, id: '', message: st.message })));
+    const fixRows = await writeErrorsFile(errorsFileSource(planned, resolve(file), planOpts), toFix, errorsPath, ctx.signal);
+    if (flags.printPayloads) for (const r of planned.records) ctx.out(wirePayload(kind, r, unresolved));
+    const invalid = planned.statics.filter((st) => st.status === 'invalid').length;
     const eta = estimateDurationMs(cfg.account.limits, [], planned.records.length, Date.now());
+    if (unresolved !== undefined && unresolved.count > 0) {
+      ctx.err(`dry run: ${unresolved.count} project number${unresolved.count === 1 ? '' : 's'} and name${unresolved.count === 1 ? '' : 's'} not resolved: no credentials for the service, so its project listing was not read (set BUILDSYNC_BASE_URL and the account's credentials to check them); everything else was checked`);
+    }
     ctx.err(
-      `dry run: ${planned.rows} rows -> ${planned.records.length} ${kind} to send, ${invalid} invalid rows; report: ${reportPath}\n` +
-        `sending them would take about ${formatEta(eta)} at the budget ${cfg.account.limitsText}`,
+      `dry run: ${planned.rows} ${plural(planned.rows, 'row')} -> ${planned.records.length} ${kind} to send, ${invalid} invalid ${plural(invalid, 'row')}; report: ${reportPath}` +
+        (fixRows > 0 ? `; rows to fix: ${errorsPath}` : '') +
+        `\nsending them would take about ${formatEta(eta)} at the budget ${cfg.account.limitsText}`,
     );
     return invalid > 0 ? 1 : 0;
   }
@@ -128,6 +170,8 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   } finally {
     await session.close();
   }
+  if (planned.rows === 0) return headerOnly(ctx, file, kind);
+  const errorsSource = errorsFileSource(planned, resolve(file), planOpts);
 
   const { redis, queues, close } = await openQueues(cfg);
   try {
@@ -136,17 +180,19 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       account: account.name,
       reportPath,
       resendUnknown: Boolean(flags.resendUnknown),
+      errorsSource,
     });
     if (flags.detach) {
       ctx.out(importId);
       ctx.err(`submitted ${planned.records.length} ${kind}; follow with: buildsync jobs show ${importId}`);
       return 0;
     }
-    ctx.err(`planned ${planned.rows} rows: ${planned.records.length} ${kind} to send, ${planned.statics.filter((l) => l.status === 'invalid').length} invalid rows [import ${importId}]`);
+    ctx.err(`planned ${planned.rows} ${plural(planned.rows, 'row')}: ${planned.records.length} ${kind} to send, ${planned.statics.filter((l) => l.status === 'invalid').length} invalid rows [import ${importId}]`);
     const worker = await ensureWorker(ctx, cfg, queues);
     const throttle = new AccountThrottle({ redis, account: account.name, limits: account.limits, prefix: cfg.prefix, timeScale: timeScale() });
     const progress = createProgress(kind);
     let summary: ImportSummary;
+    let fixRows = 0;
     try {
       let lastBudget = 0;
       let budgetText = '';
@@ -166,6 +212,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       if (done.state === 'failed') throw new Error(`import ${importId} failed: ${done.job.failedReason}`);
       summary = await importSummary(store, importId);
       await writeReport(store, importId, reportPath);
+      fixRows = await writeErrorsFile(errorsSource, linesToFix(await store.report(importId)), errorsPath, ctx.signal);
     } finally {
       progress.stop();
       await worker?.close();
@@ -177,6 +224,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       `${kind}: ${summary.rows} rows, ${summary.records} records: created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${unknown}; invalid rows ${c.invalidRows}`,
     );
     ctx.out(`report: ${reportPath} [import ${importId}]`);
+    if (fixRows > 0) ctx.out(`rows to fix: ${errorsPath} (${fixRows} ${plural(fixRows, 'row')}; fix them and import that file as it is)`);
     if (unknown > 0 && kind === 'bills') {
       ctx.err(`${unknown} bills are unknown: their request may have reached the service. Check them in the service (see the report), then run again with --resend-unknown for those that are missing.`);
     }
@@ -184,4 +232,31 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   } finally {
     await close();
   }
+}
+
+function plural(n: number, word: string): string {
+  return n === 1 ? word : `${word}s`;
+}
+
+/** A file with a header and no data rows: nothing to do, and the user is told so (CONTRACT.md §2). */
+function headerOnly(ctx: CommandContext, file: string, kind: string): number {
+  ctx.err(`${file} has a header row and no data rows: no ${kind} to import.`);
+  return 0;
+}
+
+/**
+ * What would go on the wire (CONTRACT.md §4): an estimate's JSON body; a bill's `Info` JSON,
+ * decoded, with its strings. A project a dry run could not resolve is shown as null.
+ */
+function wirePayload(kind: 'estimates' | 'bills', r: ImportPlan['records'][number], unresolved: UnresolvedProjects | undefined): string {
+  if (kind === 'estimates') {
+    const json = r.payloadJson ?? JSON.stringify(r.payload);
+    if (unresolved === undefined) return json;
+    const payload = JSON.parse(json) as { PROJECT_ID: number | null };
+    if (unresolved.describe(payload.PROJECT_ID ?? 0) !== undefined) payload.PROJECT_ID = null;
+    return JSON.stringify(payload);
+  }
+  const info = JSON.parse(encodeBillInfo(r.payload as BillPayload)) as { PRJ_ID: string | null };
+  if (unresolved !== undefined && unresolved.describe(Number(info.PRJ_ID)) !== undefined) info.PRJ_ID = null;
+  return JSON.stringify(info);
 }

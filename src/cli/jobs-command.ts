@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Job, Queue } from 'bullmq';
 import type { Command } from 'commander';
-import { UsageError } from '../errors/index.ts';
-import { importSummary, writeReport } from '../engine/index.ts';
+import { FileError, UsageError } from '../errors/index.ts';
+import { errorsFileChunks, importSummary, linesToFix, reportCsvChunks, writeErrorsFile, writeReport, type ErrorsFileSource } from '../engine/index.ts';
 import { ImportStore } from '../ledger/index.ts';
 import { AccountThrottle, formatEta } from '../throttle/index.ts';
 import { loadConfig } from '../config.ts';
@@ -23,9 +24,10 @@ export function registerJobs(program: Command): void {
     .action(action((ctx, id: string) => showJob(ctx, id)));
   jobs
     .command('report <id>')
-    .description('write the report CSV of an import')
-    .requiredOption('--out <path>', 'where to write it')
-    .action(action((ctx, id: string, opts: { out: string }) => reportJob(ctx, id, opts.out)));
+    .description('write the report CSV of an import (or, with --errors, its rows to fix)')
+    .option('--out <path>', 'where to write it; - or none: standard output')
+    .option('--errors', 'write the rows to fix (invalid, failed, unknown) with their original columns, source_line and error, ready to import again')
+    .action(action((ctx, id: string, opts: { out?: string; errors?: boolean }) => reportJob(ctx, id, opts.out, Boolean(opts.errors))));
 }
 
 async function listJobs(ctx: CommandContext, limit: number): Promise<number> {
@@ -106,7 +108,7 @@ export function budgetLines(b: Awaited<ReturnType<AccountThrottle['status']>>): 
   return lines;
 }
 
-async function reportJob(ctx: CommandContext, id: string, out: string): Promise<number> {
+async function reportJob(ctx: CommandContext, id: string, out: string | undefined, errors: boolean): Promise<number> {
   const cfg = configFor(ctx);
   const { redis, queues, close } = await openQueues(cfg);
   try {
@@ -114,7 +116,31 @@ async function reportJob(ctx: CommandContext, id: string, out: string): Promise<
     // The import id is the parent job's id; accept a record job's id too.
     const job = await findJob([queues.imports, queues.records], id);
     const importId = (job?.data as { importId?: string } | undefined)?.importId ?? id;
-    if (!(await store.meta(importId))) throw new UsageError(`no import ${id} (imports are kept 30 days); see buildsync jobs list`);
+    const meta = await store.meta(importId);
+    if (!meta) throw new UsageError(`no import ${id} (imports are kept 30 days); see buildsync jobs list`);
+    const toStdout = out === undefined || out === '-';
+    if (errors) {
+      const source = meta.errorsSource as ErrorsFileSource | undefined;
+      if (source === undefined) throw new UsageError(`import ${importId} was submitted by an older buildsync that did not keep how its file was read; run the import again to get its rows to fix.`);
+      if (!existsSync(source.file)) throw new FileError(source.file, `the rows to fix are read again from ${source.file}, which is not on this machine (any more); run jobs report --errors where the file is.`);
+      const toFix = linesToFix(await store.report(importId));
+      if (toStdout) {
+        let rows = 0;
+        if (toFix.size > 0) for await (const chunk of errorsFileChunks(source, toFix, ctx.signal)) {
+          process.stdout.write(chunk.text);
+          rows += chunk.rows;
+        }
+        ctx.err(`${rows} rows to fix`);
+      } else {
+        const rows = await writeErrorsFile(source, toFix, resolve(out));
+        ctx.out(rows > 0 ? `wrote ${rows} rows to fix to ${resolve(out)}` : `nothing to fix in import ${importId}`);
+      }
+      return 0;
+    }
+    if (toStdout) {
+      for (const chunk of reportCsvChunks(await store.report(importId))) process.stdout.write(chunk);
+      return 0;
+    }
     const n = await writeReport(store, importId, resolve(out));
     ctx.out(`wrote ${n} report lines to ${resolve(out)}`);
     return 0;

@@ -11,6 +11,7 @@ import { registerImport } from './import-command.ts';
 import { registerJobs } from './jobs-command.ts';
 import { registerSandbox } from './sandbox-command.ts';
 import { registerSchedule } from './schedule-command.ts';
+import { registerTemplate } from './template-command.ts';
 import { registerWorker } from './worker-command.ts';
 
 const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerSandbox(program);
   registerDashboard(program);
   registerDemo(program);
+  registerTemplate(program);
   return program;
 }
 

@@ -33,6 +33,9 @@ export function createCsvEngine(delimiter: Delimiter): CsvEngine {
     // than failing the file; quoted fields still follow RFC 4180.
     relax_quotes: true,
     skip_empty_lines: true,
+    // CONTRACT.md §3: a row of more than 1 MiB stops the read (CSV_MAX_RECORD_SIZE), so memory
+    // never grows with a runaway field (an open quote, a binary file).
+    max_record_size: 1024 * 1024,
   }) as unknown as { api?: Partial<CsvEngine> };
   const api = parser.api;
   if (!api || typeof api.parse !== 'function' || typeof api.info !== 'object') {

@@ -3,7 +3,8 @@ import { FileError, InterruptedError, RowError } from '../errors/index.ts';
 import { createCsvEngine, type CsvEngine } from './csv-engine.ts';
 import { detectDelimiter, headerLineEnd, type Delimiter } from './delimiter.ts';
 import { fileSystemError, isFileSystemError } from './file-errors.ts';
-import { InputDecoder, type InputEncoding } from './input-decoder.ts';
+import { EncodingMismatch, InputDecoder, type EncodingOption, type InputEncoding } from './input-decoder.ts';
+import { locateByte } from './locate-byte.ts';
 import { LineTracker } from './line-tracker.ts';
 import type { SourceRow } from './types.ts';
 
@@ -20,6 +21,11 @@ export interface CsvHead {
  * reports the real problem. Without the cap the search would rescan an ever-growing prefix.
  */
 const MAX_HEADER_CHARS = 1024 * 1024;
+
+/** CONTRACT.md §3 limits: Excel's own cell limit, a row, and columns. */
+export const MAX_CELL_CHARS = 32_767;
+export const MAX_RECORD_BYTES = 1024 * 1024;
+export const MAX_COLUMNS = 1000;
 
 /** Large reads keep the per-read work (system calls, stream bookkeeping) negligible next to parsing. */
 const CHUNK_BYTES = 256 * 1024;
@@ -42,10 +48,10 @@ const FEED_BYTES = 64 * 1024;
 export async function* readCsv(
   file: string,
   onHead: (head: CsvHead) => void,
-  options: { headOnly?: boolean; signal?: AbortSignal; onEncoding?: (encoding: InputEncoding) => void } = {},
+  options: { headOnly?: boolean; signal?: AbortSignal; onEncoding?: (encoding: InputEncoding) => void; encoding?: EncodingOption } = {},
 ): AsyncGenerator<SourceRow[]> {
   const { headOnly = false, signal, onEncoding } = options;
-  const decoder = new InputDecoder(file);
+  const decoder = new InputDecoder(file, options.encoding);
   const tracker = new LineTracker();
   let engine: CsvEngine | undefined;
   let delimiter: Delimiter = ',';
@@ -59,17 +65,20 @@ export async function* readCsv(
     const info = engine!.info;
     const line = tracker.startLine(info.lines, info.empty_lines, fields);
     if (head === undefined) {
+      if (fields.length > MAX_COLUMNS) throw tooManyColumns(file, line, fields.length);
       if (fields.every((h) => h.trim() === '')) throw noHeader(file, line);
       head = { headers: fields, headerLine: line, encoding: decoder.encoding, delimiter };
       onHead(head);
       return;
     }
+    let any = false;
     for (let i = 0; i < fields.length; i++) {
-      if (fields[i] !== '') {
-        batch.push({ line, values: fields });
-        return;
-      }
+      const n = fields[i]!.length;
+      if (n === 0) continue;
+      any = true;
+      if (n > MAX_CELL_CHARS) throw cellTooLong(file, line, i, head.headers[i], fields[i]!);
     }
+    if (any) batch.push({ line, values: fields });
   };
   const feed = (chunk: Buffer | undefined, end: boolean): void => {
     const err = engine!.parse(chunk, end, push, noop);
@@ -129,6 +138,7 @@ export async function* readCsv(
     feed(undefined, true);
   } catch (err) {
     if (isFileSystemError(err)) throw fileSystemError(file, err);
+    if (err instanceof EncodingMismatch) throw await encodingError(file, err, decoder.encoding);
     throw err;
   } finally {
     stream.destroy();
@@ -140,6 +150,22 @@ export async function* readCsv(
 }
 
 function noop(): void {}
+
+/** Names the line and column of the first byte that does not fit the file's encoding (CONTRACT.md §3). */
+async function encodingError(file: string, err: EncodingMismatch, encoding: InputEncoding): Promise<FileError> {
+  const { line, column } = await locateByte(file, err.offset);
+  const byte = `0x${err.byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  const mixed = err.why.includes('after');
+  return new FileError(
+    file,
+    `${file}:${line} column ${column}: ${err.why} (byte ${byte} at offset ${err.offset})` +
+      (mixed
+        ? `: the file mixes encodings (UTF-8 and Windows-1252), so some text would be read wrong. Open it in a spreadsheet and save it again as "CSV UTF-8", or fix that character; --encoding utf8 or cp1252 forces one reading.`
+        : encoding === 'utf-8' || encoding === 'utf-8-bom'
+          ? `: the file is not valid UTF-8. Save it again as "CSV UTF-8", or pass the encoding it was saved in with --encoding cp1252 or utf16le.`
+          : '.'),
+  );
+}
 
 /**
  * The header of a file whose first line is a plain header (no quotes, some name given), split
@@ -153,8 +179,24 @@ function plainHeader(line: string, encoding: InputEncoding): CsvHead | undefined
   if (line.includes('"')) return undefined;
   const delimiter = detectDelimiter(line);
   const headers = line.split(delimiter);
+  if (headers.length > MAX_COLUMNS) return undefined; // the engine path reports it
   if (headers.every((h) => h.trim() === '')) return undefined; // the engine path reports it
   return { headers, headerLine: 1, encoding, delimiter };
+}
+
+function tooManyColumns(file: string, line: number, count: number): FileError {
+  return new FileError(file, `${file}:${line}: the header row has ${count.toLocaleString('en-US')} columns, over the ${MAX_COLUMNS.toLocaleString('en-US')} an import reads. Is the delimiter right, and is this the file you meant? Delete the unused columns and save it again.`);
+}
+
+function cellTooLong(file: string, line: number, index: number, header: string | undefined, cell: string): RowError {
+  const name = header?.trim() ? `${index + 1} (${quote(header)})` : `${index + 1}`;
+  return new RowError(file, line, name,
+    `this cell holds ${cell.length.toLocaleString('en-US')} characters, over the ${MAX_CELL_CHARS.toLocaleString('en-US')} a spreadsheet cell can hold (it starts ${quote(cell)}). Is a quote left open above it? Shorten the cell.`);
+}
+
+/** At most 200 characters of the input, quoted (CONTRACT.md §3). */
+export function quote(text: string): string {
+  return JSON.stringify(text.length > 200 ? `${text.slice(0, 197)}...` : text);
 }
 
 function noHeader(file: string, line: number): FileError {
@@ -176,9 +218,12 @@ function csvError(file: string, err: Error, tracker: LineTracker, engine: CsvEng
       return new RowError(file, line, undefined,
         `this row has ${fields.length} fields but the header has ${expected}. Quote any value that contains the delimiter ${shown} (as "1,234.50"), and make every row have one value per header.`);
     }
+    case 'CSV_MAX_RECORD_SIZE':
+      return new RowError(file, tracker.pendingStart(engine.info.empty_lines), undefined,
+        `this row is longer than ${MAX_RECORD_BYTES / 1024 / 1024} MiB, which no estimate or bill row needs: is a quote left open, or is this not a CSV file? Close the quote, or shorten the row.`);
     case undefined:
       return err;
     default:
-      return new RowError(file, e.lines ?? engine.info.lines, undefined, `the CSV cannot be read here: ${e.message}`);
+      return new RowError(file, e.lines ?? engine.info.lines, undefined, `the CSV cannot be read here: ${e.message.slice(0, 200)}`);
   }
 }

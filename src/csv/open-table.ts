@@ -16,6 +16,9 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
   const kind = await sniffKind(file);
   const { signal } = opts;
   if (kind === 'xlsx') {
+    if (opts.encoding !== undefined && opts.encoding !== 'auto') {
+      throw new FileError(file, `--encoding applies to CSV files only; ${file} is an .xlsx workbook, whose text is always Unicode. Remove --encoding.`);
+    }
     let head: XlsxHead | undefined;
     for await (const _ of readXlsx(file, opts.sheet, (h) => (head = h), { headOnly: true, signal })) {
       // headOnly yields nothing
@@ -27,8 +30,9 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
   if (opts.sheet !== undefined) {
     throw new FileError(file, `--sheet applies to .xlsx workbooks only; ${file} is read as CSV. Remove --sheet.`);
   }
+  const { encoding: forced } = opts;
   let head: CsvHead | undefined;
-  for await (const _ of readCsv(file, (h) => (head = h), { headOnly: true, signal })) {
+  for await (const _ of readCsv(file, (h) => (head = h), { headOnly: true, signal, encoding: forced })) {
     // headOnly yields nothing
   }
   const { headers, headerLine, encoding, delimiter } = head!;
@@ -36,7 +40,7 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
   // A Windows-1252 file can look like UTF-8 (pure ASCII) up to its first accented letter, which
   // may come long after the header: reading the rows settles `encoding`.
   function batches(): AsyncIterable<SourceRow[]> {
-    return readCsv(file, noop, { signal, onEncoding: (e) => (table.encoding = e) });
+    return readCsv(file, noop, { signal, encoding: forced, onEncoding: (e) => (table.encoding = e) });
   }
   return table;
 }

@@ -67,6 +67,8 @@ export interface OpenedTable {
 }
 
 export interface OpenTableOptions {
+  /** CSV only: `--encoding`; default `auto` (CONTRACT.md §3). */
+  encoding?: import('./input-decoder.ts').EncodingOption;
   /** .xlsx only: the sheet to read; default the first sheet of the workbook. */
   sheet?: string;
   /** Stops reading between chunks; the iterator then throws `InterruptedError`. */

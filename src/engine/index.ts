@@ -14,3 +14,5 @@ export { runExport, projectSource, type ProjectExportSpec } from './run-export.t
 export type { ImportPlan, PlannedRecord } from './plan-types.ts';
 export { planEstimates, planBills, dryRunReport, dryRunReportLines, projectResolverFromListing, type PlanOptions, type ProjectResolver } from './plan-import.ts';
 export { loadProjectResolver } from './project-directory.ts';
+export { errorsFileChunks, errorsFilePath, errorsFileSource, linesToFix, writeErrorsFile, ERRORS_FILE_COLUMNS, type ErrorsFileSource } from './errors-file.ts';
+export { combineReadingOptions, settleReadingRules, type ReadingOptions } from './reading-rules.ts';

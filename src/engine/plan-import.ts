@@ -10,26 +10,27 @@
  * (`PlannedRecord.payloadJson`), outside the JavaScript heap.
  */
 import type { BillPayload, EstimatePayload } from '../payloads/index.ts';
-import { openTable, type OpenedTable } from '../csv/index.ts';
+import { openTable, type CellValue, type OpenedTable, type SourceRow } from '../csv/index.ts';
 import { FileError, UsageError } from '../errors/index.ts';
 import type { ReportLine, StaticLine } from '../ledger/index.ts';
 import {
-  BILL_COLUMNS, BillGrouper, ESTIMATE_COLUMNS, EstimateGrouper, QUICKBOOKS_MAPPING, VendorDirectory, resolveColumns, type MappingFile,
-  type ProjectResolver,
+  BILL_COLUMNS, BILL_DATE_COLUMNS, BillGrouper, ESTIMATE_COLUMNS, EstimateGrouper, VendorDirectory, isBuiltInPreset, resolveColumns, type ColumnMap,
+  type MappingFile, type ProjectResolver, type ReadingRules,
 } from '../mapping/index.ts';
 import type { ImportPlan, PlannedRecord } from './plan-types.ts';
+import { combineReadingOptions, settleReadingRules, type ReadingOptions } from './reading-rules.ts';
 
 export { projectResolverFromListing, type ProjectResolver } from '../mapping/index.ts';
 
-export interface PlanOptions {
-  /** `--mapping MAP.json`, already loaded (`loadMappingFile`). */
+export interface PlanOptions extends ReadingOptions {
+  /** `--mapping MAP.json`, already loaded (`loadMappingFile`), or a built-in preset (`presetMapping`). */
   mapping?: MappingFile;
   /** `--sheet NAME` (.xlsx only); default the first sheet. */
   sheet?: string;
+  /** `--resend-unknown`: bills an errors file reports `unknown` are planned to be sent again. */
+  resendUnknown?: boolean;
   /** `--vendors VENDORS.csv` (bills only). */
   vendorsFile?: string;
-  /** `--mapping quickbooks` (bills only). */
-  quickbooks?: boolean;
   /** Resolves project numbers and names, and checks IDs, against the account's listing. Without it, project_id is taken as written. */
   resolver?: ProjectResolver;
   signal?: AbortSignal;
@@ -37,47 +38,106 @@ export interface PlanOptions {
 
 /** Reads an estimate file (.csv or .xlsx) into one planned estimate per (project, estimate_name) group. */
 export async function planEstimates(file: string, opts: PlanOptions = {}): Promise<ImportPlan<EstimatePayload>> {
-  if (opts.quickbooks) throw new UsageError('--mapping quickbooks reads QuickBooks bill exports; it does not apply to estimates. Pass a mapping file (--mapping MAP.json) instead.');
+  if (isBuiltInPreset(opts.mapping)) throw new UsageError('the built-in mappings (quickbooks, xero) read bill exports; they do not apply to estimates. Pass a mapping file (--mapping MAP.json) instead.');
   if (opts.vendorsFile !== undefined) throw new UsageError('--vendors applies to bill imports only; remove it.');
-  const table = await openTable(file, { sheet: opts.sheet, signal: opts.signal });
+  const reading = combineReadingOptions(opts, opts.mapping);
+  const table = await openTable(file, { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding });
   const columns = resolveColumns(table.headers, ESTIMATE_COLUMNS, opts.mapping, file, table.headerLine);
-  const grouper = new EstimateGrouper(file, columns, opts.resolver);
+  const rules = await settleReadingRules(table, columns, [], reading, opts.signal);
+  const grouper = new EstimateGrouper(file, columns, opts.resolver, rules);
   requireColumns(table, grouper.missingColumns());
-  const rows = await feed(table, grouper);
+  const rows = await feed(table, columns, grouper);
   const { records, statics } = grouper.finish();
-  return { kind: 'estimates', file, rows, records: records as PlannedRecord<EstimatePayload>[], statics };
+  return { kind: 'estimates', file, rows, records: records as PlannedRecord<EstimatePayload>[], statics, table: tableFacts(table, columns, rules) };
 }
 
 /** Reads a bill file into one planned bill per (bill_ref, project, vendor), or per row without bill_ref. */
 export async function planBills(file: string, opts: PlanOptions = {}): Promise<ImportPlan<BillPayload>> {
-  if (opts.quickbooks && opts.mapping !== undefined) throw new UsageError('--mapping takes either quickbooks or a mapping file, not both.');
-  const mapping = opts.quickbooks ? QUICKBOOKS_MAPPING : opts.mapping;
-  const table = await openTable(file, { sheet: opts.sheet, signal: opts.signal });
-  const columns = resolveColumns(table.headers, BILL_COLUMNS, mapping, file, table.headerLine);
+  const reading = combineReadingOptions(opts, opts.mapping);
+  const table = await openTable(file, { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding });
+  const columns = resolveColumns(table.headers, BILL_COLUMNS, opts.mapping, file, table.headerLine);
   const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
-  const grouper = new BillGrouper(file, columns, opts.resolver, vendors);
+  const rules = await settleReadingRules(table, columns, BILL_DATE_COLUMNS, reading, opts.signal);
+  const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown);
   requireColumns(table, grouper.missingColumns());
-  const rows = await feed(table, grouper);
+  const rows = await feed(table, columns, grouper);
   const { records, statics } = grouper.finish();
-  return { kind: 'bills', file, rows, records: records as PlannedRecord<BillPayload>[], statics };
+  return { kind: 'bills', file, rows, records: records as PlannedRecord<BillPayload>[], statics, table: tableFacts(table, columns, rules) };
+}
+
+function tableFacts(table: OpenedTable, columns: ColumnMap, rules: ReadingRules): ImportPlan['table'] {
+  return {
+    kind: table.kind,
+    headers: table.headers,
+    headerLine: table.headerLine,
+    delimiter: table.delimiter ?? ',',
+    encoding: table.encoding,
+    rules,
+    columns: columnsByIndex(table.headers.length, columns),
+    sourceLineIndex: columns.sourceLineIndex,
+    errorIndex: columns.errorIndex,
+  };
+}
+
+/** The canonical column of each header index (null for ignored or unnamed ones). */
+function columnsByIndex(width: number, columns: ColumnMap): Array<string | null> {
+  const out: Array<string | null> = new Array(width).fill(null);
+  for (const c of columns.columns()) {
+    const index = columns.source(c)?.index ?? -1;
+    if (index >= 0 && index < width) out[index] = c;
+  }
+  return out;
 }
 
 function requireColumns(table: OpenedTable, missing: string[]): void {
   if (missing.length === 0) return;
+  const shown = table.headers.slice(0, 30).map((h) => JSON.stringify(h.length > 40 ? `${h.slice(0, 37)}...` : h)).join(', ');
   throw new FileError(
     table.file,
     `${table.file}:${table.headerLine}: missing column${missing.length > 1 ? 's' : ''}: ${missing.join('; ')}. ` +
-      `The header row has ${table.headers.map((h) => JSON.stringify(h)).join(', ')}; rename a header, or map it with --mapping MAP.json ({"columns": {"<header>": "<column>"}}).`,
+      `The header row has ${shown}${table.headers.length > 30 ? `, and ${table.headers.length - 30} more` : ''}; rename a header, or map it with --mapping MAP.json ({"columns": {"<header>": "<column>"}}).`,
   );
 }
 
-async function feed(table: OpenedTable, grouper: { add(row: { line: number; values: unknown[] }): void }): Promise<number> {
+async function feed(table: OpenedTable, columns: ColumnMap, grouper: { add(row: SourceRow): void }): Promise<number> {
+  const unnamed = unnamedColumns(table.headers, columns);
   let rows = 0;
   for await (const batch of table.batches()) {
+    if (unnamed.length > 0) for (let i = 0; i < batch.length; i++) checkUnnamed(table, unnamed, batch[i]!);
     for (let i = 0; i < batch.length; i++) grouper.add(batch[i]!);
     rows += batch.length;
   }
   return rows;
+}
+
+/** Indexes of columns whose header name is empty (spreadsheets leave them behind; their cells must be empty). */
+function unnamedColumns(headers: readonly string[], columns: ColumnMap): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < headers.length; i++) if (headers[i]!.trim() === '' && i !== columns.sourceLineIndex && i !== columns.errorIndex) out.push(i);
+  return out;
+}
+
+/**
+ * A value under a column with no header name would be lost: stop and name it (CONTRACT.md §3),
+ * before anything is sent.
+ */
+function checkUnnamed(table: OpenedTable, unnamed: readonly number[], row: SourceRow): void {
+  for (const i of unnamed) {
+    const v: CellValue = row.values[i] ?? null;
+    if (v === null || v === '' || (typeof v === 'string' && v.trim() === '')) continue;
+    const where = table.kind === 'xlsx' ? `column ${columnLetter(i + 1)}` : `column ${i + 1}`;
+    const text = typeof v === 'string' ? v : v instanceof Date ? v.toISOString().slice(0, 10) : String(v);
+    throw new FileError(table.file,
+      `${table.file}:${row.line} ${where}: this cell holds ${JSON.stringify(text.length > 200 ? `${text.slice(0, 197)}...` : text)}, but its column has no header name (header line ${table.headerLine}), so it belongs to no field. ` +
+        'Give the column a header (a known column, or one the mapping file ignores), or delete the value.');
+  }
+}
+
+/** 1 → A, 27 → AA: how a spreadsheet user names a column. */
+function columnLetter(col: number): string {
+  let s = '';
+  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
 }
 
 const DRY_RUN_MESSAGE = 'dry run: valid, not sent';

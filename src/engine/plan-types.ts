@@ -1,4 +1,6 @@
+import type { TableKind } from '../csv/index.ts';
 import type { StaticLine } from '../ledger/index.ts';
+import type { ReadingRules } from '../mapping/index.ts';
 
 /** One record to create: an estimate (one per project) or a bill. */
 export interface PlannedRecord<P = unknown> {
@@ -30,4 +32,20 @@ export interface ImportPlan<P = unknown> {
   records: PlannedRecord<P>[];
   /** Report lines decided while planning: every row of an invalid group, and rows that belong to no group. */
   statics: StaticLine[];
+  /** How the file was read: what the errors file (CONTRACT.md §5) needs to write rows that read the same. */
+  table?: {
+    kind: TableKind;
+    headers: string[];
+    headerLine: number;
+    /** CSV: the detected delimiter; `,` for .xlsx. */
+    delimiter: string;
+    encoding?: string;
+    rules: ReadingRules;
+    /** The canonical column each header gives (null when ignored or unknown), by header index. */
+    columns: Array<string | null>;
+    /** Index of the errors file's `source_line` column when FILE is an errors file, else -1. */
+    sourceLineIndex: number;
+    /** Index of the errors file's `error` column, else -1. */
+    errorIndex: number;
+  };
 }

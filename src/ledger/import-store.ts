@@ -41,6 +41,8 @@ export interface ImportMeta {
   /** Rows reported `invalid` while planning. */
   invalidRows: number;
   createdAt: number;
+  /** How the input was read, for `jobs report ID --errors` (the engine's `ErrorsFileSource`; no secret in it). */
+  errorsSource?: unknown;
 }
 
 export interface ReportLine {

@@ -9,8 +9,9 @@
  *     keyed like the rows of a file without the column.
  *   - Blank cells are "not given": bill-level fields must agree only among the rows that give
  *     them. A different non-blank value on a later row makes that row invalid, naming both values.
- *   - RATE keeps the exact decimal text typed (`parseDecimalText`); the API's encoder rounds it
- *     to the two decimals of the wire form. QTY and TAX_PERCENT are JSON numbers: the seed's
+ *   - RATE keeps the exact decimal text typed (`parseRateText`); the API's encoder writes it
+ *     with the two decimals of the wire form, and a rate with more decimals that are not zeros
+ *     is a row error (CONTRACT.md §4: never rounded). QTY and TAX_PERCENT are JSON numbers: the seed's
  *     observed shape makes only identifiers and RATE decimal text.
  *   - APPROVER is a user ID (sent as an identifier) when it is a whole number, else the name
  *     as written. BILL_TYPE, TRADE and TRAFFIC_COLOR are sent as written (text).
@@ -28,7 +29,7 @@ import { numberOf, textOf } from './fast-cells.ts';
 import type { ColumnMap } from './header.ts';
 import type { MappedRecord } from './mapped-record.ts';
 import { PROJECT_REF_COLUMNS, ProjectRefReader, type ProjectResolver } from './project-refs.ts';
-import { CellValueError, parseBoolean, parseDate, parseDecimalText, parseId, parseText } from './values.ts';
+import { CellValueError, parseBoolean, parseDate, parseId, parseRateText, parseText, US_RULES, type ReadingRules } from './values.ts';
 import type { VendorDirectory } from './vendors.ts';
 
 type FieldKind = 'text' | 'date' | 'boolean' | 'id' | 'number' | 'decimal' | 'approver';
@@ -41,12 +42,18 @@ const BILL_FIELDS: ReadonlyArray<[string, string, FieldKind]> = [
   ['trade', 'TRADE', 'text'], ['bill_type', 'BILL_TYPE', 'text'], ['traffic_color', 'TRAFFIC_COLOR', 'text'],
 ];
 
+/** The bill columns that hold dates: the ones whose day/month order a file must settle. */
+export const BILL_DATE_COLUMNS: readonly string[] = BILL_FIELDS.filter(([, , kind]) => kind === 'date').map(([c]) => c);
+
 /** Item columns → field; item_name and rate are required. */
 const ITEM_FIELDS: ReadonlyArray<[string, string, FieldKind]> = [
   ['item_name', 'NAME', 'text'], ['rate', 'RATE', 'decimal'], ['qty', 'QTY', 'number'], ['unit', 'UNIT', 'text'],
   ['item_description', 'DESCRIPTION', 'text'], ['cost_code_id', 'COST_CODE_ID', 'id'], ['tax_type_id', 'TAX_TYPE_ID', 'id'],
   ['tax_percent', 'TAX_PERCENT', 'number'],
 ];
+
+/** The bill columns that hold numbers (how the errors file writes them back, CONTRACT.md §5). */
+export const BILL_NUMBER_COLUMNS: readonly string[] = ITEM_FIELDS.filter(([, , k]) => k === 'number' || k === 'decimal').map(([c]) => c);
 
 /** Every column a bill file may have (CONTRACT.md §4). */
 export const BILL_COLUMNS: readonly string[] = [
@@ -94,6 +101,10 @@ function fieldCols(columns: ColumnMap, list: ReadonlyArray<[string, string, Fiel
 
 interface BillGroup {
   ref: string | undefined;
+  /** In an errors file (CONTRACT.md §5): the `source_line` of the bill's first row, which keeps a row-keyed bill's key. */
+  sourceLine: string | undefined;
+  /** In an errors file: a row whose earlier import ended `unknown` (its `error` says so). */
+  priorUnknown: boolean;
   projectId: number;
   vendorId: number;
   /** `project 1042 / vendor 55` (or the values as written when they cannot be resolved). */
@@ -110,6 +121,12 @@ export interface BillMapping {
   statics: StaticLine[];
 }
 
+/**
+ * What makes a bill `unknown` again when its errors-file row comes back: the `error` cell the
+ * errors file wrote for it (`writeErrorsFile` starts such a message with `unknown:`).
+ */
+const PRIOR_UNKNOWN = /^\s*unknown:/;
+
 /** Groups the rows of one bill file into bills: `add` every data row in file order, then `finish` once. */
 export class BillGrouper {
   private readonly projects: ProjectRefReader;
@@ -125,18 +142,26 @@ export class BillGrouper {
   private readonly bills: BillGroup[] = [];
   private readonly loose: StaticLine[] = [];
   private readonly errors: string[] = [];
+  private readonly sourceLineIndex: number;
+  private readonly errorIndex: number;
 
   constructor(
     private readonly file: string,
     columns: ColumnMap,
     resolver: ProjectResolver | undefined,
     private readonly vendors: VendorDirectory | undefined,
+    /** How the file writes numbers and dates (settled once per file, `settleReadingRules`). */
+    private readonly rules: ReadingRules = US_RULES,
+    /** `--resend-unknown`: a bill an errors file says was `unknown` is planned to be sent again. */
+    private readonly resendUnknown = false,
   ) {
     this.projects = new ProjectRefReader(file, columns, resolver);
     this.ref = colOf(columns, 'bill_ref');
     this.vendorId = colOf(columns, 'vendor_id');
     this.vendorName = colOf(columns, 'vendor');
     this.billFields = fieldCols(columns, BILL_FIELDS);
+    this.sourceLineIndex = columns.sourceLineIndex;
+    this.errorIndex = columns.errorIndex;
     this.itemFields = fieldCols(columns, ITEM_FIELDS);
     this.billScratch = new Array(this.billFields.length);
     this.itemScratch = new Array(this.itemFields.length);
@@ -232,6 +257,11 @@ export class BillGrouper {
       this.loose.push({ line, record, status: 'invalid', message: errors.join('; ') });
       return;
     }
+    if (group.lines.length === 0 && this.sourceLineIndex >= 0) {
+      const sl = values[this.sourceLineIndex];
+      group.sourceLine = sl === null || sl === undefined || String(sl).trim() === '' ? undefined : String(sl).trim();
+    }
+    if (this.errorIndex >= 0 && PRIOR_UNKNOWN.test(String(values[this.errorIndex] ?? ''))) group.priorUnknown = true;
     group.lines.push(line);
     if (errors.length > 0) {
       (group.badLines ??= []).push(line);
@@ -283,10 +313,19 @@ export class BillGrouper {
       const hash = contentHash(payload);
       let key: string;
       if (g.ref !== undefined) key = `bill:ref:${g.ref}|${g.projectId}|${g.vendorId}`;
-      else {
+      else if (g.sourceLine !== undefined) {
+        // A row of an errors file: its place in the original file is its `source_line`, so two
+        // identical bills of the original (one created, one fixed later) stay two records.
+        key = `bill:row:${hash}@L${g.sourceLine}`;
+      } else {
         const n = occurrences.get(hash) ?? 0;
         occurrences.set(hash, n + 1);
         key = `bill:row:${hash}#${n}`;
+      }
+      if (g.priorUnknown && !this.resendUnknown) {
+        const message = 'unknown: an earlier import could not tell whether this bill reached the service (see its errors file); it is not sent again on its own. Check the bill in the service, then import with --resend-unknown if it is missing';
+        for (const line of g.lines) statics.push({ line, record: label, status: 'unknown', message });
+        continue;
       }
       records.push({ key, label, lines: g.lines, contentHash: hash, payload });
     }
@@ -297,7 +336,7 @@ export class BillGrouper {
 
   private newGroup(ref: string | undefined, projectId: number, vendorId: number, target: string): BillGroup {
     const g: BillGroup = {
-      ref, projectId, vendorId, target, lines: [],
+      ref, sourceLine: undefined, priorUnknown: false, projectId, vendorId, target, lines: [],
       payload: { PRJ_ID: projectId, VENDOR_ID: vendorId, ITEMS: [] },
       setOn: undefined, badLines: undefined, badMessages: undefined,
     };
@@ -347,11 +386,11 @@ export class BillGrouper {
     try {
       switch (kind) {
         case 'text': return textOf(cell);
-        case 'date': return parseDate(cell);
+        case 'date': return parseDate(cell, this.rules);
         case 'boolean': return parseBoolean(cell);
         case 'id': return parseId(cell);
-        case 'number': return numberOf(cell);
-        case 'decimal': return parseDecimalText(cell);
+        case 'number': return numberOf(cell, this.rules);
+        case 'decimal': return parseRateText(cell, this.rules);
         case 'approver': {
           const text = parseText(cell);
           return text !== undefined && /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : text;

@@ -40,7 +40,7 @@ import type { ColumnMap } from './header.ts';
 import { JsonRecord, type MappedRecord } from './mapped-record.ts';
 import { TextArena, type TextRef } from './text-arena.ts';
 import { PROJECT_REF_COLUMNS, ProjectRefReader, type ProjectResolver } from './project-refs.ts';
-import { CellValueError, parseBoolean, parseId } from './values.ts';
+import { CellValueError, parseBoolean, parseId, US_RULES, type ReadingRules } from './values.ts';
 
 type FieldKind = 'text' | 'number' | 'id';
 
@@ -62,6 +62,9 @@ const LINE_FIELDS: ReadonlyArray<[string, FieldKind]> = [
 
 const TOP_FIELDS = ['advanced_estimate', 'five_column_estimate', 'total_price'] as const;
 const MARKUP_COLUMNS = ['markup_name', 'markup_value', 'markup_type'] as const;
+
+/** The estimate columns that hold numbers (how the errors file writes them back, CONTRACT.md §5). */
+export const ESTIMATE_NUMBER_COLUMNS: readonly string[] = [...LINE_FIELDS.filter(([, k]) => k === 'number').map(([c]) => c), 'total_price', 'markup_value', 'markup_type'];
 
 /** Every column an estimate file may have (CONTRACT.md §3), in the order messages list them. */
 export const ESTIMATE_COLUMNS: readonly string[] = [
@@ -206,6 +209,8 @@ export class EstimateGrouper {
     private readonly file: string,
     columns: ColumnMap,
     resolver: ProjectResolver | undefined,
+    /** How the file writes numbers (settled once per file, `settleReadingRules`). */
+    private readonly rules: ReadingRules = US_RULES,
   ) {
     this.projects = new ProjectRefReader(file, columns, resolver);
     this.name = colOf(columns, 'estimate_name');
@@ -542,7 +547,7 @@ export class EstimateGrouper {
       if (cell === '' || cell === null) continue;
       let v: unknown;
       try {
-        v = t.column === 'total_price' ? numberOf(cell) : parseBoolean(cell);
+        v = t.column === 'total_price' ? numberOf(cell, this.rules) : parseBoolean(cell);
       } catch (err) {
         if (!(err instanceof CellValueError)) throw err;
         this.errors.push(this.rowError(line, t.header, err.message));
@@ -658,7 +663,7 @@ export class EstimateGrouper {
       if (kind === 'text') {
         return textOf(cell);
       }
-      return kind === 'number' ? numberOf(cell) : parseId(cell);
+      return kind === 'number' ? numberOf(cell, this.rules) : parseId(cell);
     } catch (err) {
       if (!(err instanceof CellValueError)) throw err;
       this.errors.push(this.rowError(line, header, err.message));

@@ -4,7 +4,7 @@
  * full parser would; only the common, unambiguous shapes skip it.
  */
 import type { CellValue } from '../csv/index.ts';
-import { parseNumber, parseText } from './values.ts';
+import { parseNumber, parseText, type ReadingRules } from './values.ts';
 
 /** `parseText`: a string with no white space at either end is returned as it is. */
 export function textOf(cell: CellValue): string | undefined {
@@ -28,12 +28,22 @@ const PLAIN_NUMBER = /^-?\d{1,15}(?:\.\d{1,15})?$/;
 const CURRENCY = /^\$\d{1,3}(?:,\d{3}){0,4}(?:\.\d{1,15})?$/;
 const PERCENT = /^\d{1,15}(?:\.\d{1,15})?%$/;
 
-/** `parseNumber` with fast paths for plain decimals, dollar amounts and percentages. */
-export function numberOf(cell: CellValue): number | undefined {
+/** Whole numbers, which read the same whatever the decimal separator. */
+const PLAIN_INTEGER = /^-?\d{1,15}$/;
+
+/**
+ * `parseNumber` with fast paths for plain decimals, dollar amounts and percentages (in a
+ * decimal-comma file, whole numbers only: `1.234` is not 1.234 there).
+ */
+export function numberOf(cell: CellValue, rules: ReadingRules): number | undefined {
+  if (typeof cell === 'string' && rules.decimalSeparator === ',') {
+    if (PLAIN_INTEGER.test(cell)) return Number(cell) || 0;
+    return parseNumber(cell, rules);
+  }
   if (typeof cell === 'string') {
     if (PLAIN_NUMBER.test(cell)) return Number(cell) || 0; // `|| 0`: no -0
     if (CURRENCY.test(cell)) return Number(cell.slice(1).replaceAll(',', ''));
     if (PERCENT.test(cell)) return Number(cell.slice(0, -1));
   }
-  return parseNumber(cell);
+  return parseNumber(cell, rules);
 }

@@ -1,6 +1,8 @@
 import type { CellValue, SourceRow } from '../csv/index.ts';
 import { ConfigError, FileError } from '../errors/index.ts';
 import type { MappingFile } from './mapping-file.ts';
+import { isBuiltInPreset } from './presets.ts';
+import { suggestColumn, suggestHeader } from './suggest.ts';
 
 /**
  * The comparable form of a header or column name (CONTRACT.md §3): lower case, without spaces,
@@ -22,11 +24,25 @@ export interface ColumnSource {
   constant?: CellValue;
 }
 
+/**
+ * The two columns an errors file (CONTRACT.md §5) adds after the input's own: `source_line`
+ * (the row's line in the original file) and `error`. Matched like any header.
+ */
+const SOURCE_LINE = normalizeHeader('source_line');
+const ERROR = normalizeHeader('error');
+
 /** The canonical columns of one file, resolved once so each row is read by index. */
 export class ColumnMap {
   private readonly sources: Map<string, ColumnSource>;
-  constructor(readonly file: string, sources: Iterable<ColumnSource>) {
+  /** Index of the errors file's `source_line` column (CONTRACT.md §5), -1 when the file has none. */
+  readonly sourceLineIndex: number;
+  /** Index of the errors file's `error` column (CONTRACT.md §5), -1 when the file has none. */
+  readonly errorIndex: number;
+
+  constructor(readonly file: string, sources: Iterable<ColumnSource>, errorsFile: { sourceLineIndex?: number; errorIndex?: number } = {}) {
     this.sources = new Map([...sources].map((s) => [s.column, s]));
+    this.sourceLineIndex = errorsFile.sourceLineIndex ?? -1;
+    this.errorIndex = errorsFile.errorIndex ?? -1;
   }
 
   /** True when the file (or a constant) provides the column. */
@@ -56,15 +72,34 @@ export class ColumnMap {
   }
 }
 
+export interface ResolveColumnsOptions {
+  /**
+   * Allow `columns` keys and `ignore` entries that name a header the file does not have. Built-in
+   * presets (`--mapping quickbooks|xero`) name alternatives (`Vendor` or `Supplier`) and are
+   * always lenient; a user's mapping file is strict unless this is set, so that a misspelt entry
+   * is never silently unused.
+   * @defaultValue `true` for the built-in presets, `false` otherwise
+   */
+  lenientMapping?: boolean;
+}
+
 /**
  * Matches a file's headers to the importer's canonical columns (`known`), applying the mapping
  * file's renames, ignores and constants.
  *
- * Errors (`FileError`, all found at once): an unknown header (naming every one and how to ignore
- * or rename it in the mapping file), two headers that are the same column once normalised, two
- * headers mapped to one column. A mapping that renames to, or sets a constant for, a column the
- * importer does not know is a `ConfigError`. Headers that are empty are skipped: spreadsheets
- * leave trailing empty columns behind.
+ * Errors (`FileError`, each kind found all at once, in this order): two headers that are the same
+ * column once normalised, or two headers mapped to one column; a mapping entry (`columns` key or
+ * `ignore` entry) naming a header the file does not have (unless lenient, see
+ * `ResolveColumnsOptions`), with the closest header; an unknown header, with the known column it
+ * most likely is (`suggestColumn`) and the mapping that would read or skip it. A mapping that
+ * renames to, or sets a constant for, a column the importer does not know is a `ConfigError`.
+ *
+ * Headers that are empty are skipped: spreadsheets leave trailing empty columns behind.
+ * `source_line` and `error`, the errors file's own columns (CONTRACT.md §5), are not unknown:
+ * their indexes are `ColumnMap.sourceLineIndex` and `errorIndex`.
+ *
+ * Messages quote at most 200 characters of the input (CONTRACT.md §3): long lists end in
+ * "and N more", long names are cut.
  */
 export function resolveColumns(
   headers: readonly string[],
@@ -72,18 +107,20 @@ export function resolveColumns(
   mapping: MappingFile | undefined,
   file: string,
   headerLine = 1,
+  options: ResolveColumnsOptions = {},
 ): ColumnMap {
+  const lenient = options.lenientMapping ?? isBuiltInPreset(mapping);
   const knownByName = new Map(known.map((k) => [normalizeHeader(k), k]));
   const canonical = (name: string, what: string): string => {
     const column = knownByName.get(normalizeHeader(name));
     if (column === undefined) {
-      throw new ConfigError(`the mapping file ${what} "${name}", which is not a column this import knows. Known columns: ${known.join(', ')}.`);
+      throw new ConfigError(`the mapping file ${what} ${new Quoter().quote(name)}, which is not a column this import knows. Known columns: ${known.join(', ')}.`);
     }
     return column;
   };
   const renames = new Map<string, string>();
   for (const [header, column] of Object.entries(mapping?.columns ?? {})) {
-    renames.set(normalizeHeader(header), canonical(column, `maps "${header}" to`));
+    renames.set(normalizeHeader(header), canonical(column, `maps ${new Quoter().quote(header)} to`));
   }
   const ignored = new Set((mapping?.ignore ?? []).map(normalizeHeader));
 
@@ -91,25 +128,29 @@ export function resolveColumns(
   const byColumn = new Map<string, ColumnSource>();
   const firstByName = new Map<string, string>();
   const unknown: string[] = [];
-  const clashes: string[] = [];
+  const clashes: Array<[string, string, string | undefined]> = [];
+  let sourceLineIndex = -1;
+  let errorIndex = -1;
   headers.forEach((header, index) => {
     const name = normalizeHeader(header);
     if (name === '') return;
     const earlier = firstByName.get(name);
     if (earlier !== undefined) {
-      clashes.push(`"${earlier}" and "${header}" are the same column`);
+      clashes.push([earlier, header, undefined]);
       return;
     }
     firstByName.set(name, header);
     if (ignored.has(name)) return;
     const column = renames.get(name) ?? knownByName.get(name);
     if (column === undefined) {
-      unknown.push(header);
+      if (name === SOURCE_LINE) sourceLineIndex = index;
+      else if (name === ERROR) errorIndex = index;
+      else unknown.push(header);
       return;
     }
     const taken = byColumn.get(column);
     if (taken !== undefined) {
-      clashes.push(`"${taken.header}" and "${header}" both give column ${column}`);
+      clashes.push([taken.header, header, column]);
       return;
     }
     const source = { column, header, index };
@@ -119,27 +160,172 @@ export function resolveColumns(
 
   const where = `${file}:${headerLine}`;
   if (clashes.length > 0) {
-    throw new FileError(file, `${where}: duplicate columns: ${clashes.join('; ')}. Keep one of each, or skip the others with "ignore": [...] in the mapping file (--mapping MAP.json).`);
-  }
-  if (unknown.length > 0) {
-    const list = unknown.map((h) => JSON.stringify(h));
+    const q = new Quoter();
+    const shown: string[] = [];
+    for (const [a, b, column] of clashes.slice(0, MAX_LISTED)) {
+      const qa = q.quote(a);
+      const qb = q.quote(b);
+      if (qa === undefined || qb === undefined) break;
+      shown.push(column === undefined ? `${qa} and ${qb} are the same column` : `${qa} and ${qb} both give column ${column}`);
+    }
     throw new FileError(
       file,
-      `${where}: unknown column${unknown.length > 1 ? 's' : ''} ${list.join(', ')}. Known columns: ${known.join(', ')} (case, spaces, _, - and . do not matter). ` +
-        `To skip ${unknown.length > 1 ? 'them' : 'it'}, pass a mapping file with --mapping MAP.json containing {"ignore": [${list.join(', ')}]}; ` +
-        `to read one as a known column, add "columns": {${list[0]}: "<column>"}.`,
+      `${where}: duplicate columns: ${shown.join('; ')}${more(clashes.length - shown.length)}. Keep one of each, or skip the others with "ignore": [...] in the mapping file (--mapping MAP.json).`,
     );
+  }
+  if (!lenient && mapping !== undefined) checkMappingEntries(headers, firstByName, known, mapping, file, where);
+  if (unknown.length > 0) {
+    const taken = new Set(byColumn.keys());
+    for (const name of Object.keys(mapping?.constants ?? {})) {
+      const column = knownByName.get(normalizeHeader(name));
+      if (column !== undefined) taken.add(column);
+    }
+    throw new FileError(file, unknownColumnsMessage(unknown, known, taken, where));
   }
 
   for (const [name, value] of Object.entries(mapping?.constants ?? {})) {
     const column = canonical(name, 'sets a constant for');
     const inFile = byColumn.get(column);
     if (inFile !== undefined) {
-      throw new ConfigError(`the mapping file sets a constant for ${column}, but ${file} has that column too ("${inFile.header}"). Remove the constant, or add "${inFile.header}" to "ignore".`);
+      throw new ConfigError(`the mapping file sets a constant for ${column}, but ${file} has that column too (${new Quoter().quote(inFile.header)}). Remove the constant, or add ${new Quoter().quote(inFile.header)} to "ignore".`);
     }
     const source = { column, header: column, index: -1, constant: value };
     byColumn.set(column, source);
     sources.push(source);
   }
-  return new ColumnMap(file, sources);
+  return new ColumnMap(file, sources, { sourceLineIndex, errorIndex });
+}
+
+/** At most this many headers (or entries) are named in one message; the rest are counted. */
+const MAX_LISTED = 10;
+
+/** A mapping entry naming a header the file does not have: an error, naming the closest header. */
+function checkMappingEntries(
+  headers: readonly string[],
+  present: ReadonlyMap<string, string>,
+  known: readonly string[],
+  mapping: MappingFile,
+  file: string,
+  where: string,
+): void {
+  const stale: Array<{ kind: 'columns' | 'ignore'; entry: string; column?: string }> = [];
+  for (const [entry, column] of Object.entries(mapping.columns)) {
+    if (!present.has(normalizeHeader(entry))) stale.push({ kind: 'columns', entry, column });
+  }
+  for (const entry of mapping.ignore) {
+    if (!present.has(normalizeHeader(entry))) stale.push({ kind: 'ignore', entry });
+  }
+  if (stale.length === 0) return;
+
+  const q = new Quoter();
+  const named: string[] = [];
+  for (const s of stale.slice(0, MAX_LISTED)) {
+    const entry = q.quote(s.entry);
+    if (entry === undefined) break;
+    const guess = suggestHeader(s.entry, headers, known, s.column);
+    const quotedGuess = guess === undefined ? undefined : q.quote(guess);
+    const target = s.kind === 'columns' ? ` → ${s.column}` : '';
+    named.push(`"${s.kind}" entry ${entry}${target}${quotedGuess === undefined ? '' : ` (did you mean ${quotedGuess}?)`}`);
+  }
+  const nonEmpty = headers.filter((h) => h.trim() !== '');
+  const listed = q.list(nonEmpty, MAX_LISTED);
+  throw new FileError(
+    file,
+    `${where}: the mapping file names ${stale.length > 1 ? 'headers' : 'a header'} that ${file} does not have: ${named.join(', ')}${more(stale.length - named.length)}. ` +
+      `The header row has ${listed}. Correct ${stale.length > 1 ? 'these entries' : 'the entry'} to the header as written (case, spaces, _, - and . do not matter), or remove ${stale.length > 1 ? 'them' : 'it'}.`,
+  );
+}
+
+/**
+ * `bills.csv:1: unknown columns "UOM", "Unit Price". Did you mean: "UOM" → unit, "Unit Price" →
+ * unit_cost? To read them so, pass --mapping MAP.json with {"columns": {...}}; to skip them,
+ * {"ignore": [...]}. Known columns: …`
+ */
+function unknownColumnsMessage(unknown: readonly string[], known: readonly string[], taken: ReadonlySet<string>, where: string): string {
+  const q = new Quoter();
+  const shown: Array<{ header: string; quoted: string; column: string | undefined }> = [];
+  const proposed = new Set(taken);
+  for (const header of unknown.slice(0, MAX_LISTED)) {
+    const quoted = q.quote(header);
+    if (quoted === undefined) break;
+    // Never propose a column the file already has, nor one column for two headers.
+    const column = suggestColumn(header, known.filter((k) => !proposed.has(k)));
+    if (column !== undefined) proposed.add(column);
+    shown.push({ header, quoted, column });
+  }
+  const rest = unknown.length - shown.length;
+  const list = `${shown.map((s) => s.quoted).join(', ')}${more(rest)}`;
+  const plural = unknown.length > 1;
+  const them = plural ? 'them' : 'it';
+  const knownText = `Known columns: ${known.join(', ')} (case, spaces, _, - and . do not matter).`;
+  const suggested = shown.filter((s) => s.column !== undefined);
+  const others = shown.filter((s) => s.column === undefined);
+  const etc = rest > 0 ? ', …' : '';
+  let message = `${where}: unknown column${plural ? 's' : ''} ${list}.`;
+  if (suggested.length === 0) {
+    return (
+      `${message} ${knownText} ` +
+      `To skip ${them}, pass --mapping MAP.json with {"ignore": [${shown.map((s) => s.quoted).join(', ')}${etc}]}; ` +
+      `to read one as a known column, {"columns": {${shown[0]!.quoted}: "<column>"}}.`
+    );
+  }
+  const columns = `"columns": {${suggested.map((s) => `${s.quoted}: "${s.column}"`).join(', ')}}`;
+  message += ` Did you mean: ${suggested.map((s) => `${s.quoted} → ${s.column}`).join(', ')}?`;
+  if (others.length === 0 && rest === 0) {
+    message += ` To read ${suggested.length > 1 ? 'them' : 'it'} so, pass --mapping MAP.json with {${columns}}; to skip ${them}, {"ignore": [${shown.map((s) => s.quoted).join(', ')}]}.`;
+  } else {
+    message += ` To read ${suggested.length > 1 ? 'those' : 'that one'} so and skip the others, pass --mapping MAP.json with {${columns}, "ignore": [${others.map((s) => s.quoted).join(', ')}${etc}]}.`;
+  }
+  return `${message} ${knownText}`;
+}
+
+function more(n: number): string {
+  return n > 0 ? ` and ${n} more` : '';
+}
+
+/** Longest part of one input value a message quotes. */
+const MAX_QUOTED_VALUE = 60;
+
+/**
+ * Quotes input for one message, at most 200 characters of it in all (CONTRACT.md §3): a value
+ * quoted twice counts once; a long value is cut (`…`); once the budget is spent, `quote` returns
+ * undefined and the caller counts the rest instead of naming them.
+ */
+class Quoter {
+  private used = 0;
+  private readonly seen = new Map<string, string>();
+  constructor(private readonly budget = 200) {}
+
+  quote(value: string): string | undefined {
+    const done = this.seen.get(value);
+    if (done !== undefined) return done;
+    const left = this.budget - this.used;
+    const wanted = Math.min(value.length, MAX_QUOTED_VALUE);
+    // A value that no longer fits is counted, not cut to a stub (the first one always shows).
+    if (left <= 0 || (wanted > left && this.used > 0)) return undefined;
+    const max = Math.min(wanted, left);
+    let text = value;
+    if (value.length > max) {
+      let cut = max - 1;
+      const code = value.charCodeAt(cut - 1);
+      if (code >= 0xd800 && code <= 0xdbff) cut--; // keep surrogate pairs whole
+      text = `${value.slice(0, cut)}…`;
+    }
+    this.used += max;
+    const quoted = JSON.stringify(text);
+    this.seen.set(value, quoted);
+    return quoted;
+  }
+
+  /** `"a", "b", "c" and 7 more`: up to `max` values, as many as the budget allows. */
+  list(values: readonly string[], max: number): string {
+    const shown: string[] = [];
+    for (const v of values.slice(0, max)) {
+      const quoted = this.quote(v);
+      if (quoted === undefined) break;
+      shown.push(quoted);
+    }
+    if (shown.length === 0) return `${values.length} headers`;
+    return `${shown.join(', ')}${more(values.length - shown.length)}`;
+  }
 }

@@ -1,4 +1,5 @@
-export { normalizeHeader, resolveColumns, ColumnMap, type ColumnSource } from './header.ts';
+export { normalizeHeader, resolveColumns, ColumnMap, type ColumnSource, type ResolveColumnsOptions } from './header.ts';
+export { suggestColumn, suggestHeader } from './suggest.ts';
 export { loadMappingFile, parseMappingFile, type MappingFile } from './mapping-file.ts';
 export {
   CellValueError,
@@ -11,10 +12,17 @@ export {
   parseId,
   parseNumber,
   parseText,
+  parseRateText,
+  dayMonthEvidence,
+  US_RULES,
+  type ReadingRules,
+  type DateOrder,
 } from './values.ts';
-export { ESTIMATE_COLUMNS, EstimateGrouper, type EstimateMapping } from './estimates.ts';
-export { BILL_COLUMNS, BillGrouper, type BillMapping } from './bills.ts';
-export { PROJECT_REF_COLUMNS, ProjectRefReader, projectResolverFromListing, type ProjectRefKind, type ProjectResolver } from './project-refs.ts';
+export { ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, type EstimateMapping } from './estimates.ts';
+export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, type BillMapping } from './bills.ts';
+export { PROJECT_REF_COLUMNS, ProjectRefReader, UnresolvedProjects, projectResolverFromListing, type ProjectRefKind, type ProjectResolver } from './project-refs.ts';
 export { VendorDirectory } from './vendors.ts';
 export { QUICKBOOKS_MAPPING } from './quickbooks.ts';
+export { XERO_MAPPING } from './xero.ts';
+export { presetMapping, isBuiltInPreset, PRESET_NAMES } from './presets.ts';
 export type { MappedRecord } from './mapped-record.ts';

@@ -10,9 +10,13 @@ import { ConfigError } from '../errors/index.ts';
  * {
  *   "columns":   { "Job #": "project_id", "Cost": "unit_cost" },
  *   "ignore":    ["Internal ref", "Comments"],
- *   "constants": { "estimate_name": "Base bid", "unit": "ea" }
+ *   "constants": { "estimate_name": "Base bid", "unit": "ea" },
+ *   "encoding": "cp1252", "dateFormat": "DMY", "decimalSeparator": ","
  * }
  * ```
+ * The last three say how the file is written, as `--encoding`, `--date-format` and
+ * `--decimal-separator` do (CONTRACT.md §3); a saved mapping thus reads next month's export the
+ * same way.
  * Header names on the left of `columns` and in `ignore` are matched like headers are (case,
  * spaces, `_`, `-` and `.` ignored); entries naming a header the file does not have are allowed,
  * so one mapping serves several exports. Constants give a column one value on every row.
@@ -25,6 +29,12 @@ export const MappingFileSchema = z
     ignore: z.array(z.string().min(1, 'a header name cannot be empty')).default([]),
     /** Canonical column → the value it has on every row. */
     constants: z.record(z.string().min(1, 'a column name cannot be empty'), z.union([z.string(), z.number(), z.boolean()], { error: 'a constant must be text, a number or true/false' })).default({}),
+    /** As `--encoding`. */
+    encoding: z.enum(['auto', 'utf8', 'utf16le', 'cp1252'], { error: 'encoding must be "auto", "utf8", "utf16le" or "cp1252"' }).optional(),
+    /** As `--date-format`. */
+    dateFormat: z.enum(['auto', 'YMD', 'MDY', 'DMY'], { error: 'dateFormat must be "auto", "YMD", "MDY" or "DMY"' }).optional(),
+    /** As `--decimal-separator`. */
+    decimalSeparator: z.enum(['auto', '.', ','], { error: 'decimalSeparator must be "auto", "." or ","' }).optional(),
   })
   .strict();
 
@@ -55,7 +65,7 @@ export function parseMappingFile(json: unknown, source: string): MappingFile {
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
-    const message = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; only "columns", "ignore" and "constants" are allowed` : issue.message;
+    const message = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; only "columns", "ignore", "constants", "encoding", "dateFormat" and "decimalSeparator" are allowed` : issue.message;
     return `${where}: ${message}`;
   });
   throw new ConfigError(`the mapping file ${source} is invalid: ${problems.join('; ')}. ${EXAMPLE}`);

@@ -190,3 +190,39 @@ export class ProjectRefReader {
     return 'id' in got ? got.id : got.error;
   }
 }
+
+/** Project IDs from here up stand for numbers and names that `UnresolvedProjects` could not resolve. */
+const PLACEHOLDER_BASE = 9_000_000_000_000;
+
+/**
+ * A dry run without the service (CONTRACT.md §2, §3): project IDs are taken as written, and each
+ * distinct `project_number` / `project_name` stands for one project not yet resolved, so that
+ * everything else of the file is still checked and grouped. The IDs it hands out are
+ * placeholders: `describe` names what they stand for, and nothing with them is ever sent.
+ */
+export class UnresolvedProjects implements ProjectResolver {
+  private readonly byRef = new Map<string, number>();
+  private readonly refs: string[] = [];
+
+  resolve(ref: { kind: ProjectRefKind; value: string | number }): { id: number } {
+    if (ref.kind === 'id') return { id: ref.value as number };
+    const key = `${ref.kind === 'number' ? 'project_number' : 'project_name'} ${JSON.stringify(String(ref.value).trim())}`;
+    let id = this.byRef.get(key);
+    if (id === undefined) {
+      id = PLACEHOLDER_BASE + this.refs.length;
+      this.refs.push(key);
+      this.byRef.set(key, id);
+    }
+    return { id };
+  }
+
+  /** How many distinct numbers and names were left unresolved. */
+  get count(): number {
+    return this.refs.length;
+  }
+
+  /** `project_number "P-7"` for a placeholder ID, undefined for a real one. */
+  describe(id: number): string | undefined {
+    return id >= PLACEHOLDER_BASE ? this.refs[id - PLACEHOLDER_BASE] : undefined;
+  }
+}

@@ -33,7 +33,7 @@ export async function submitImport(
   queues: Queues,
   store: ImportStore,
   plan: ImportPlan,
-  opts: { account: string; reportPath?: string; resendUnknown: boolean },
+  opts: { account: string; reportPath?: string; resendUnknown: boolean; errorsSource?: unknown },
 ): Promise<{ importId: string; parent: Job }> {
   const importId = `import-${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
   await store.saveMeta({
@@ -46,6 +46,7 @@ export async function submitImport(
     records: plan.records.length,
     invalidRows: plan.statics.filter((s) => s.status === 'invalid').length,
     createdAt: Date.now(),
+    errorsSource: opts.errorsSource,
   });
   await store.savePlan(importId, plan.records, plan.statics);
 

@@ -1,0 +1,151 @@
+/**
+ * The rows to fix (CONTRACT.md §5): beside the report, the input rows that were invalid, failed
+ * or `unknown`, with their original columns in their original order, then `source_line` and
+ * `error`, as UTF-8 with the original delimiter. The user fixes them in a spreadsheet and imports
+ * the file as it is; `source_line` and `error` are recognised on import.
+ *
+ * Cells that were read are written in a form that reads the same on their own, whatever the
+ * rest of the original file settled (dates as `2026-03-02`, numbers as `1234.50`); cells that
+ * could not be read are written exactly as typed, so the user sees what to fix.
+ */
+import { rm } from 'node:fs/promises';
+import { stringify } from 'csv-stringify/sync';
+import { writeFileAtomically } from '../csv/atomic-file.ts';
+import { openTable, UnreadableCell, type CellValue, type EncodingOption, type TableKind } from '../csv/index.ts';
+import type { ReportLine } from '../ledger/index.ts';
+import { BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, ESTIMATE_NUMBER_COLUMNS, formatDateTime, parseDate, parseDecimalText, type ReadingRules } from '../mapping/index.ts';
+import type { ImportPlan } from './plan-types.ts';
+
+/** The errors file's own columns, after the original ones. */
+export const ERRORS_FILE_COLUMNS = ['source_line', 'error'] as const;
+
+/** What the errors file needs to know of the input: kept with an import so that `jobs report --errors` can write it later. */
+export interface ErrorsFileSource {
+  kind: 'estimates' | 'bills';
+  /** The input file (absolute path). */
+  file: string;
+  tableKind: TableKind;
+  sheet?: string;
+  /** The `--encoding` the input was read with. */
+  encoding?: EncodingOption;
+  /** The input's delimiter (`,` for .xlsx), used again for the errors file. */
+  delimiter: string;
+  rules: ReadingRules;
+  /** The canonical column of each header (null when ignored or unknown), by header index. */
+  columns: Array<string | null>;
+  /** Index of the input's own `source_line` column (an errors file imported again), else -1. */
+  sourceLineIndex: number;
+  /** Index of the input's own `error` column, else -1. */
+  errorIndex: number;
+}
+
+/** The errors file's source description of a planned import. */
+export function errorsFileSource(plan: ImportPlan, file: string, opts: { sheet?: string; encoding?: EncodingOption }): ErrorsFileSource {
+  const t = plan.table!;
+  return {
+    kind: plan.kind,
+    file,
+    tableKind: t.kind,
+    sheet: opts.sheet,
+    encoding: opts.encoding,
+    delimiter: t.kind === 'xlsx' ? ',' : t.delimiter,
+    rules: t.rules,
+    columns: t.columns,
+    sourceLineIndex: t.sourceLineIndex,
+    errorIndex: t.errorIndex,
+  };
+}
+
+/** `bills.csv.report.csv` → `bills.csv.errors.csv`; another report name gets `.errors.csv` in place of its extension. */
+export function errorsFilePath(reportPath: string): string {
+  if (reportPath.endsWith('.report.csv')) return `${reportPath.slice(0, -'.report.csv'.length)}.errors.csv`;
+  if (reportPath.toLowerCase().endsWith('.csv')) return `${reportPath.slice(0, -4)}.errors.csv`;
+  return `${reportPath}.errors.csv`;
+}
+
+/** The report's lines that need fixing, with their messages: `invalid`, `failed` and `unknown`. */
+export function linesToFix(lines: Iterable<ReportLine>): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const l of lines) {
+    if (l.status === 'invalid' || l.status === 'failed' || l.status === 'unknown') out.set(l.line, l.status === 'invalid' ? l.message : `${l.status}: ${l.message}`);
+  }
+  return out;
+}
+
+/**
+ * Writes the errors file to `path` (atomically), or removes a stale one when nothing needs
+ * fixing. Returns the number of rows written.
+ */
+export async function writeErrorsFile(source: ErrorsFileSource, toFix: ReadonlyMap<number, string>, path: string, signal?: AbortSignal): Promise<number> {
+  if (toFix.size === 0) {
+    await rm(path, { force: true });
+    return 0;
+  }
+  const out = await writeFileAtomically(path);
+  let written = 0;
+  try {
+    for await (const chunk of errorsFileChunks(source, toFix, signal)) {
+      await out.write(chunk.text);
+      written += chunk.rows;
+    }
+    await out.commit();
+  } catch (err) {
+    await out.abort();
+    throw err;
+  }
+  return written;
+}
+
+/** The errors file as CSV text in pieces (the header first), reading the input once. */
+export async function* errorsFileChunks(source: ErrorsFileSource, toFix: ReadonlyMap<number, string>, signal?: AbortSignal): AsyncGenerator<{ text: string; rows: number }> {
+  const table = await openTable(source.file, { sheet: source.sheet, encoding: source.tableKind === 'csv' ? source.encoding : undefined, signal });
+  const keep: number[] = [];
+  for (let i = 0; i < table.headers.length; i++) if (i !== source.sourceLineIndex && i !== source.errorIndex) keep.push(i);
+  const kinds = keep.map((i) => kindOf(source.kind, source.columns[i] ?? null));
+  const delimiter = source.delimiter;
+  yield { text: stringify([[...keep.map((i) => table.headers[i]!), ...ERRORS_FILE_COLUMNS]], { delimiter, bom: true }), rows: 0 };
+  for await (const batch of table.batches()) {
+    const rows: string[][] = [];
+    for (const row of batch) {
+      const error = toFix.get(row.line);
+      if (error === undefined) continue;
+      const cells = keep.map((i, k) => cellText(row.values[i] ?? null, kinds[k]!, source.rules));
+      const sourceLine = source.sourceLineIndex >= 0 ? cellText(row.values[source.sourceLineIndex] ?? null, 'other', source.rules) || String(row.line) : String(row.line);
+      rows.push([...cells, sourceLine, error]);
+    }
+    if (rows.length > 0) yield { text: stringify(rows, { delimiter }), rows: rows.length };
+  }
+}
+
+type CellKind = 'date' | 'number' | 'other';
+
+function kindOf(kind: 'estimates' | 'bills', column: string | null): CellKind {
+  if (column === null) return 'other';
+  if (kind === 'bills' && BILL_DATE_COLUMNS.includes(column)) return 'date';
+  if ((kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS).includes(column)) return 'number';
+  return 'other';
+}
+
+/** One cell as text that reads the same on its own; a cell that cannot be read, exactly as typed. */
+function cellText(cell: CellValue, kind: CellKind, rules: ReadingRules): string {
+  if (cell === null) return '';
+  if (cell instanceof UnreadableCell) return cell.typed;
+  try {
+    if (kind === 'date') {
+      const iso = parseDate(cell, rules);
+      if (iso !== undefined) return iso.endsWith('T00:00:00') ? iso.slice(0, 10) : iso;
+    } else if (kind === 'number') {
+      const text = parseDecimalText(cell, rules);
+      if (text !== undefined) return text;
+    }
+  } catch {
+    // Not read: written as typed below.
+  }
+  if (typeof cell === 'string') return cell;
+  if (typeof cell === 'boolean') return cell ? 'true' : 'false';
+  if (cell instanceof Date) {
+    const iso = formatDateTime(cell);
+    return iso.endsWith('T00:00:00') ? iso.slice(0, 10) : iso;
+  }
+  return parseDecimalText(cell) ?? String(cell);
+}
