@@ -152,7 +152,7 @@ describe('createBill puts the bill in the Info query parameter of POST /api/Bill
     TITLE: 'INV-7 & "friends" / 50% off?',
     READY_FOR_PAYMENT: true,
     INVOICE_DATE: '2024-03-01T00:00:00',
-    ITEMS: [{ NAME: 'Cabinets', RATE: '1250.5', QTY: 2, COST_CODE_ID: 301 }, { NAME: 'Tip', RATE: '0.125' }],
+    ITEMS: [{ NAME: 'Cabinets', RATE: '1250.5', QTY: 2, COST_CODE_ID: 301 }, { NAME: 'Tip', RATE: '0.120' }],
   };
 
   it('sends no body and the bill field by field in the observed shape', async () => {
@@ -175,7 +175,7 @@ describe('createBill puts the bill in the Info query parameter of POST /api/Bill
     expect(info.INVOICE_DATE).toBe('2024-03-01T00:00:00');
     expect(info.ITEMS).toEqual([
       { NAME: 'Cabinets', RATE: '1250.50', COST_CODE_ID: '301', QTY: 2 },
-      { NAME: 'Tip', RATE: '0.13' },
+      { NAME: 'Tip', RATE: '0.12' },
     ]);
     expect(url.searchParams.get('Info')).toBe(encodeBillInfo(bill));
     expect(c.billQueryLength(bill)).toBe(seen.url.length - '/api/Bills?'.length);

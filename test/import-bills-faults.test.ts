@@ -24,7 +24,7 @@ beforeAll(async () => {
         `Fault run bill ${i + 1}`,
         `fault-run #${i + 1}`, // one per bill: how a stored bill is told from the others
         'Materials',
-        `${100 + i}.${String(i % 100).padStart(2, '0')}5`, // a half cent on every bill
+        `${100 + i}.${String(i % 100).padStart(2, '0')}0`, // three decimals, the third a zero: sent as two
         1,
       ]),
     ),

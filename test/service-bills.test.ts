@@ -38,7 +38,7 @@ describe('POST /api/Bills?Info= (seed §4.4)', () => {
       ITEMS: [
         { NAME: 'Board', RATE: '1250.5', QTY: 3, UNIT: 'sheet', DESCRIPTION: 'Type X', COST_CODE_ID: 4012, TAX_TYPE_ID: 2, TAX_PERCENT: '8.25' },
         { NAME: 'Credit', RATE: '-12' },
-        { NAME: 'Rounded', RATE: '0.005' },
+        { NAME: 'Trailing zeros', RATE: '0.0500' },
       ],
     };
     const before = sandbox.bills().length;
@@ -71,7 +71,7 @@ describe('POST /api/Bills?Info= (seed §4.4)', () => {
     const items = info.ITEMS as Record<string, unknown>[];
     expect(items).toHaveLength(3);
     // RATE: decimal text with exactly two decimals.
-    expect(items.map((i) => i.RATE)).toEqual(['1250.50', '-12.00', '0.01']);
+    expect(items.map((i) => i.RATE)).toEqual(['1250.50', '-12.00', '0.05']);
     expect(items[0]).toEqual({
       NAME: 'Board', RATE: '1250.50', COST_CODE_ID: '4012', TAX_TYPE_ID: '2', TAX_PERCENT: '8.25', DESCRIPTION: 'Type X', QTY: 3, UNIT: 'sheet',
     });
@@ -81,7 +81,7 @@ describe('POST /api/Bills?Info= (seed §4.4)', () => {
       ['ACTIVE', 'APPROVAL_DATE', 'APPROVER', 'DUE_DATE', 'INVOICE_DATE', 'ITEMS', 'NOTES', 'PRJ_ID', 'READY_FOR_PAYMENT', 'RECIEVED_DATE', 'TITLE', 'TRADE', 'VENDOR_ID'],
     );
     // The sandbox read it as meant: the total is Σ RATE × QTY of the two-decimal rates.
-    expect((body as { TOTAL: unknown }).TOTAL).toBe(1250.5 * 3 - 12 + 0.01);
+    expect((body as { TOTAL: unknown }).TOTAL).toBe(1250.5 * 3 - 12 + 0.05);
     // No body, the bill only in the query (§4.4).
     expect(requestsTo(sandbox, 'POST', '/api/Bills').at(-1)!.path).toMatch(/^\/api\/Bills\?Info=%7B/);
   });

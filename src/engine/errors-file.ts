@@ -13,7 +13,7 @@ import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomically } from '../csv/atomic-file.ts';
 import { openTable, UnreadableCell, type CellValue, type EncodingOption, type TableKind } from '../csv/index.ts';
 import type { ReportLine } from '../ledger/index.ts';
-import { BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, ESTIMATE_NUMBER_COLUMNS, formatDateTime, parseDate, parseDecimalText, type ReadingRules } from '../mapping/index.ts';
+import { BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, ESTIMATE_NUMBER_COLUMNS, formatDateTime, parseDate, parseDecimalText, parseRateText, type ReadingRules } from '../mapping/index.ts';
 import type { ImportPlan } from './plan-types.ts';
 
 /** The errors file's own columns, after the original ones. */
@@ -117,11 +117,12 @@ export async function* errorsFileChunks(source: ErrorsFileSource, toFix: Readonl
   }
 }
 
-type CellKind = 'date' | 'number' | 'other';
+type CellKind = 'date' | 'number' | 'rate' | 'other';
 
 function kindOf(kind: 'estimates' | 'bills', column: string | null): CellKind {
   if (column === null) return 'other';
   if (kind === 'bills' && BILL_DATE_COLUMNS.includes(column)) return 'date';
+  if (kind === 'bills' && column === 'rate') return 'rate';
   if ((kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS).includes(column)) return 'number';
   return 'other';
 }
@@ -134,8 +135,9 @@ function cellText(cell: CellValue, kind: CellKind, rules: ReadingRules): string 
     if (kind === 'date') {
       const iso = parseDate(cell, rules);
       if (iso !== undefined) return iso.endsWith('T00:00:00') ? iso.slice(0, 10) : iso;
-    } else if (kind === 'number') {
-      const text = parseDecimalText(cell, rules);
+    } else if (kind === 'number' || kind === 'rate') {
+      // Read as the import reads it: a rate with a third decimal failed, so it stays as typed.
+      const text = kind === 'rate' ? parseRateText(cell, rules) : parseDecimalText(cell, rules);
       if (text !== undefined) return text;
     }
   } catch {

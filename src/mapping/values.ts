@@ -83,12 +83,12 @@ interface DecimalParts {
 const NUMBER_EXPECTED = 'expected a number like 1,234.50';
 const NUMBER_EXPECTED_COMMA = 'expected a number like 1.234,50 (the decimal separator of this file is ",")';
 /** `1234`, `1,234` (commas only in groups of three), with an optional fraction; or `.5`. */
-const DIGITS = /^(?:(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+))$/;
+const DIGITS = /^(?:([1-9]\d{0,2}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+))$/;
 /**
  * Decimal comma: `1234`, `1.234`, `1 234`, `1'234` (one grouping character, groups of three;
  * spaces include the no-break spaces spreadsheets write), an optional `,` fraction; or `,5`.
  */
-const DIGITS_COMMA = /^(?:(\d{1,3}(?:([. '\u00a0\u202f])\d{3})(?:\2\d{3})*|\d+)(?:,(\d+))?|,(\d+))$/;
+const DIGITS_COMMA = /^(?:([1-9]\d{0,2}(?:([. '\u00a0\u202f])\d{3})(?:\2\d{3})*|\d+)(?:,(\d+))?|,(\d+))$/;
 /** A lone `.` decimal point in a decimal-comma file, which grouping cannot explain: `12.5`, `1234.567`. */
 const POINT_IN_COMMA_FILE = /^(\d+)\.(\d+)$/;
 
@@ -172,7 +172,15 @@ function readDecimal(text: string, separator: '.' | ','): DecimalParts | undefin
 
 function ambiguous(text: string, grouped: string, decimal: string, mark: string): string {
   return `${describe(text)} can be read two ways: ${grouped} (with "${mark}" grouping thousands) or ${decimal} (with "${mark}" as the decimal mark). ` +
-    `Write it unambiguously (${grouped} or ${decimal.replace('.', ',')}), or say how the file writes numbers with --decimal-separator . or ,`;
+    `Write ${grouped} for the first or ${unambiguousComma(decimal)} for the second, or say how the file writes numbers with --decimal-separator . or ,`;
+}
+
+/** `2.500` → `2,5`; `1.234` → `1,2340` (one comma and three digits would be ambiguous again). */
+function unambiguousComma(decimal: string): string {
+  let [int, frac = ''] = decimal.split('.');
+  frac = frac.replace(/0+$/, '');
+  if (frac.length === 3) frac += '0';
+  return frac === '' ? int! : `${int},${frac}`;
 }
 
 function numberRefused(cell: CellValue, separator: '.' | ','): CellValueError {
