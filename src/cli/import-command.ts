@@ -152,7 +152,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     const invalid = planned.statics.filter((st) => st.status === 'invalid').length;
     const eta = estimateDurationMs(cfg.account.limits, [], planned.records.length, Date.now());
     if (unresolved !== undefined && unresolved.count > 0) {
-      ctx.err(`dry run: ${unresolved.count} project number${unresolved.count === 1 ? '' : 's'} and name${unresolved.count === 1 ? '' : 's'} not resolved: no credentials for the service, so its project listing was not read (set BUILDSYNC_BASE_URL and the account's credentials to check them); everything else was checked`);
+      ctx.err(`dry run: ${unresolved.count} project ${unresolved.count === 1 ? 'number or name was' : 'numbers or names were'} not resolved: no credentials for the service, so its project listing was not read (set BUILDSYNC_BASE_URL and the account's credentials to check them); everything else was checked`);
     }
     ctx.err(
       `dry run: ${planned.rows} ${plural(planned.rows, 'row')} -> ${planned.records.length} ${kind} to send, ${invalid} invalid ${plural(invalid, 'row')}; report: ${reportPath}` +

@@ -38,6 +38,11 @@ export function buildProgram(): Command {
 
 async function main(): Promise<void> {
   installSignalHandlers();
+  // `buildsync … | head`: a reader that closed the pipe wants no more; that is no error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
   // Interactive commands show progress and a summary; their log lines would only clutter the
   // terminal, so they log warnings and errors unless LOG_LEVEL says otherwise. A worker logs info.
   if (!process.env.LOG_LEVEL && !process.argv.slice(2).includes('worker')) process.env.LOG_LEVEL = 'warn';
