@@ -1,6 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
 import { z } from 'zod';
-import { RetryLaterError, sendRecord } from '../src/engine/index.ts';
+import { RecordBusyError, RetryLaterError, sendRecord } from '../src/engine/index.ts';
 import { ConfigError, RateLimitError, ThrottledError } from '../src/errors/index.ts';
 import type { RecordOutcome } from '../src/ledger/index.ts';
 import type { JobContext } from './context.ts';
@@ -61,6 +61,12 @@ export async function processSendRecord(job: Job, token: string | undefined, ctx
     if (err instanceof ThrottledError || err instanceof RateLimitError) {
       const wait = err instanceof ThrottledError ? err.waitMs : (err.retryAfterMs ?? DEFAULT_429_DELAY_MS);
       await job.moveToDelayed(Date.now() + wait, token);
+      throw new DelayedError();
+    }
+    if (err instanceof RecordBusyError) {
+      // Another live attempt holds the record: come back when it has settled or its lease ran out.
+      // Like a wait for the budget, this uses up no attempt.
+      await job.moveToDelayed(Math.max(Date.now() + 100, err.untilMs + 50), token);
       throw new DelayedError();
     }
     if (err instanceof RetryLaterError) {

@@ -34,7 +34,7 @@ describe('a worker killed mid-import', () => {
     expect(plan.records).toHaveLength(ESTIMATES);
     const { importId } = await submitImport(rig.queues, rig.store, plan, { account: 'default', resendUnknown: false });
 
-    const child = spawnCli(['worker'], { ...rig.env, BUILDSYNC_LOCK_MS: String(LOCK_MS), BUILDSYNC_CONCURRENCY: '4' });
+    const child = spawnCli(['worker'], { ...rig.env, BUILDSYNC_LOCK_MS: String(LOCK_MS), BUILDSYNC_LEDGER_LEASE_MS: String(LOCK_MS), BUILDSYNC_CONCURRENCY: '4' });
     let childErr = '';
     child.stderr!.on('data', (d: Buffer) => (childErr += d.toString()));
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
@@ -57,7 +57,7 @@ describe('a worker killed mid-import', () => {
     expect(atKill).toBeLessThan(ESTIMATES);
 
     // A second worker: the dead one's locks expire after LOCK_MS and its jobs come back.
-    const second = await rig.workers({ concurrency: 4, lockMs: LOCK_MS });
+    const second = await rig.workers({ concurrency: 4, lockMs: LOCK_MS, leaseMs: LOCK_MS });
     await rig.waitForImport(importId, 25_000);
     await second.close();
 
@@ -98,7 +98,8 @@ describe('a worker killed mid-import', () => {
     const client = new ServiceClient({ baseUrl: rig.sandbox.url, ...rig.sandbox.credentials });
     const { id } = await client.createEstimate(record.payload).finally(() => client.close());
     const ledger = new Ledger(rig.redis, rig.prefix);
-    expect((await ledger.begin('default', record.key, { contentHash: record.contentHash, importId, allowResend: true })).action).toBe('send');
+    expect((await ledger.claim('default', record.key, { owner: 'dead-worker', contentHash: record.contentHash, importId, allowResend: true })).action).toBe('send');
+    await ledger.handOver('default', record.key, 'dead-worker');
     await ledger.created('default', record.key, id, record.contentHash, importId);
 
     await rig.workers();

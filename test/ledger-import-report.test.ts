@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ImportStore } from '../src/ledger/index.ts';
+import { ImportStore, Ledger } from '../src/ledger/index.ts';
 import { testRedis } from './helpers/redis.ts';
 
 let t: Awaited<ReturnType<typeof testRedis>>;
@@ -38,10 +38,33 @@ describe('import store', () => {
     expect((await store.outcome('i1', 'k'))?.status).toBe('created');
   });
 
-  it('reports a record with no outcome as unknown rather than guessing', async () => {
-    await store.savePlan('i2', [{ key: 'k', label: 'bill A', lines: [2] }], []);
-    const [line] = await store.report('i2');
-    expect(line).toMatchObject({ status: 'unknown' });
-    expect(line!.message).toMatch(/run the import again/);
+  it('reports a record with no outcome as pending while the import runs, and afterwards as its ledger entry says', async () => {
+    await store.saveMeta({ importId: 'i2', kind: 'bills', account: 'acct', file: 'b.csv', rows: 3, records: 3, invalidRows: 0, createdAt: 0 });
+    await store.savePlan(
+      'i2',
+      [
+        { key: 'never', label: 'bill A', lines: [2] },
+        { key: 'handed', label: 'bill B', lines: [3] },
+        { key: 'done', label: 'bill C', lines: [4] },
+      ],
+      [],
+    );
+    const ledger = new Ledger(t.redis, t.prefix);
+    await ledger.claim('acct', 'never', { owner: 'dead', contentHash: 'h', importId: 'i2', allowResend: false });
+    await ledger.claim('acct', 'handed', { owner: 'dead', contentHash: 'h', importId: 'i2', allowResend: false });
+    await ledger.handOver('acct', 'handed', 'dead');
+    await ledger.claim('acct', 'done', { owner: 'dead', contentHash: 'h', importId: 'i2', allowResend: false });
+    await ledger.created('acct', 'done', 88, 'h', 'i2');
+
+    const running = await store.report('i2', { running: true });
+    expect(running.map((l) => l.status)).toEqual(['pending', 'pending', 'pending']);
+    const ended = await store.report('i2');
+    // Never handed over: failed (a later run sends it), never unknown; handed over: unknown.
+    expect(ended.map((l) => [l.line, l.status, l.id])).toEqual([
+      [2, 'failed', ''],
+      [3, 'unknown', ''],
+      [4, 'created', 88],
+    ]);
+    expect(ended[0]!.message).toMatch(/never sent: .*run the import again/);
   });
 });

@@ -74,12 +74,18 @@ export function isSafeToRetry(err: unknown, idempotent: boolean): boolean {
   return decision === 'bounded' && err instanceof NetworkError && !err.maybeDelivered;
 }
 
-/** Runs `attempt` under the policy above; `attempt` sends once and throws the error classes. */
+/**
+ * Runs `attempt` under the policy above; `attempt` sends once and throws the error classes.
+ * `beforeSend` runs once the budget token and the send slot are held, just before each attempt
+ * goes to the socket (the ledger's hand-over: a record becomes "maybe sent" only from here); when
+ * it throws, nothing is sent and the token is handed back.
+ */
 export async function withRetries<T>(
   opts: RetryOptions,
   idempotent: boolean,
   signal: AbortSignal | undefined,
   attempt: () => Promise<T>,
+  beforeSend?: () => Promise<void>,
 ): Promise<T> {
   let failures = 0;
   let rateLimited = 0;
@@ -102,6 +108,15 @@ export async function withRetries<T>(
       opts.slots?.give();
       opts.gate.withdraw?.(ticket);
       continue;
+    }
+    if (beforeSend) {
+      try {
+        await beforeSend();
+      } catch (err) {
+        opts.slots?.give();
+        opts.gate?.withdraw?.(ticket);
+        throw err;
+      }
     }
     try {
       const result = await attempt();

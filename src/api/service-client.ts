@@ -13,6 +13,16 @@ import { type ProjectRecord, parseProject } from './project-schema.ts';
 import { SendSlots } from './send-slots.ts';
 import { type RetryOptions, isSafeToRetry, sleep, withRetries } from './request-retry.ts';
 
+/** Options of a create. */
+export interface CreateOptions {
+  signal?: AbortSignal;
+  /**
+   * Called when the request holds its budget token and send slot, just before it is handed to
+   * the socket (each attempt); throwing stops it unsent. The ledger marks the record `sending` here.
+   */
+  beforeSend?: () => Promise<void>;
+}
+
 export class ServiceClient {
   private readonly opts: Omit<ResolvedClientOptions, 'email' | 'password' | 'apiKey'>;
   private readonly transport: HttpTransport;
@@ -74,11 +84,11 @@ export class ServiceClient {
   }
 
   /** POST /api/v2/estimates (seed §4.3). The payload is checked first (RecordInvalidError). */
-  async createEstimate(payload: EstimatePayload, opts: { signal?: AbortSignal } = {}): Promise<{ id: number; body: unknown }> {
+  async createEstimate(payload: EstimatePayload, opts: CreateOptions = {}): Promise<{ id: number; body: unknown }> {
     const parsed = estimatePayloadSchema.safeParse(payload);
     if (!parsed.success) throw payloadInvalid('estimate', parsed.error);
     const spec: RequestSpec = { method: 'POST', route: 'estimates', path: '/api/v2/estimates', json: JSON.stringify(parsed.data), signal: opts.signal };
-    return this.create(spec, 'creating an estimate');
+    return this.create(spec, 'creating an estimate', opts.beforeSend);
   }
 
   /**
@@ -86,14 +96,14 @@ export class ServiceClient {
    * (`bill-info.ts`). A bill whose query string would pass 2,000 characters is refused before
    * sending (CONTRACT §4): a truncated bill must never reach the service.
    */
-  async createBill(bill: BillPayload, opts: { signal?: AbortSignal } = {}): Promise<{ id: number; body: unknown }> {
+  async createBill(bill: BillPayload, opts: CreateOptions = {}): Promise<{ id: number; body: unknown }> {
     const query = billQueryString(bill);
     if (query.length > MAX_BILL_QUERY_LENGTH) {
       throw new RecordInvalidError(
         `the bill would need a query string of ${query.length} characters; the limit is ${MAX_BILL_QUERY_LENGTH}. Split it into smaller bills or shorten its texts.`,
       );
     }
-    return this.create({ method: 'POST', route: 'bills', path: `/api/Bills?${query}`, signal: opts.signal }, 'creating a bill');
+    return this.create({ method: 'POST', route: 'bills', path: `/api/Bills?${query}`, signal: opts.signal }, 'creating a bill', opts.beforeSend);
   }
 
   /** Length of `Info=…` as it would be sent (the contract refuses more than 2,000). */
@@ -117,12 +127,18 @@ export class ServiceClient {
     return values.map((value, k) => parseProject(value, skip + k));
   }
 
-  private async create(spec: RequestSpec, what: string): Promise<{ id: number; body: unknown }> {
+  private async create(spec: RequestSpec, what: string, beforeSend: CreateOptions['beforeSend']): Promise<{ id: number; body: unknown }> {
     // Not idempotent: only failures that prove nothing was sent are retried (request-retry.ts).
-    const body = await withRetries(this.retry, false, spec.signal, async () => {
-      const res = await this.transport.send(spec);
-      return this.transport.readJson(res, what);
-    });
+    const body = await withRetries(
+      this.retry,
+      false,
+      spec.signal,
+      async () => {
+        const res = await this.transport.send(spec);
+        return this.transport.readJson(res, what);
+      },
+      beforeSend,
+    );
     return { id: createdId(body, what), body };
   }
 }

@@ -119,11 +119,16 @@ async function reportJob(ctx: CommandContext, id: string, out: string | undefine
     const meta = await store.meta(importId);
     if (!meta) throw new UsageError(`no import ${id} (imports are kept 30 days); see buildsync jobs list`);
     const toStdout = out === undefined || out === '-';
+    // While the import runs, records without an outcome are `pending` (CONTRACT.md §5).
+    const parent = await queues.imports.getJob(importId);
+    const state = parent ? await parent.getState() : 'unknown';
+    const running = ['active', 'waiting', 'waiting-children', 'delayed', 'prioritized'].includes(state);
+    const report = () => store.report(importId, { running });
     if (errors) {
       const source = meta.errorsSource as ErrorsFileSource | undefined;
       if (source === undefined) throw new UsageError(`import ${importId} was submitted by an older buildsync that did not keep how its file was read; run the import again to get its rows to fix.`);
       if (!existsSync(source.file)) throw new FileError(source.file, `the rows to fix are read again from ${source.file}, which is not on this machine (any more); run jobs report --errors where the file is.`);
-      const toFix = linesToFix(await store.report(importId));
+      const toFix = linesToFix(await report());
       if (toStdout) {
         let rows = 0;
         if (toFix.size > 0) for await (const chunk of errorsFileChunks(source, toFix, ctx.signal)) {
@@ -138,10 +143,10 @@ async function reportJob(ctx: CommandContext, id: string, out: string | undefine
       return 0;
     }
     if (toStdout) {
-      for (const chunk of reportCsvChunks(await store.report(importId))) process.stdout.write(chunk);
+      for (const chunk of reportCsvChunks(await report())) process.stdout.write(chunk);
       return 0;
     }
-    const n = await writeReport(store, importId, resolve(out));
+    const n = await writeReport(store, importId, resolve(out), { running });
     ctx.out(`wrote ${n} report lines to ${resolve(out)}`);
     return 0;
   } finally {

@@ -23,6 +23,12 @@ export function lockMs(): number | undefined {
   return Number.isInteger(v) && v >= 1000 ? v : undefined;
 }
 
+/** Test knob (documented in the README): how long a record's claim outlives its dead sender (BUILDSYNC_LEDGER_LEASE_MS). */
+export function leaseMs(): number | undefined {
+  const v = Number(process.env.BUILDSYNC_LEDGER_LEASE_MS);
+  return Number.isInteger(v) && v >= 200 ? v : undefined;
+}
+
 /** A producer's Redis and queues; close them with `close()`. */
 export async function openQueues(cfg: AppConfig): Promise<{ redis: Redis; queues: Queues; close: () => Promise<void> }> {
   const redis = await connectRedis(cfg.redisUrl, 'producer');
@@ -51,6 +57,7 @@ export async function ensureWorker(ctx: CommandContext, cfg: AppConfig, queues: 
     concurrency: cfg.concurrency,
     timeScale: timeScale(),
     lockMs: lockMs(),
+    leaseMs: leaseMs(),
     allowInsecureHttp: ctx.global.allowInsecureHttp,
   });
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { startWorkers } from '../queue/index.ts';
 import { action } from './command.ts';
 import { intOption } from './options.ts';
-import { configFor, lockMs, timeScale } from './runtime.ts';
+import { configFor, leaseMs, lockMs, timeScale } from './runtime.ts';
 
 export function registerWorker(program: Command): void {
   program
@@ -20,6 +20,7 @@ export function registerWorker(program: Command): void {
           metricsPort: opts.metricsPort !== undefined ? intOption('--metrics-port', opts.metricsPort, 0, 65535) : undefined,
           timeScale: timeScale(),
           lockMs: lockMs(),
+          leaseMs: leaseMs(),
           allowInsecureHttp: ctx.global.allowInsecureHttp,
         });
         const addr = host.metricsServer?.address();

@@ -71,8 +71,8 @@ export function* reportCsvChunks(lines: Iterable<ReportLine>): Generator<string>
 }
 
 /** Writes the report of an import to `path`, atomically. */
-export async function writeReport(store: ImportStore, importId: string, path: string): Promise<number> {
-  const lines = await store.report(importId);
+export async function writeReport(store: ImportStore, importId: string, path: string, opts: { running?: boolean } = {}): Promise<number> {
+  const lines = await store.report(importId, opts);
   const file = await writeFileAtomically(path);
   try {
     await file.write(reportCsv(lines));

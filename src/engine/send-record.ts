@@ -10,7 +10,9 @@ import {
   ThrottledError,
   coerceError,
 } from '../errors/index.ts';
-import type { Ledger, RecordOutcome } from '../ledger/index.ts';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { ClaimLostError, type Ledger, type RecordOutcome } from '../ledger/index.ts';
 
 export type RecordKind = 'estimate' | 'bill';
 
@@ -41,22 +43,43 @@ export class RetryLaterError extends Error {
   }
 }
 
+/**
+ * Another live sender holds the record at this moment (the same import's earlier attempt whose
+ * worker may have died, or a duplicated job): nothing was sent; try again once `untilMs` (Redis
+ * time, ms) has passed, when the holder has settled it or its lease has expired.
+ */
+export class RecordBusyError extends Error {
+  constructor(readonly untilMs: number, readonly holder: string) {
+    super(`being sent by ${holder}; waiting for it to settle`);
+    this.name = 'RecordBusyError';
+  }
+}
+
+/** One sender's name in the ledger: this process and a fresh id per attempt. */
+function newOwner(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
 /** The service's refusal of a second estimate for a project (seed §4.3 rule 3; status not shown). */
 export function isEstimateExists(err: unknown): boolean {
   return err instanceof BadRequestError && /already (has|have|exists?)|exists/i.test(err.serviceMessage ?? '');
 }
 
 /**
- * Sends one record once, guarded by the ledger: read the ledger, send, settle the ledger, and
- * say what happened. Throws only `ThrottledError` (nothing was sent; wait for the budget),
- * `RateLimitError` (likewise) and `RetryLaterError` (try again later).
+ * Sends one record once, guarded by the ledger: claim the record, send it (the claim becomes
+ * `sending` at the moment the request is handed over), settle the ledger, and say what
+ * happened. A claim is held under a lease renewed while this attempt lives. Throws only
+ * `ThrottledError` (nothing was sent; wait for the budget), `RateLimitError` (likewise),
+ * `RecordBusyError` (another live sender holds it) and `RetryLaterError` (try again later).
  */
 export async function sendRecord(input: SendRecordInput, deps: { client: ServiceClient; ledger: Ledger }): Promise<RecordOutcome> {
   const { ledger, client } = deps;
   const { account, key, contentHash, importId } = input;
   const isEstimate = input.kind === 'estimate';
+  const owner = newOwner();
 
-  const begin = await ledger.begin(account, key, {
+  const begin = await ledger.claim(account, key, {
+    owner,
     contentHash,
     importId,
     // One estimate per project makes a resend safe; a bill only on the user's word.
@@ -78,6 +101,17 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
           : `already created by this tool as ID ${prev.id} from different content; the service offers no update, so the change was not sent`,
     };
   }
+  if (begin.action === 'busy') {
+    const prev = begin.previous;
+    if (prev.importId !== importId) {
+      // Another import (the same file started twice) is sending it now: its report says how it ends.
+      return {
+        status: 'skipped',
+        message: `being sent by import ${prev.importId} at this moment (the same record in another import); that import's report says how it ended`,
+      };
+    }
+    throw new RecordBusyError(prev.leaseUntil ?? Date.now() + ledger.leaseMs, `an earlier attempt of this import (${prev.state})`);
+  }
   if (begin.action === 'unknown') {
     return {
       status: 'unknown',
@@ -86,22 +120,38 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
   }
   const resent = begin.action === 'resend';
 
+  // The lease outlives this attempt only by its own length: renewed while the attempt lives
+  // (waiting for the budget, a slot, the answer), so that only a dead worker's claim expires.
+  const renewal = setInterval(() => {
+    ledger.renew(account, key, owner).catch(() => {});
+  }, Math.max(50, Math.floor(ledger.leaseMs / 3)));
+  renewal.unref();
+  let handedOver = false;
+  const beforeSend = async (): Promise<void> => {
+    await ledger.handOver(account, key, owner);
+    handedOver = true;
+  };
+
   try {
     const res = isEstimate
-      ? await client.createEstimate(input.payload as EstimatePayload)
-      : await client.createBill(input.payload as BillPayload);
+      ? await client.createEstimate(input.payload as EstimatePayload, { beforeSend })
+      : await client.createBill(input.payload as BillPayload, { beforeSend });
     await ledger.created(account, key, res.id, contentHash, importId);
     return { status: 'created', id: res.id, message: resent ? 'created on a resend after an earlier attempt whose outcome was unknown' : '' };
   } catch (raw) {
     const err = coerceError(raw);
 
+    if (err instanceof ClaimLostError) {
+      // Our lease ran out while we waited (a stalled event loop): someone else may hold it now.
+      throw new RecordBusyError(Date.now() + ledger.leaseMs, 'another sender (this attempt lost its claim while waiting)');
+    }
     if (err instanceof ThrottledError || err instanceof RateLimitError) {
       // Nothing was stored (a 429 is a refusal): the next attempt sends it.
-      await ledger.release(account, key);
+      await ledger.release(account, key, owner);
       throw err;
     }
     if (isEstimate && isEstimateExists(err)) {
-      await ledger.release(account, key);
+      await ledger.release(account, key, owner);
       return {
         status: 'exists',
         message: resent
@@ -111,11 +161,11 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
     }
     if (err instanceof HttpError && err.status >= 400 && err.status < 500) {
       // 4xx (401 included): refused and not stored. Retrying cannot help; a later run sends it again.
-      await ledger.release(account, key);
+      await ledger.release(account, key, owner);
       return { status: 'failed', message: err.message, code: err.code };
     }
     const ambiguous =
-      err instanceof ServerError || (err instanceof NetworkError && err.maybeDelivered) || err instanceof ResponseInvalidError;
+      handedOver && (err instanceof ServerError || (err instanceof NetworkError && err.maybeDelivered) || err instanceof ResponseInvalidError);
     if (ambiguous) {
       const reason =
         err instanceof ServerError
@@ -135,15 +185,18 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
       if (isEstimate && input.mayRetry && !(err instanceof ResponseInvalidError)) throw new RetryLaterError(err, unknown);
       return unknown;
     }
-    if (err instanceof NetworkError) {
-      // Certainly not delivered (the client already retried the connection a few times).
-      await ledger.release(account, key);
-      const failed: RecordOutcome = { status: 'failed', code: err.code, message: `${err.message}; nothing was stored, run the import again to send it` };
-      if (input.mayRetry) throw new RetryLaterError(err, failed);
+    if (err instanceof NetworkError || !handedOver) {
+      // Certainly not delivered: the connection was refused (the client already retried it a
+      // few times), or the request never reached the socket.
+      await ledger.release(account, key, owner);
+      const failed: RecordOutcome = { status: 'failed', code: (err as { code?: string }).code, message: `${err.message}; nothing was sent, run the import again to send it` };
+      if (input.mayRetry && err instanceof NetworkError) throw new RetryLaterError(err, failed);
       return failed;
     }
-    // A bug or an unforeseen failure: whether the request went out is not known.
+    // A bug or an unforeseen failure after the hand-over: whether the request went out is not known.
     await ledger.unknown(account, key, `unexpected error: ${err.message}`, contentHash, importId);
     return { status: 'unknown', message: `unexpected error while sending: ${err.message}; check the service before sending it again` };
+  } finally {
+    clearInterval(renewal);
   }
 }

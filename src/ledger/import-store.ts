@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis';
+import { Ledger, type LedgerEntry } from './ledger.ts';
 
-/** The statuses of a report line (CONTRACT.md §5). */
-export type RowStatus = 'created' | 'exists' | 'invalid' | 'failed' | 'skipped' | 'unknown';
+/** A report line's status (CONTRACT.md §5); `pending` only while the import still runs. */
+export type RowStatus = 'created' | 'exists' | 'invalid' | 'failed' | 'skipped' | 'unknown' | 'pending';
 
 /** What happened to one record (one estimate or one bill). */
 export interface RecordOutcome {
-  status: Exclude<RowStatus, 'invalid'>;
+  status: Exclude<RowStatus, 'invalid' | 'pending'>;
   id?: number;
   message: string;
   /** The error code behind a failed or unknown record (e.g. BUILDSYNC_HTTP_401). */
@@ -51,6 +52,24 @@ export interface ReportLine {
   status: RowStatus;
   id: number | '';
   message: string;
+}
+
+const PENDING = { status: 'pending' as const, id: undefined, message: 'not settled yet: the import is still running' };
+
+/** What an ended import's record without an outcome became, from its ledger entry. */
+function unsettledOutcome(entry: LedgerEntry | undefined, importId: string): { status: RowStatus; id?: number; message: string } {
+  if (entry?.state === 'created') {
+    return entry.importId === importId
+      ? { status: 'created', id: entry.id, message: 'created (the outcome was recorded in the ledger before its worker stopped)' }
+      : { status: 'skipped', id: entry.id, message: `already created by this tool (ID ${entry.id})` };
+  }
+  if (entry?.state === 'sending' || entry?.state === 'unknown') {
+    return {
+      status: 'unknown',
+      message: `the request may have reached the service (${entry.reason ?? 'its worker stopped after handing it over'}); check the service, then run the import again (with --resend-unknown for a bill that is missing)`,
+    };
+  }
+  return { status: 'failed', message: 'never sent: the import ended before this record was sent (its job failed or was removed); run the import again to send it' };
 }
 
 /** Import data is kept this long so that `buildsync jobs report ID` works later. */
@@ -163,18 +182,37 @@ export class ImportStore {
     return false;
   }
 
-  /** The whole report, one line per input row, in line order. */
-  async report(importId: string): Promise<ReportLine[]> {
+  /**
+   * The whole report, one line per input row, in line order. A record with no outcome yet is
+   * `pending` while the import runs (`running`); once it has ended, the ledger says what became
+   * of it: created by this import, handed to the service before its worker stopped (`unknown`),
+   * or never sent (`failed`: a later run sends it). A record never handed over is never `unknown`.
+   */
+  async report(importId: string, opts: { running?: boolean } = {}): Promise<ReportLine[]> {
     const outcomes = new Map<string, RecordOutcome>();
     for await (const [k, v] of this.#scan(this.#k(importId, 'outcomes'))) outcomes.set(k, JSON.parse(v) as RecordOutcome);
     const lines: ReportLine[] = [];
+    const unsettled: Array<{ key: string; label: string; lines: number[] }> = [];
     for await (const [k, v] of this.#scan(this.#k(importId, 'records'))) {
       const r = JSON.parse(v) as { label: string; lines: number[] };
-      const o = outcomes.get(k) ?? {
-        status: 'unknown' as const,
-        message: 'no outcome was recorded for this record (the import was interrupted); run the import again: records already created are skipped',
-      };
+      const o = outcomes.get(k);
+      if (o === undefined) {
+        unsettled.push({ key: k, ...r });
+        continue;
+      }
       for (const line of r.lines) lines.push({ line, record: r.label, status: o.status, id: o.id ?? '', message: o.message });
+    }
+    if (unsettled.length > 0) {
+      const account = opts.running ? undefined : (await this.meta(importId))?.account;
+      const ledger = account === undefined ? undefined : new Ledger(this.#redis, this.#prefix);
+      for (let i = 0; i < unsettled.length; i += 1000) {
+        const batch = unsettled.slice(i, i + 1000);
+        const entries = ledger === undefined ? [] : await ledger.getMany(account!, batch.map((r) => r.key));
+        batch.forEach((r, k) => {
+          const o = opts.running ? PENDING : unsettledOutcome(entries[k], importId);
+          for (const line of r.lines) lines.push({ line, record: r.label, status: o.status, id: o.id ?? '', message: o.message });
+        });
+      }
     }
     const statics = await this.#redis.lrange(this.#k(importId, 'static'), 0, -1);
     for (const s of statics) {

@@ -1,4 +1,4 @@
-export { Ledger, type BeginResult, type LedgerEntry, type LedgerState } from './ledger.ts';
+export { ClaimLostError, DEFAULT_LEASE_MS, Ledger, type BeginResult, type LedgerEntry, type LedgerOptions, type LedgerState } from './ledger.ts';
 export {
   ImportStore,
   IMPORT_TTL_SECONDS,
@@ -10,3 +10,4 @@ export {
   type RowStatus,
   type StaticLine,
 } from './import-store.ts';
+export { confirmNote, durabilityDecision, readDurabilityFacts, supportsWaitaof, RedisNotDurableError, type DurabilityDecision, type RedisDurabilityFacts } from './durability.ts';

@@ -4,19 +4,29 @@ import type { Redis } from 'ioredis';
  * What this tool knows about each record it ever tried to create, per account, in Redis:
  * the guard behind "nothing is sent twice" (CONTRACT.md §5).
  *
- * An entry is written as `sending` just before the request and settled after it:
+ * An entry moves through these states:
+ * - `claimed`: one sender (its `owner`: one attempt of one job on one worker) holds the record
+ *   while it waits for the account's budget and a send slot. Nothing has left the process. The
+ *   claim has a lease that its owner renews while alive; a claim whose lease expired (its
+ *   worker died) is simply taken over: the record was never handed to the service.
+ * - `sending`: the owner handed the request over (`handOver`, called at the moment the request
+ *   goes to the socket, after the budget token and the slot). From here the service may have it.
+ *   A `sending` entry whose lease expired means its worker died mid-request: it becomes `unknown`.
  * - `created` with the service's ID: a later run reports the record `skipped`;
- * - `unknown` when the request may have reached the service (the connection died after the
- *   request was written, a worker was killed mid-request, or the service answered 5xx to a
- *   create it may have stored);
- * - removed when the service certainly stored nothing (4xx, 429, a refused connection), so that a
- *   later run, or the next attempt, sends it again.
- * A `sending` entry found by a later attempt means that attempt's predecessor died mid-request:
- * it becomes `unknown`. Whether an unknown record may be sent again is the caller's rule: yes for
- * an estimate (the service refuses a second one per project, so an `exists` answer settles it),
- * never automatically for a bill (the service would store it twice).
+ * - `unknown`: the request may have reached the service (the connection died after sending, the
+ *   worker died mid-request, the service answered 5xx to a create it may have stored);
+ * - removed (`release`) when the service certainly stored nothing (4xx, 429, a refused
+ *   connection, or the request never left), so that a later attempt sends it again.
+ *
+ * Another live owner's claim is never turned into `unknown`: the caller is told `busy` and
+ * waits for it to settle (the same import) or reports the record as being sent by the other
+ * import. Whether an unknown record may be sent again is the caller's rule: yes for an estimate
+ * (the service refuses a second one per project, so an `exists` answer settles it), never
+ * automatically for a bill (the service would store it twice).
+ *
+ * Times are the Redis server's (`TIME`), so that workers with skewed clocks agree on leases.
  */
-export type LedgerState = 'sending' | 'created' | 'unknown';
+export type LedgerState = 'claimed' | 'sending' | 'created' | 'unknown';
 
 export interface LedgerEntry {
   state: LedgerState;
@@ -25,56 +35,150 @@ export interface LedgerEntry {
   /** Hash of the payload that was sent, to tell a changed record from the same one. */
   contentHash: string;
   importId: string;
+  /** Who holds a `claimed` or `sending` entry (one attempt of one job). */
+  owner?: string;
+  /** Until when (ms, Redis time) that holder is known alive; it renews while it is. */
+  leaseUntil?: number;
   /** Why the entry is unknown. */
   reason?: string;
   at: number;
 }
 
 export type BeginResult =
-  /** No earlier attempt: the entry is now `sending`; send it. */
-  | { action: 'send' }
-  /** An earlier attempt may have reached the service, and the caller allowed a resend: the entry is `sending` again. */
+  /** No earlier attempt, or one that never handed its request over: the entry is now claimed by the caller; send it. */
+  | { action: 'send'; previous?: LedgerEntry }
+  /** An earlier attempt may have reached the service, and the caller allowed a resend: claimed again. */
   | { action: 'resend'; previous: LedgerEntry }
   /** Created before, by this tool, for this account. */
   | { action: 'skip'; previous: LedgerEntry }
+  /** Another live owner holds it (claimed or sending, lease not expired): its `leaseUntil` says until when at least. */
+  | { action: 'busy'; previous: LedgerEntry }
   /** An earlier attempt may have reached the service and no resend is allowed: report `unknown`. */
   | { action: 'unknown'; previous: LedgerEntry };
 
-// One round trip, atomic: two workers racing on one key cannot both get 'send'.
-const BEGIN_LUA = `
+const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+// One round trip, atomic: two senders racing on one key cannot both get 'send'.
+// ARGV: recordKey, owner, importId, contentHash, leaseMs, allowResend, reasonIfExpiredSending
+const CLAIM_LUA = `
+${NOW}
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
+local function claim()
+  redis.call('HSET', KEYS[1], ARGV[1], cjson.encode({state = 'claimed', owner = ARGV[2], importId = ARGV[3], contentHash = ARGV[4], leaseUntil = now + tonumber(ARGV[5]), at = now}))
+end
 if not cur then
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  claim()
   return {'send', ''}
 end
 local e = cjson.decode(cur)
 if e.state == 'created' then return {'skip', cur} end
-if ARGV[3] == '1' then
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if (e.state == 'claimed' or e.state == 'sending') and e.owner ~= ARGV[2] and (tonumber(e.leaseUntil) or 0) > now then
+  return {'busy', cur}
+end
+if e.state == 'claimed' then
+  claim()
+  return {'send', cur}
+end
+if ARGV[6] == '1' then
+  claim()
   return {'resend', cur}
 end
 if e.state == 'sending' then
   e.state = 'unknown'
-  e.reason = ARGV[4]
+  e.reason = ARGV[7]
+  e.owner = nil
+  e.leaseUntil = nil
+  e.at = now
   cur = cjson.encode(e)
   redis.call('HSET', KEYS[1], ARGV[1], cur)
 end
 return {'unknown', cur}
 `;
 
+// The owner's claimed (or already sending) entry becomes `sending` with a fresh lease; 0 when
+// the caller no longer holds it. ARGV: recordKey, owner, leaseMs, state ('sending' or '' to only renew)
+const HOLD_LUA = `
+${NOW}
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if not cur then return 0 end
+local e = cjson.decode(cur)
+if e.owner ~= ARGV[2] or (e.state ~= 'claimed' and e.state ~= 'sending') then return 0 end
+if ARGV[4] ~= '' then e.state = ARGV[4] end
+e.leaseUntil = now + tonumber(ARGV[3])
+e.at = now
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(e))
+return 1
+`;
+
+// Removes the entry only while the caller still holds it. ARGV: recordKey, owner
+const RELEASE_LUA = `
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if not cur then return 0 end
+local e = cjson.decode(cur)
+if e.owner ~= ARGV[2] or (e.state ~= 'claimed' and e.state ~= 'sending') then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+return 1
+`;
+
+// Writes an outcome (created / unknown) unless a created entry is already there. ARGV: recordKey, entryJson
+const SETTLE_LUA = `
+${NOW}
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if cur and cjson.decode(cur).state == 'created' then return 0 end
+local e = cjson.decode(ARGV[2])
+e.at = now
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(e))
+return 1
+`;
+
 type LedgerRedis = Redis & {
-  bsLedgerBegin(key: string, recordKey: string, entry: string, allowResend: string, reason: string): Promise<[string, string]>;
+  bsLedgerClaim(key: string, recordKey: string, owner: string, importId: string, contentHash: string, leaseMs: string, allowResend: string, reason: string): Promise<[string, string]>;
+  bsLedgerHold(key: string, recordKey: string, owner: string, leaseMs: string, state: string): Promise<number>;
+  bsLedgerRelease(key: string, recordKey: string, owner: string): Promise<number>;
+  bsLedgerSettle(key: string, recordKey: string, entry: string): Promise<number>;
 };
+
+export interface LedgerOptions {
+  /**
+   * Makes the `sending` note durable before the request goes out (CONTRACT.md §2, Durability):
+   * `WAIT` for a replica, `WAITAOF`, or nothing when AOF fsyncs every write.
+   */
+  confirm?: (redis: Redis) => Promise<void>;
+  /**
+   * How long a claim outlives its owner's last sign of life.
+   * @defaultValue 30 s
+   */
+  leaseMs?: number;
+}
+
+/** A record claimed by someone else at hand-over time: the caller must not send. */
+export class ClaimLostError extends Error {
+  constructor(readonly recordKey: string) {
+    super(`the claim on ${recordKey} was lost (its lease expired while it waited); not sent`);
+    this.name = 'ClaimLostError';
+  }
+}
+
+export const DEFAULT_LEASE_MS = 30_000;
 
 export class Ledger {
   readonly #redis: LedgerRedis;
   readonly #prefix: string;
+  readonly #confirm: LedgerOptions['confirm'];
+  readonly leaseMs: number;
 
-  constructor(redis: Redis, prefix: string) {
+  constructor(redis: Redis, prefix: string, opts: LedgerOptions = {}) {
     // EVALSHA through ioredis's defineCommand: the script travels once per connection, not per record.
-    if (!('bsLedgerBegin' in redis)) redis.defineCommand('bsLedgerBegin', { numberOfKeys: 1, lua: BEGIN_LUA });
+    if (!('bsLedgerClaim' in redis)) {
+      redis.defineCommand('bsLedgerClaim', { numberOfKeys: 1, lua: CLAIM_LUA });
+      redis.defineCommand('bsLedgerHold', { numberOfKeys: 1, lua: HOLD_LUA });
+      redis.defineCommand('bsLedgerRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
+      redis.defineCommand('bsLedgerSettle', { numberOfKeys: 1, lua: SETTLE_LUA });
+    }
     this.#redis = redis as LedgerRedis;
     this.#prefix = prefix;
+    this.#confirm = opts.confirm;
+    this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
   key(account: string): string {
@@ -82,44 +186,71 @@ export class Ledger {
   }
 
   /**
-   * Claims `recordKey` for sending. `allowResend` lets an `unknown` (or orphaned `sending`)
-   * record be sent again: true for estimates, and for bills only with --resend-unknown.
+   * Claims `recordKey` for `owner`. `allowResend` lets an `unknown` record (or a `sending` one
+   * whose owner died) be claimed again: true for estimates, and for bills only with
+   * --resend-unknown.
    */
-  async begin(
+  async claim(
     account: string,
     recordKey: string,
-    opts: { contentHash: string; importId: string; allowResend: boolean },
+    opts: { owner: string; contentHash: string; importId: string; allowResend: boolean },
   ): Promise<BeginResult> {
-    const entry: LedgerEntry = { state: 'sending', contentHash: opts.contentHash, importId: opts.importId, at: Date.now() };
-    const [action, prev] = (await this.#redis.bsLedgerBegin(
+    const [action, prev] = (await this.#redis.bsLedgerClaim(
       this.key(account),
       recordKey,
-      JSON.stringify(entry),
+      opts.owner,
+      opts.importId,
+      opts.contentHash,
+      String(this.leaseMs),
       opts.allowResend ? '1' : '0',
-      'an earlier attempt was interrupted while its request was in flight',
+      'an earlier attempt was interrupted while its request was in flight (its worker stopped before the answer)',
     )) as [BeginResult['action'], string];
-    if (action === 'send') return { action };
-    return { action, previous: JSON.parse(prev) as LedgerEntry };
+    const previous = prev ? (JSON.parse(prev) as LedgerEntry) : undefined;
+    if (action === 'send') return previous ? { action, previous } : { action };
+    return { action, previous: previous! } as BeginResult;
+  }
+
+  /**
+   * The request is being handed to the service now: the owner's claim becomes `sending` (and is
+   * made durable, see `LedgerOptions.confirm`). Throws `ClaimLostError` when the owner no longer
+   * holds it; the caller then must not send.
+   */
+  async handOver(account: string, recordKey: string, owner: string): Promise<void> {
+    const ok = await this.#redis.bsLedgerHold(this.key(account), recordKey, owner, String(this.leaseMs), 'sending');
+    if (ok !== 1) throw new ClaimLostError(recordKey);
+    await this.#confirm?.(this.#redis);
+  }
+
+  /** The owner is alive: extend its lease. False when it no longer holds the record. */
+  async renew(account: string, recordKey: string, owner: string): Promise<boolean> {
+    return (await this.#redis.bsLedgerHold(this.key(account), recordKey, owner, String(this.leaseMs), '')) === 1;
   }
 
   async created(account: string, recordKey: string, id: number, contentHash: string, importId: string): Promise<void> {
-    const entry: LedgerEntry = { state: 'created', id, contentHash, importId, at: Date.now() };
-    await this.#redis.hset(this.key(account), recordKey, JSON.stringify(entry));
+    const entry: LedgerEntry = { state: 'created', id, contentHash, importId, at: 0 };
+    await this.#redis.bsLedgerSettle(this.key(account), recordKey, JSON.stringify(entry));
   }
 
   async unknown(account: string, recordKey: string, reason: string, contentHash: string, importId: string): Promise<void> {
-    const entry: LedgerEntry = { state: 'unknown', contentHash, importId, reason, at: Date.now() };
-    await this.#redis.hset(this.key(account), recordKey, JSON.stringify(entry));
+    const entry: LedgerEntry = { state: 'unknown', contentHash, importId, reason, at: 0 };
+    await this.#redis.bsLedgerSettle(this.key(account), recordKey, JSON.stringify(entry));
   }
 
-  /** The service certainly stored nothing: forget the attempt so that it can be sent again. */
-  async release(account: string, recordKey: string): Promise<void> {
-    await this.#redis.hdel(this.key(account), recordKey);
+  /** The service certainly stored nothing: forget the owner's attempt so that it can be sent again. */
+  async release(account: string, recordKey: string, owner: string): Promise<void> {
+    await this.#redis.bsLedgerRelease(this.key(account), recordKey, owner);
   }
 
   async get(account: string, recordKey: string): Promise<LedgerEntry | undefined> {
     const v = await this.#redis.hget(this.key(account), recordKey);
     return v ? (JSON.parse(v) as LedgerEntry) : undefined;
+  }
+
+  /** Several entries in one round trip (undefined where there is none). */
+  async getMany(account: string, recordKeys: readonly string[]): Promise<Array<LedgerEntry | undefined>> {
+    if (recordKeys.length === 0) return [];
+    const values = await this.#redis.hmget(this.key(account), ...recordKeys);
+    return values.map((v) => (v ? (JSON.parse(v) as LedgerEntry) : undefined));
   }
 
   /** Entries of an account, for `jobs show` and tests. */

@@ -39,6 +39,13 @@ export interface WorkerHostOptions {
   lockMs?: number;
   /** Test knob: divides the rate windows' lengths (BUILDSYNC_TIME_SCALE). */
   timeScale?: number;
+  /**
+   * How long a record's claim outlives its sender's last sign of life (BUILDSYNC_LEDGER_LEASE_MS,
+   * a test knob): a record whose worker died is taken over (claimed, not sent) or reported
+   * `unknown` (sent) this much later.
+   * @defaultValue 30_000
+   */
+  leaseMs?: number;
   /** --allow-insecure-http: plain http:// to a host other than loopback. @defaultValue false */
   allowInsecureHttp?: boolean;
 }
@@ -73,7 +80,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
   const ctx: JobContext = {
     prefix: opts.prefix,
     redis,
-    ledger: new Ledger(redis, opts.prefix),
+    ledger: new Ledger(redis, opts.prefix, { leaseMs: opts.leaseMs }),
     store,
     log,
     async importProgress(importId) {

@@ -49,7 +49,7 @@ export interface E2eRig {
   /** The main user's project resolver (one v2 listing, cached). */
   resolver(): Promise<ProjectResolver>;
   /** In-process workers with `env` as their environment; closed by close(). */
-  workers(opts?: { concurrency?: number; lockMs?: number }): Promise<WorkerHost>;
+  workers(opts?: { concurrency?: number; lockMs?: number; leaseMs?: number }): Promise<WorkerHost>;
   /** Plans FILE against the sandbox, submits it through the queue and waits for its parent job. */
   importFile(kind: 'estimates' | 'bills', file: string, opts?: Omit<PlanOptions, 'resolver'> & { resendUnknown?: boolean }): Promise<ImportResult>;
   /** Waits for an import's parent job to complete (throws on `failed` or after `timeoutMs`). */
@@ -108,6 +108,7 @@ export async function startE2eRig(sandboxOpts: SandboxOptions = {}): Promise<E2e
         concurrency: opts.concurrency ?? 4,
         env,
         lockMs: opts.lockMs,
+        leaseMs: opts.leaseMs,
         log: silentLog,
       });
       hosts.push(host);
