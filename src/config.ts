@@ -23,6 +23,11 @@ export const DEFAULTS = {
   prefix: 'buildsync',
   /** The account used when no --account is given. */
   account: 'default',
+  /**
+   * Days the ledger remembers a created record (a re-run within them creates nothing twice);
+   * `buildsync ledger prune` forgets older ones. @defaultValue 400
+   */
+  ledgerRetentionDays: 400,
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -44,6 +49,8 @@ export interface AppConfig {
   prefix: string;
   concurrency: number;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** BUILDSYNC_LEDGER_RETENTION_DAYS: the default of `ledger prune --older-than`. */
+  ledgerRetentionDays: number;
   account: AccountConfig;
 }
 
@@ -92,6 +99,12 @@ const processSchema = z.object({
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { message: `not a level; use one of ${LOG_LEVELS.join(', ')}` })
     .default(DEFAULTS.logLevel),
+  BUILDSYNC_LEDGER_RETENTION_DAYS: z.coerce
+    .number({ error: 'not a number; write a whole number of days, e.g. BUILDSYNC_LEDGER_RETENTION_DAYS=400' })
+    .int('must be a whole number of days, e.g. BUILDSYNC_LEDGER_RETENTION_DAYS=400')
+    .min(1, 'must be at least 1 day')
+    .max(36_500, 'must be at most 36500 days')
+    .default(DEFAULTS.ledgerRetentionDays),
 });
 
 const accountName = z
@@ -115,13 +128,20 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
     BUILDSYNC_CONCURRENCY: env.BUILDSYNC_CONCURRENCY || undefined,
     LOG_LEVEL: env.LOG_LEVEL || undefined,
     BUILDSYNC_PREFIX: env.BUILDSYNC_PREFIX || undefined,
+    BUILDSYNC_LEDGER_RETENTION_DAYS: env.BUILDSYNC_LEDGER_RETENTION_DAYS || undefined,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0]);
     throw new ConfigError(`${key}=${JSON.stringify(key === 'REDIS_URL' ? redactRedis(env[key] ?? '') : env[key])}: ${issue.message}`);
   }
-  const { REDIS_URL: redisUrl, BUILDSYNC_CONCURRENCY: concurrency, LOG_LEVEL: logLevel, BUILDSYNC_PREFIX: prefix } = parsed.data;
+  const {
+    REDIS_URL: redisUrl,
+    BUILDSYNC_CONCURRENCY: concurrency,
+    LOG_LEVEL: logLevel,
+    BUILDSYNC_PREFIX: prefix,
+    BUILDSYNC_LEDGER_RETENTION_DAYS: ledgerRetentionDays,
+  } = parsed.data;
 
   const base = v('BASE_URL');
   if (base.value !== undefined) checkBaseUrl(base.key, base.value);
@@ -140,6 +160,7 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
     prefix,
     concurrency,
     logLevel,
+    ledgerRetentionDays,
     account: {
       name,
       baseUrl: base.value?.replace(/\/+$/, ''),

@@ -23,7 +23,7 @@ import {
 } from '../engine/index.ts';
 import { writeFileAtomically } from '../csv/atomic-file.ts';
 import { ENCODING_OPTIONS, type EncodingOption } from '../csv/index.ts';
-import { ImportStore, type ReportLine } from '../ledger/index.ts';
+import { durabilityDecision, ImportStore, readDurabilityFacts, RedisNotDurableError, type ReportLine } from '../ledger/index.ts';
 import { loadMappingFile, presetMapping, PRESET_NAMES, UnresolvedProjects, type DateOrder } from '../mapping/index.ts';
 import { encodeBillInfo, type BillPayload } from '../payloads/index.ts';
 import { submitImport } from '../queue/index.ts';
@@ -163,18 +163,23 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   }
 
   const account = serviceAccount(ctx, cfg);
-  const session = openSession(account, { prefix: cfg.prefix, connections: cfg.concurrency });
-  let planned: ImportPlan;
-  try {
-    planned = await plan({ ...planOpts, resolver: await loadProjectResolver(session.client, ctx.signal) });
-  } finally {
-    await session.close();
-  }
-  if (planned.rows === 0) return headerOnly(ctx, file, kind);
-  const errorsSource = errorsFileSource(planned, resolve(file), planOpts);
-
+  // Redis first: it must answer and keep the ledger safely (CONTRACT.md §2, Durability) before
+  // the file is read, and the project listing takes its token from the account's shared budget.
   const { redis, queues, close } = await openQueues(cfg);
   try {
+    const durability = durabilityDecision(await readDurabilityFacts(redis), { allowVolatile: process.env.BUILDSYNC_ALLOW_VOLATILE_REDIS === '1' });
+    if (durability.mode === 'refuse') throw new RedisNotDurableError('refused', durability.message);
+    if (durability.warning) ctx.err(`warning: ${durability.warning}`);
+    const session = openSession(account, { redis, prefix: cfg.prefix, connections: cfg.concurrency, timeScale: timeScale() });
+    let planned: ImportPlan;
+    try {
+      planned = await plan({ ...planOpts, resolver: await loadProjectResolver(session.client, ctx.signal) });
+    } finally {
+      await session.close();
+    }
+    if (planned.rows === 0) return headerOnly(ctx, file, kind);
+    const errorsSource = errorsFileSource(planned, resolve(file), planOpts);
+
     const store = new ImportStore(redis, cfg.prefix);
     const { importId } = await submitImport(queues, store, planned, {
       account: account.name,

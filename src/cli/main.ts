@@ -9,6 +9,7 @@ import { registerDashboard } from './dashboard-command.ts';
 import { registerExport } from './export-command.ts';
 import { registerImport } from './import-command.ts';
 import { registerJobs } from './jobs-command.ts';
+import { registerLedger } from './ledger-command.ts';
 import { registerSandbox } from './sandbox-command.ts';
 import { registerSchedule } from './schedule-command.ts';
 import { registerTemplate } from './template-command.ts';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerWorker(program);
   registerSchedule(program);
   registerJobs(program);
+  registerLedger(program);
   registerSandbox(program);
   registerDashboard(program);
   registerDemo(program);

@@ -10,4 +10,5 @@ export {
   type RowStatus,
   type StaticLine,
 } from './import-store.ts';
+export { checkLedgerLines, exportLedger, importLedger, pruneLedger, type ImportCounts, type LedgerLine } from './ledger-admin.ts';
 export { confirmNote, durabilityDecision, readDurabilityFacts, supportsWaitaof, RedisNotDurableError, type DurabilityDecision, type RedisDurabilityFacts } from './durability.ts';

@@ -218,7 +218,14 @@ export class Ledger {
   async handOver(account: string, recordKey: string, owner: string): Promise<void> {
     const ok = await this.#redis.bsLedgerHold(this.key(account), recordKey, owner, String(this.leaseMs), 'sending');
     if (ok !== 1) throw new ClaimLostError(recordKey);
-    await this.#confirm?.(this.#redis);
+    if (this.#confirm === undefined) return;
+    try {
+      await this.#confirm(this.#redis);
+    } catch (err) {
+      // Not confirmed, so not sent: back to a claim, which never becomes a false `unknown`.
+      await this.#redis.bsLedgerHold(this.key(account), recordKey, owner, String(this.leaseMs), 'claimed').catch(() => {});
+      throw err;
+    }
   }
 
   /** The owner is alive: extend its lease. False when it no longer holds the record. */

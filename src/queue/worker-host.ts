@@ -9,7 +9,7 @@ import type { JobContext } from '../../jobs/context.ts';
 import { loadConfig, requireService, type Env } from '../config.ts';
 import { openSession, type ServiceSession } from '../engine/index.ts';
 import { backoffMs } from '../errors/index.ts';
-import { ImportStore, Ledger } from '../ledger/index.ts';
+import { confirmNote, DEFAULT_LEASE_MS, durabilityDecision, ImportStore, Ledger, readDurabilityFacts, type DurabilityDecision } from '../ledger/index.ts';
 import { logger } from '../log.ts';
 import { connectRedis, createRedis } from './connection.ts';
 import { Metrics } from './metrics.ts';
@@ -77,10 +77,22 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
   const recordsOf = new Map<string, number>();
   const store = new ImportStore(redis, opts.prefix);
 
+  // CONTRACT.md §2, Durability: a record is sent only once the ledger's note that it is being
+  // sent would survive a Redis crash. Decided once at start; a refusal fails each record unsent.
+  const durability: DurabilityDecision = durabilityDecision(await readDurabilityFacts(redis), {
+    allowVolatile: (opts.env ?? process.env).BUILDSYNC_ALLOW_VOLATILE_REDIS === '1',
+  });
+  if (durability.mode === 'refuse') log.error(`records will not be sent: ${durability.message}`);
+  else if (durability.warning) log.warn(durability.warning);
+  const confirmMs = Math.max(1000, Math.floor((opts.leaseMs ?? DEFAULT_LEASE_MS) / 3));
+
   const ctx: JobContext = {
     prefix: opts.prefix,
     redis,
-    ledger: new Ledger(redis, opts.prefix, { leaseMs: opts.leaseMs }),
+    ledger: new Ledger(redis, opts.prefix, {
+      leaseMs: opts.leaseMs,
+      confirm: durability.mode === 'aof-always' && !('replicas' in durability && durability.replicas) ? undefined : (r) => confirmNote(r, durability, confirmMs),
+    }),
     store,
     log,
     async importProgress(importId) {
