@@ -38,6 +38,8 @@ async function demo(ctx: CommandContext, outDir: string): Promise<number> {
     BUILDSYNC_API_KEY: sandbox.credentials.apiKey,
     BUILDSYNC_PREFIX: prefix,
     REDIS_URL: redis.url,
+    // A throwaway set-up: the demo sends to its own sandbox whatever Redis keeps on disk.
+    BUILDSYNC_ALLOW_VOLATILE_REDIS: '1',
   });
   ctx.global.account = undefined;
   const worker = await startWorkers({ redisUrl: redis.url, prefix, concurrency: 8 });

@@ -72,6 +72,8 @@ export async function startE2eRig(sandboxOpts: SandboxOptions = {}): Promise<E2e
     BUILDSYNC_PREFIX: t.prefix,
     REDIS_URL,
     LOG_LEVEL: 'warn',
+    // This machine's Redis keeps nothing on disk (CONTRACT.md §2, Durability).
+    BUILDSYNC_ALLOW_VOLATILE_REDIS: '1',
   };
   const queues = new Queues(t.redis, t.prefix);
   const store = new ImportStore(t.redis, t.prefix);
