@@ -9,11 +9,14 @@ import type { JobContext } from '../../jobs/context.ts';
 import { loadConfig, requireService, type Env } from '../config.ts';
 import { openSession, type ServiceSession } from '../engine/index.ts';
 import { backoffMs } from '../errors/index.ts';
-import { confirmNote, DEFAULT_LEASE_MS, durabilityDecision, ImportStore, Ledger, readDurabilityFacts, type DurabilityDecision } from '../ledger/index.ts';
+import { confirmNote, DEFAULT_LEASE_MS, durabilityDecision, ImportStore, Ledger, pruneLedger, readDurabilityFacts, type DurabilityDecision } from '../ledger/index.ts';
 import { logger } from '../log.ts';
 import { connectRedis, createRedis } from './connection.ts';
 import { Metrics } from './metrics.ts';
 import { QUEUE } from './names.ts';
+
+/** How often a worker prunes the ledger of each account it serves (see `pruneNow`). */
+const PRUNE_EVERY_MS = 6 * 3600_000;
 
 /** How often a worker puts an import's progress on its parent job. */
 const PROGRESS_EVERY_MS = 500;
@@ -86,6 +89,23 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
   else if (durability.warning) log.warn(durability.warning);
   const confirmMs = Math.max(1000, Math.floor((opts.leaseMs ?? DEFAULT_LEASE_MS) / 3));
 
+  // BUILDSYNC_LEDGER_RETENTION_DAYS: each account this worker serves has its ledger pruned of
+  // created records older than that when the worker first serves it, then every PRUNE_EVERY_MS.
+  // Pruning is idempotent, so several workers doing it is harmless.
+  const pruneTimers: NodeJS.Timeout[] = [];
+  const pruneNow = (account: string, days: number): void => {
+    const run = () => {
+      pruneLedger(redis, opts.prefix, account, days, Date.now()).then(
+        (n) => n > 0 && log.info({ account, removed: n, days }, 'pruned the ledger of created records past their retention'),
+        (err: unknown) => log.warn({ account, err: (err as Error).message }, 'could not prune the ledger; will try again'),
+      );
+    };
+    run();
+    const t = setInterval(run, PRUNE_EVERY_MS);
+    t.unref();
+    pruneTimers.push(t);
+  };
+
   const ctx: JobContext = {
     prefix: opts.prefix,
     redis,
@@ -129,6 +149,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
           },
         });
         sessions.set(account, s);
+        pruneNow(account, cfg.ledgerRetentionDays);
       }
       return s.client;
     },
@@ -207,6 +228,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
     async close() {
       let first: unknown;
       const keep = (p: Promise<unknown>) => p.catch((err) => (first ??= err));
+      for (const t of pruneTimers) clearInterval(t);
       // Exports can run for minutes: abort them (the temp file goes, the job goes back to wait).
       workers[2]!.cancelAllJobs('worker shutting down');
       await Promise.all(workers.map((w) => keep(w.close())));
