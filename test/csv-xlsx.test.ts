@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileError, RowError } from '../src/errors/index.ts';
-import { openTable, type SourceRow } from '../src/csv/index.ts';
+import { openTable, UnreadableCell, type SourceRow } from '../src/csv/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'buildsync-xlsx-'));
 const book = join(dir, 'estimates.xlsx');
@@ -42,7 +42,7 @@ async function readAll(file: string, sheet?: string) {
 }
 
 describe('reading .xlsx workbooks', () => {
-  it('reads the first sheet: numbers stay numbers, dates become Dates, rich text and links plain text, formulas their result', async () => {
+  it('reads the first sheet: numbers stay numbers, dates become Dates, rich text and links plain text, formulas their result, an error value an UnreadableCell', async () => {
     const { table, rows } = await readAll(book);
     expect(table.kind).toBe('xlsx');
     expect(table.headers).toEqual(['project_id', 'Unit Cost', 'due_date', 'description', 'total', 'active', '2026']);
@@ -50,7 +50,20 @@ describe('reading .xlsx workbooks', () => {
     expect(rows).toHaveLength(2);
     expect(rows[0]).toEqual({ line: 2, values: [1042, 1234.5, new Date(Date.UTC(2026, 2, 1, 8, 30, 0)), 'Plain text', 2469, true, 'x'] });
     expect(rows[1]!.line).toBe(4);
-    expect(rows[1]!.values).toEqual([1043, 0.1, new Date(Date.UTC(2026, 2, 1)), 'Bold and plain', new Date(Date.UTC(2026, 2, 2)), '#N/A', 'link text']);
+    // An error value is never read as its text (CONTRACT.md §3): it is an UnreadableCell.
+    expect(rows[1]!.values).toEqual([
+      1043,
+      0.1,
+      new Date(Date.UTC(2026, 2, 1)),
+      'Bold and plain',
+      new Date(Date.UTC(2026, 2, 2)),
+      new UnreadableCell(
+        'Estimates!F4',
+        'Estimates!F4 holds the error #N/A as its value, not a formula result (a lookup found no match, or a value is not available); type the value it should hold, then save the workbook again',
+        '#N/A',
+      ),
+      'link text',
+    ]);
   });
 
   it('reads the sheet named by the sheet option', async () => {

@@ -19,8 +19,9 @@ export const MAX_QUOTE = 200;
 export const MAX_SHEET_COLUMN = 16_384;
 
 /**
- * A cell (or shared string) longer than `MAX_CELL_CHARS`: only its first characters are kept, so
- * that memory does not grow with it; the reader turns it into a file error that quotes `head`.
+ * A cell (or shared string) longer than `MAX_CELL_CHARS`: only its first `MAX_QUOTE + 1`
+ * characters are kept, so that memory does not grow with it; the reader turns it into a file
+ * error that quotes `head` (cut to `MAX_QUOTE`, with `…`).
  */
 export class OverlongText {
   constructor(readonly head: string) {}
@@ -59,7 +60,7 @@ export interface CellContext {
  * Returns an `OverlongText` for a cell of more than `MAX_CELL_CHARS` characters.
  */
 export function readRawCell(c: RawCell, ctx: CellContext, ref: () => string): CellValue | OverlongText {
-  if (c.overlong) return new OverlongText(cut(c.inline ?? c.v ?? c.formula));
+  if (c.overlong) return new OverlongText((c.inline ?? c.v ?? c.formula).slice(0, MAX_QUOTE + 1));
   const t = c.t ?? 'n';
   if (c.hasFormula && !hasSavedResult(c, t)) return noSavedResult(ref(), c.formula);
   switch (t) {
@@ -126,7 +127,7 @@ function hasSavedResult(c: RawCell, t: string): boolean {
 
 function text(raw: string): string | OverlongText {
   const s = decodeXString(raw);
-  return s.length > MAX_CELL_CHARS ? new OverlongText(cut(s)) : s;
+  return s.length > MAX_CELL_CHARS ? new OverlongText(s.slice(0, MAX_QUOTE + 1)) : s;
 }
 
 /**
