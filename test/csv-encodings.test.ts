@@ -89,7 +89,7 @@ describe('reading CSV in each accepted encoding', () => {
   it('refuses UTF-16 without a byte order mark rather than reading NULs', async () => {
     const file = join(dir, 'utf16-nobom.csv');
     writeFileSync(file, Buffer.from(text, 'utf16le'));
-    await expect(openTable(file)).rejects.toThrow(/contains NUL bytes.*UTF-16 LE without a byte order mark: pass --encoding utf16le, or save it as "CSV UTF-8"/);
+    await expect(openTable(file)).rejects.toThrow(/:1 column \d+: a NUL byte, which no text holds .*UTF-16 LE without a byte order mark: pass --encoding utf16le, or save it as "CSV UTF-8"/);
     const forced = await openTable(file, { encoding: 'utf16le' });
     expect(forced.headers).toEqual(['category', 'description', 'unit_cost']);
   });

@@ -61,7 +61,7 @@ describe('errors reading input files', () => {
     const err = await failure(readAll(file));
     expect(err).toBeInstanceOf(RowError);
     expect(err).toMatchObject({ code: 'BUILDSYNC_ROW_INVALID', file, line: 4 });
-    expect(err.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4: a quoted field is opened and never closed`));
+    expect(err.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4 column 2 \\("notes"\\): a quoted field is opened here and never closed`));
   });
 
   it('reports a row with more or fewer fields than the header, at its start line', async () => {
@@ -81,7 +81,7 @@ describe('errors reading input files', () => {
     const err = await failure(openTable(file));
     expect(err).toBeInstanceOf(RowError);
     expect(err).toMatchObject({ line: 1 });
-    expect(err.message).toMatch(/:1: a quoted field is opened and never closed/);
+    expect(err.message).toMatch(/:1 column 2: a quoted field is opened here and never closed/);
   });
 
   it('stops at a row of more than 1 MiB (a quote left open in a longer file) without reading on', async () => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { estimateDurationMs, formatEta, AccountThrottle } from '../throttle/index.ts';
@@ -133,7 +134,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     const listed = await dryRunResolver(ctx, cfg);
     const unresolved = listed === undefined ? new UnresolvedProjects() : undefined;
     const planned = await plan({ ...planOpts, resolver: listed ?? unresolved });
-    if (planned.rows === 0) return headerOnly(ctx, file, kind);
+    if (planned.rows === 0) return headerOnly(ctx, file, kind, reportPath, errorsPath);
     const named = (label: string): string => (unresolved === undefined ? label : label.replace(/\bproject (\d{13,})\b/, (all, id: string) => unresolved.describe(Number(id)) ?? all));
     const lines = (function* (): Generator<ReportLine> {
       for (const l of dryRunReport(planned)) yield unresolved === undefined ? l : { ...l, record: named(l.record) };
@@ -177,7 +178,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     } finally {
       await session.close();
     }
-    if (planned.rows === 0) return headerOnly(ctx, file, kind);
+    if (planned.rows === 0) return headerOnly(ctx, file, kind, reportPath, errorsPath);
     const errorsSource = errorsFileSource(planned, resolve(file), planOpts);
 
     const store = new ImportStore(redis, cfg.prefix);
@@ -243,9 +244,21 @@ function plural(n: number, word: string): string {
   return n === 1 ? word : `${word}s`;
 }
 
-/** A file with a header and no data rows: nothing to do, and the user is told so (CONTRACT.md §2). */
-function headerOnly(ctx: CommandContext, file: string, kind: string): number {
-  ctx.err(`${file} has a header row and no data rows: no ${kind} to import.`);
+/**
+ * A file with a header and no data rows: nothing to do, and the user is told so (CONTRACT.md §2);
+ * its report (a header line) is written as every import's is, and a stale errors file removed.
+ */
+async function headerOnly(ctx: CommandContext, file: string, kind: string, reportPath: string, errorsPath: string): Promise<number> {
+  const out = await writeFileAtomically(reportPath);
+  try {
+    for (const chunk of reportCsvChunks([])) await out.write(chunk);
+    await out.commit();
+  } catch (err) {
+    await out.abort();
+    throw err;
+  }
+  await rm(errorsPath, { force: true });
+  ctx.err(`${file} has a header row and no data rows: no ${kind} to import; report: ${reportPath}`);
   return 0;
 }
 

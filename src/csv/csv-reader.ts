@@ -3,7 +3,7 @@ import { FileError, InterruptedError, RowError } from '../errors/index.ts';
 import { createCsvEngine, type CsvEngine } from './csv-engine.ts';
 import { detectDelimiter, headerLineEnd, type Delimiter } from './delimiter.ts';
 import { fileSystemError, isFileSystemError } from './file-errors.ts';
-import { EncodingMismatch, InputDecoder, type EncodingOption, type InputEncoding } from './input-decoder.ts';
+import { EncodingMismatch, InputDecoder, NulByte, type EncodingOption, type InputEncoding } from './input-decoder.ts';
 import { locateByte } from './locate-byte.ts';
 import { LineTracker } from './line-tracker.ts';
 import type { SourceRow } from './types.ts';
@@ -154,6 +154,7 @@ function noop(): void {}
 /** Names the line and column of the first byte that does not fit the file's encoding (CONTRACT.md §3). */
 async function encodingError(file: string, err: EncodingMismatch, encoding: InputEncoding): Promise<FileError> {
   const { line, column } = await locateByte(file, err.offset);
+  if (err instanceof NulByte) return new FileError(file, `${file}:${line} column ${column}: ${err.why} (at byte offset ${err.offset}). ${err.hint}`);
   const byte = `0x${err.byte.toString(16).toUpperCase().padStart(2, '0')}`;
   const mixed = err.why.includes('after');
   return new FileError(
@@ -205,12 +206,17 @@ function noHeader(file: string, line: number): FileError {
 
 /** Turns csv-parse's errors into `RowError`s that name the line the record starts on. */
 function csvError(file: string, err: Error, tracker: LineTracker, engine: CsvEngine, delimiter: Delimiter, head: CsvHead | undefined): Error {
-  const e = err as Error & { code?: string; lines?: number; record?: string[] };
+  const e = err as Error & { code?: string; lines?: number; record?: string[]; column?: unknown };
   const shown = delimiter === '\t' ? 'tab' : `"${delimiter}"`;
   switch (e.code) {
-    case 'CSV_QUOTE_NOT_CLOSED':
-      return new RowError(file, tracker.pendingStart(engine.info.empty_lines), undefined,
-        'a quoted field is opened and never closed, so the rest of the file reads as one field. Close the quote, or double any quote inside a quoted field ("").');
+    case 'CSV_QUOTE_NOT_CLOSED': {
+      // csv-parse's `column` is the index of the field whose quote opened.
+      const index = typeof e.column === 'number' ? e.column : undefined;
+      const header = index === undefined ? undefined : head?.headers[index];
+      const where = index === undefined ? undefined : header?.trim() ? `${index + 1} (${quote(header)})` : `${index + 1}`;
+      return new RowError(file, tracker.pendingStart(engine.info.empty_lines), where,
+        'a quoted field is opened here and never closed, so the rest of the file reads as one field. Close the quote, or double any quote inside a quoted field ("").');
+    }
     case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH': {
       const fields = e.record ?? [];
       const line = tracker.startLine(e.lines ?? engine.info.lines, engine.info.empty_lines, fields);

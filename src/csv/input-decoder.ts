@@ -25,6 +25,13 @@ export class EncodingMismatch extends Error {
   }
 }
 
+/** A NUL byte: no text CSV holds one (UTF-16 without a BOM, a binary file, a damaged cell). */
+export class NulByte extends EncodingMismatch {
+  constructor(offset: number, readonly hint: string) {
+    super(offset, 0, 'a NUL byte, which no text holds');
+  }
+}
+
 /**
  * Turns the raw chunks of a CSV file into chunks csv-parse can read (UTF-8 bytes), deciding the
  * encoding on the way without reading the file twice. With `auto`:
@@ -73,6 +80,10 @@ export class InputDecoder {
         if (at !== -1) throw this.mixed(offset + at, chunk[at]!, 'a UTF-8 sequence after Windows-1252 text');
       }
       return Buffer.from(this.text.decode(chunk, { stream: true }), 'utf8');
+    }
+    if (offset > 0) {
+      const nul = chunk.indexOf(0);
+      if (nul !== -1) throw new NulByte(offset + nul, 'A NUL byte is no text: delete that character (a damaged cell, or a binary file appended), then save the file again as "CSV UTF-8".');
     }
     if (this.asciiSoFar) {
       if (isAscii(chunk)) return chunk;
@@ -163,12 +174,11 @@ export class InputDecoder {
     const nul = chunk.indexOf(0);
     if (nul !== -1) {
       const utf16le = nul % 2 === 1 && chunk.length >= 4 && chunk[1] === 0 && chunk[3] === 0;
-      throw new FileError(
-        this.file,
-        `${this.file} contains NUL bytes (byte ${nul}): it is not a text CSV file. ` +
-          (utf16le
-            ? 'It looks like UTF-16 LE without a byte order mark: pass --encoding utf16le, or save it as "CSV UTF-8".'
-            : 'It may be a binary file, or UTF-16 without a byte order mark. Save it as "CSV UTF-8" or as .xlsx.'),
+      throw new NulByte(
+        nul,
+        utf16le
+          ? 'It looks like UTF-16 LE without a byte order mark: pass --encoding utf16le, or save it as "CSV UTF-8".'
+          : 'It is not a text CSV file there: a binary file, UTF-16 without a byte order mark, or a damaged cell. Save it as "CSV UTF-8" or as .xlsx, or delete that character.',
       );
     }
     return chunk;
