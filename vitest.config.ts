@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     // Integration tests hold real sockets and Redis connections; two cores, so keep workers few.
     pool: 'forks',
     maxWorkers: 2,

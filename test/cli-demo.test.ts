@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REDIS_URL } from './helpers/redis.ts';
+import { CLI_BUNDLE } from './helpers/cli-path.ts';
 
-const BIN = resolve(import.meta.dirname, '../bin/buildsync.mjs');
+const BIN = CLI_BUNDLE;
 
 describe('buildsync demo', () => {
   it('exports the sandbox projects, imports both samples through the queue and prints where the outputs are', () => {

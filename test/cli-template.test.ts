@@ -7,8 +7,9 @@ import { planBills, planEstimates } from '../src/engine/index.ts';
 import { templateColumns, templateCsv, writeTemplate, type TemplateKind } from '../src/engine/template.ts';
 import { BILL_COLUMNS, ESTIMATE_COLUMNS } from '../src/mapping/index.ts';
 import { encodeBillInfo } from '../src/payloads/index.ts';
+import { CLI_BUNDLE } from './helpers/cli-path.ts';
 
-const BIN = resolve('bin/buildsync.mjs');
+const BIN = CLI_BUNDLE;
 const dir = mkdtempSync(join(tmpdir(), 'buildsync-template-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -5,8 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
 import { Secret } from '../src/secret.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
+import { CLI_BUNDLE } from './helpers/cli-path.ts';
 
-const BIN = resolve(import.meta.dirname, '../bin/buildsync.mjs');
+const BIN = CLI_BUNDLE;
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 describe('dashboard basic auth', () => {

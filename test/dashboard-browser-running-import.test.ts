@@ -53,6 +53,7 @@ describe.skipIf(!hasChromium)('dashboard in a browser, while an import runs', ()
         BUILDSYNC_PASSWORD: sandbox.credentials.password,
         BUILDSYNC_API_KEY: sandbox.credentials.apiKey,
         BUILDSYNC_LIMITS: 'none',
+        BUILDSYNC_ALLOW_VOLATILE_REDIS: '1',
       },
     });
     ({ importId } = await submitImport(queues, new ImportStore(t.redis, t.prefix), plan, { account: 'default', resendUnknown: false }));

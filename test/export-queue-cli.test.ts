@@ -10,6 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRig, tempFiles, type ExportRig } from './helpers/export-rig.ts';
 import { REDIS_URL } from './helpers/redis.ts';
+import { CLI_BUNDLE } from './helpers/cli-path.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,7 +26,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [path.join(ROOT, 'bin/buildsync.mjs'), ...args],
+      [CLI_BUNDLE, ...args],
       {
         cwd: rig.dir,
         env: { ...process.env, ...rig.env, REDIS_URL, BUILDSYNC_PREFIX: rig.prefix, LOG_LEVEL: 'warn', ...env },

@@ -10,6 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportRig, tempFiles, waitFor, type ExportRig } from './helpers/export-rig.ts';
 import { REDIS_URL } from './helpers/redis.ts';
+import { CLI_BUNDLE } from './helpers/cli-path.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,7 +26,7 @@ describe('worker SIGTERM during an export', () => {
     const out = path.join(rig.dir, 'interrupted.csv');
     const job = await rig.submit({ source: 'paged', pageSize: 10, out });
 
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/buildsync.mjs'), 'worker'], {
+    const child = spawn(process.execPath, [CLI_BUNDLE, 'worker'], {
       cwd: rig.dir,
       env: {
         ...process.env,

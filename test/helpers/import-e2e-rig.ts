@@ -17,8 +17,9 @@ import { ImportStore, type ReportLine } from '../../src/ledger/index.ts';
 import { Queues, startWorkers, submitImport, type WorkerHost } from '../../src/queue/index.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import { REDIS_URL, testRedis } from './redis.ts';
+import { CLI_BUNDLE } from './cli-path.ts';
 
-export const CLI = join(import.meta.dirname, '..', '..', 'bin', 'buildsync.mjs');
+export const CLI = CLI_BUNDLE;
 
 export interface ReportRow {
   line: string;

@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI_BUNDLE } from './cli-path.ts';
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/buildsync.mjs');
+const BIN = CLI_BUNDLE;
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -21,7 +22,8 @@ export interface WorkerProcess {
  */
 export async function startWorkerProcess(env: Record<string, string>, args: string[] = []): Promise<WorkerProcess> {
   const child = spawn(process.execPath, [BIN, 'worker', ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    // Tests and benches run against throwaway Redis servers that keep nothing on disk.
+    env: { ...process.env, LOG_LEVEL: 'warn', BUILDSYNC_ALLOW_VOLATILE_REDIS: '1', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
