@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { defaultExportPath, openSession, runExport } from '../engine/index.ts';
-import { exportJobData, submitExport, type ExportJobResult } from '../queue/index.ts';
+import { connectRedis, exportJobData, submitExport, type ExportJobResult } from '../queue/index.ts';
+import { redactUrl } from '../errors/index.ts';
 import { action, type CommandContext } from './command.ts';
 import { followJob } from './follow.ts';
 import { addExportOptions, parseExportOptions, type ExportOptionFlags } from './export-options.ts';
@@ -39,7 +40,11 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
   const account = serviceAccount(ctx, cfg);
 
   if (!flags.queue) {
-    const session = openSession(account, { prefix: cfg.prefix, connections: cfg.concurrency });
+    // No queue, but the account's budget is still shared with every worker: every request takes
+    // its token when Redis answers (CONTRACT.md §2, Budget); without Redis only 429s pace it.
+    const redis = await connectRedis(cfg.redisUrl, 'producer').catch(() => undefined);
+    if (redis === undefined) ctx.err(`export: no Redis answers at ${redactUrl(cfg.redisUrl)}; its requests take no token from the account's shared budget (only the service's 429s pace them)`);
+    const session = openSession(account, { redis, prefix: cfg.prefix, connections: cfg.concurrency, timeScale: timeScale() });
     const progress = createProgress('export');
     try {
       const r = await runExport(session.client, spec, {
@@ -52,6 +57,7 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
     } finally {
       progress.stop();
       await session.close();
+      await redis?.quit().catch(() => {});
     }
   }
 
