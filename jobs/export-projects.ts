@@ -2,7 +2,7 @@ import path from 'node:path';
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { z } from 'zod';
 import { defaultExportPath, runExport, type ExportFormat } from '../src/engine/index.ts';
-import { retryDecision } from '../src/errors/index.ts';
+import { BuildsyncError, coerceError, failureReason, retryDecision } from '../src/errors/index.ts';
 import type { JobContext } from './context.ts';
 
 /** Job data of `export-projects`: the account by name and the export's options, never a secret. */
@@ -61,8 +61,12 @@ export async function processExportProjects(job: Job, token: string | undefined,
     }
     // Refused credentials, a 4xx, a bad option: another attempt would fail the same way
     // (src/errors/retry-policy.ts); 5xx, network failures and 429s keep their attempts.
-    if (retryDecision(err) === 'never') throw new UnrecoverableError(err instanceof Error ? err.message : String(err));
-    throw err;
+    // The stable code travels in the failed reason, so that the CLI following the job exits as
+    // it would have in-process (CONTRACT.md §2).
+    if (retryDecision(err) === 'never') throw new UnrecoverableError(failureReason(err));
+    const e = coerceError(err);
+    if (e instanceof BuildsyncError) e.message = failureReason(e);
+    throw e;
   }
 }
 

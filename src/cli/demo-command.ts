@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../package-root.ts';
 import type { Command } from 'commander';
-import { RedisUnavailableError } from '../errors/index.ts';
+import { RedisUnavailableError, redactUrl } from '../errors/index.ts';
 import { connectRedis, redisAnswers, startWorkers } from '../queue/index.ts';
 import { startSandbox } from '../sandbox/index.ts';
 import { action, type CommandContext } from './command.ts';
@@ -89,7 +89,7 @@ interface DemoRedis {
 async function demoRedis(ctx: CommandContext): Promise<DemoRedis> {
   const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   if (await redisAnswers(url)) {
-    ctx.err(`redis: using ${url.replace(/\/\/[^@/]*@/, '//***@')}`);
+    ctx.err(`redis: using ${redactUrl(url)}`);
     return { url, stop: async () => {} };
   }
   const port = await freePort();
@@ -105,7 +105,7 @@ async function demoRedis(ctx: CommandContext): Promise<DemoRedis> {
   }
   const throwaway = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 50 && !(await redisAnswers(throwaway)); i++) await new Promise((r) => setTimeout(r, 100));
-  ctx.err(`redis: none answers at ${url}; started a throwaway redis-server on ${throwaway} for the demo`);
+  ctx.err(`redis: none answers at ${redactUrl(url)}; started a throwaway redis-server on ${throwaway} for the demo`);
   return {
     url: throwaway,
     stop: async () => {

@@ -8,6 +8,7 @@ import {
   RowError,
   UsageError,
   coerceError,
+  type ErrorCode,
 } from '../errors/index.ts';
 
 /** Exit codes of CONTRACT.md §2. */
@@ -19,8 +20,35 @@ export const EXIT = {
   usage: 2,
   /** the service refused the credentials */
   auth: 3,
+  /** the service could not be reached or kept failing (network, 5xx after retries) */
+  unreachable: 4,
   interrupted: 130,
 } as const;
+
+/**
+ * The exit code of a failure's stable code (CONTRACT.md §2), one table for a failure in this
+ * process and one that came back from a queued job (`parseFailureReason`).
+ */
+export function exitCodeOf(code: ErrorCode | undefined): number {
+  switch (code) {
+    case 'BUILDSYNC_INTERRUPTED':
+      return EXIT.interrupted;
+    case 'BUILDSYNC_CONFIG_INVALID':
+    case 'BUILDSYNC_USAGE':
+    case 'BUILDSYNC_FILE_UNREADABLE':
+    case 'BUILDSYNC_ROW_INVALID':
+    case 'BUILDSYNC_REDIS_UNAVAILABLE':
+      return EXIT.usage;
+    case 'BUILDSYNC_HTTP_401':
+      return EXIT.auth;
+    case 'BUILDSYNC_NETWORK':
+    case 'BUILDSYNC_HTTP_5XX':
+    case 'BUILDSYNC_RETRY_LATER':
+      return EXIT.unreachable;
+    default:
+      return EXIT.partial;
+  }
+}
 
 /** What a command failure means for the user: the exit code and one line to print. */
 export function describeFailure(err: unknown): { code: number; message: string } {
@@ -36,7 +64,7 @@ export function describeFailure(err: unknown): { code: number; message: string }
   ) {
     return { code: EXIT.usage, message: `buildsync: ${e.message}` };
   }
-  if (e instanceof BuildsyncError) return { code: EXIT.partial, message: `buildsync: ${e.message} [${e.code}]` };
+  if (e instanceof BuildsyncError) return { code: exitCodeOf(e.code), message: `buildsync: ${e.message} [${e.code}]` };
   // Not a user's mistake: keep the stack, it is a bug report.
   return { code: EXIT.partial, message: `buildsync: unexpected error: ${e.stack ?? e.message}` };
 }

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { defaultExportPath, openSession, runExport } from '../engine/index.ts';
 import { connectRedis, exportJobData, submitExport, type ExportJobResult } from '../queue/index.ts';
-import { redactUrl } from '../errors/index.ts';
+import { parseFailureReason, redactUrl } from '../errors/index.ts';
+import { exitCodeOf } from './exit.ts';
 import { action, type CommandContext } from './command.ts';
 import { followJob } from './follow.ts';
 import { addExportOptions, parseExportOptions, type ExportOptionFlags } from './export-options.ts';
@@ -87,8 +88,10 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
       });
       progress.stop();
       if (done.state === 'failed') {
-        ctx.err(`export job ${job.id} failed: ${done.job.failedReason}`);
-        return 1;
+        // The same exit code as the same failure in this process (CONTRACT.md §2).
+        const f = parseFailureReason(done.job.failedReason);
+        ctx.err(`buildsync: export job ${job.id} failed: ${f.message}${f.code ? ` [${f.code}]` : ''}`);
+        return exitCodeOf(f.code);
       }
       const r = done.job.returnvalue as ExportJobResult;
       ctx.out(`wrote ${r.projects} projects to ${r.path} (${mb(r.bytes)}) in ${(r.ms / 1000).toFixed(1)} s [job ${job.id}]`);

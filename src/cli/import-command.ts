@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
+import { parseFailureReason } from '../errors/index.ts';
+import { exitCodeOf } from './exit.ts';
 import { estimateDurationMs, formatEta, AccountThrottle } from '../throttle/index.ts';
 import { UsageError, FileError } from '../errors/index.ts';
 import {
@@ -215,7 +217,12 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
         progress.update(c.settled, planned.records.length, `created ${c.created} failed ${c.failed} | ${budgetText}`);
       });
       progress.stop();
-      if (done.state === 'failed') throw new Error(`import ${importId} failed: ${done.job.failedReason}`);
+      if (done.state === 'failed') {
+        // The import job itself failed (not a record): the same exit code as in-process.
+        const f = parseFailureReason(done.job.failedReason);
+        ctx.err(`buildsync: import ${importId} failed: ${f.message}${f.code ? ` [${f.code}]` : ''}`);
+        return exitCodeOf(f.code);
+      }
       summary = await importSummary(store, importId);
       await writeReport(store, importId, reportPath);
       fixRows = await writeErrorsFile(errorsSource, linesToFix(await store.report(importId)), errorsPath, ctx.signal);

@@ -19,6 +19,8 @@ export interface ImportSummary {
   reportPath?: string;
   /** True when some record failed because the service refused the credentials. */
   authFailed: boolean;
+  /** True when some record failed or stayed unknown because the service could not be reached or kept failing (network, 5xx). */
+  serviceFailed: boolean;
   /** Records with no outcome recorded (still pending, or their job died): `unknown` in the report once the import has ended. */
   unsettled: number;
 }
@@ -37,6 +39,7 @@ export async function importSummary(store: ImportStore, importId: string): Promi
     records: meta.records,
     counts: { ...byStatus, invalidRows: meta.invalidRows },
     authFailed: await store.anyOutcomeCode(importId, 'BUILDSYNC_HTTP_401'),
+    serviceFailed: (await store.anyOutcomeCode(importId, 'BUILDSYNC_NETWORK')) || (await store.anyOutcomeCode(importId, 'BUILDSYNC_HTTP_5XX')),
     unsettled: meta.records - counts.settled,
   };
 }
@@ -94,9 +97,15 @@ export async function writeReportIfPossible(store: ImportStore, importId: string
   return true;
 }
 
-/** Exit code of a finished import (CONTRACT.md §2): 3 credentials refused, 1 some rows or records not done, else 0. */
+/**
+ * Exit code of a finished import (CONTRACT.md §2, first of 3, 4, 1): 3 credentials refused; 4
+ * some records failed or stayed unknown because the service could not be reached or kept failing
+ * (run again later: nothing is wrong with the input); 1 some rows or records invalid, refused or
+ * unknown; else 0.
+ */
 export function importExitCode(s: ImportSummary): number {
   if (s.authFailed) return 3;
   const c = s.counts;
+  if (s.serviceFailed && (c.failed > 0 || c.unknown > 0)) return 4;
   return c.invalidRows > 0 || c.failed > 0 || c.unknown > 0 || s.unsettled > 0 ? 1 : 0;
 }

@@ -21,7 +21,28 @@ export type ErrorCode =
   | 'BUILDSYNC_RESPONSE_INVALID'
   | 'BUILDSYNC_NETWORK'
   | 'BUILDSYNC_REDIS_UNAVAILABLE'
+  | 'BUILDSYNC_RETRY_LATER'
   | 'BUILDSYNC_INTERRUPTED';
+
+const CODE_IN_REASON = /^\[(BUILDSYNC_[A-Z0-9_]+)\] /;
+
+/**
+ * A failure as a job carries it (BullMQ's `failedReason` is a string): the stable code first,
+ * `[BUILDSYNC_HTTP_401] the service refused …`, so that the CLI following the job exits exactly
+ * as it would have in-process. The message is the error's own, which never holds a secret.
+ */
+export function failureReason(err: unknown): string {
+  const e = coerceError(err);
+  const code = e instanceof BuildsyncError ? e.code : undefined;
+  if (code === undefined || CODE_IN_REASON.test(e.message)) return e.message;
+  return `[${code}] ${e.message}`;
+}
+
+/** The code and message of a `failureReason`; no code for a reason that carries none. */
+export function parseFailureReason(reason: string | undefined): { code: ErrorCode | undefined; message: string } {
+  const m = CODE_IN_REASON.exec(reason ?? '');
+  return m ? { code: m[1] as ErrorCode, message: reason!.slice(m[0].length) } : { code: undefined, message: reason ?? '' };
+}
 
 export class BuildsyncError extends Error {
   readonly code: ErrorCode;
