@@ -66,5 +66,8 @@ export function action<A extends unknown[]>(
     // A long-running command (worker, sandbox, dashboard) stops on a signal by design: that is success.
     if (signalled && code === EXIT.ok && !opts.runsUntilSignal) code = EXIT.interrupted;
     process.exitCode = code;
+    // Told to stop, the command has wound down what it could: whatever still holds the event
+    // loop (a socket to an absent Redis, a request in flight) must not keep the process alive.
+    if (signalled) setTimeout(() => process.exit(code), 300).unref();
   };
 }

@@ -10,6 +10,7 @@ import {
   coerceError,
   type ErrorCode,
 } from '../errors/index.ts';
+import { redisGraceMs } from '../queue/connection.ts';
 
 /** Exit codes of CONTRACT.md §2. */
 export const EXIT = {
@@ -53,6 +54,10 @@ export function exitCodeOf(code: ErrorCode | undefined): number {
 /** What a command failure means for the user: the exit code and one line to print. */
 export function describeFailure(err: unknown): { code: number; message: string } {
   const e = coerceError(err);
+  // ioredis gave up on a Redis that stayed away past the grace (connection.ts): exit 2, no stack.
+  if (e.name === 'MaxRetriesPerRequestError' || /^Connection is closed\.?$|Stream isn't writeable/.test(e.message)) {
+    return { code: EXIT.usage, message: `buildsync: lost Redis and it did not come back within ${Math.round(redisGraceMs() / 1000)} s; start it again (or check REDIS_URL) and run the command again [BUILDSYNC_REDIS_UNAVAILABLE]` };
+  }
   if (e instanceof AuthError) return { code: EXIT.auth, message: `buildsync: ${e.message}` };
   if (e instanceof InterruptedError) return { code: EXIT.interrupted, message: `buildsync: ${e.message}` };
   if (

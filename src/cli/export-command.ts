@@ -62,7 +62,7 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
     }
   }
 
-  const { redis, queues, close } = await openQueues(cfg);
+  const { redis, queues, close } = await openQueues(cfg, ctx);
   try {
     const job = await submitExport(queues, exportJobData.parse({ account: account.name, ...spec }));
     if (flags.detach) {

@@ -168,7 +168,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   const account = serviceAccount(ctx, cfg);
   // Redis first: it must answer and keep the ledger safely (CONTRACT.md §2, Durability) before
   // the file is read, and the project listing takes its token from the account's shared budget.
-  const { redis, queues, close } = await openQueues(cfg);
+  const { redis, queues, close } = await openQueues(cfg, ctx);
   try {
     const durability = durabilityDecision(await readDurabilityFacts(redis), { allowVolatile: process.env.BUILDSYNC_ALLOW_VOLATILE_REDIS === '1' });
     if (durability.mode === 'refuse') throw new RedisNotDurableError('refused', durability.message);

@@ -4,6 +4,7 @@ import { packageRoot } from '../package-root.ts';
 import { Command, CommanderError } from 'commander';
 import { EXIT } from './exit.ts';
 import { installSignalHandlers } from './command.ts';
+import { registerCheck } from './check-command.ts';
 import { registerDemo } from './demo-command.ts';
 import { registerDashboard } from './dashboard-command.ts';
 import { registerExport } from './export-command.ts';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerDashboard(program);
   registerDemo(program);
   registerTemplate(program);
+  registerCheck(program);
   return program;
 }
 

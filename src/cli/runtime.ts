@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import { loadConfig, requireService, type AppConfig, type ServiceAccount } from '../config.ts';
 import { connectRedis, Queues, startWorkers, type WorkerHost } from '../queue/index.ts';
+import { redisGraceMs } from '../queue/connection.ts';
+import { redactUrl } from '../errors/index.ts';
 import type { CommandContext } from './command.ts';
 
 /** The configuration for the command's --account. */
@@ -30,15 +32,37 @@ export function leaseMs(): number | undefined {
 }
 
 /** A producer's Redis and queues; close them with `close()`. */
-export async function openQueues(cfg: AppConfig): Promise<{ redis: Redis; queues: Queues; close: () => Promise<void> }> {
+export async function openQueues(cfg: AppConfig, ctx?: CommandContext): Promise<{ redis: Redis; queues: Queues; close: () => Promise<void> }> {
   const redis = await connectRedis(cfg.redisUrl, 'producer');
+  if (ctx) {
+    // A command following a job rides out a Redis blip, and says so (once per outage).
+    let away = false;
+    redis.on('close', () => {
+      if (away || ctx.signal.aborted) return;
+      away = true;
+      ctx.err(`Redis at ${redactUrl(cfg.redisUrl)} went away; waiting up to ${Math.round(redisGraceMs() / 1000)} s for it to come back`);
+    });
+    redis.on('ready', () => {
+      if (!away) return;
+      away = false;
+      ctx.err('Redis is back; carrying on');
+    });
+  }
   const queues = new Queues(redis, cfg.prefix);
   return {
     redis,
     queues,
+    // Bounded: with Redis away, a clean close would wait for it (the offline queue), and a
+    // command told to stop must end within seconds (CONTRACT.md §2; issue "calm and precise").
     close: async () => {
-      await queues.close().catch(() => {});
-      await redis.quit().catch(() => {});
+      const clean = (async () => {
+        await queues.close().catch(() => {});
+        await redis.quit().catch(() => {});
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([clean, new Promise((r) => (timer = setTimeout(r, 1500)))]);
+      clearTimeout(timer);
+      redis.disconnect();
     },
   };
 }

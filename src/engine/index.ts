@@ -16,3 +16,4 @@ export { planEstimates, planBills, dryRunReport, dryRunReportLines, projectResol
 export { loadProjectResolver } from './project-directory.ts';
 export { errorsFileChunks, errorsFilePath, errorsFileSource, linesToFix, writeErrorsFile, ERRORS_FILE_COLUMNS, type ErrorsFileSource } from './errors-file.ts';
 export { combineReadingOptions, settleReadingRules, type ReadingOptions } from './reading-rules.ts';
+export { runChecks, checkExitCode, REDIS_NEEDS, type CheckFinding, type CheckLevel, type CheckName, type CheckOptions, type CheckReport } from './check.ts';

@@ -223,8 +223,9 @@ export class NetworkError extends BuildsyncError {
 }
 
 export class RedisUnavailableError extends BuildsyncError {
-  constructor(url: string, options?: { cause?: unknown }) {
-    super('BUILDSYNC_REDIS_UNAVAILABLE', `no Redis answers at ${redactUrl(url)}. Start one (redis-server --daemonize yes) or set REDIS_URL; --dry-run and --no-queue need none.`, options);
+  /** `message` replaces the default when the cause is known (wrong password, TLS mismatch, …). */
+  constructor(url: string, options?: { cause?: unknown; message?: string }) {
+    super('BUILDSYNC_REDIS_UNAVAILABLE', options?.message ?? `no Redis answers at ${redactUrl(url)}. Start one (redis-server --daemonize yes) or set REDIS_URL; --dry-run and --no-queue need none.`, options);
   }
 }
 

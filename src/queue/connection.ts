@@ -1,5 +1,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { RedisUnavailableError } from '../errors/index.ts';
+import { logger } from '../log.ts';
+import { describeRedisError, redisErrorLog } from './redis-errors.ts';
 
 /**
  * ioredis connections the way BullMQ wants them: a worker's connection retries forever
@@ -7,25 +9,57 @@ import { RedisUnavailableError } from '../errors/index.ts';
  * that a CLI without Redis says so at once instead of hanging.
  */
 export function createRedis(url: string, role: 'worker' | 'producer'): Redis {
+  // A producer (a CLI command) rides out a Redis blip: once connected, its commands wait while
+  // Redis is away and the connection keeps trying for REDIS_GRACE_MS; past that they fail
+  // ("Redis unreachable", exit 2). A worker keeps trying for as long as it runs.
+  let lostAt: number | undefined;
   const opts: RedisOptions =
     role === 'worker'
-      ? { maxRetriesPerRequest: null, enableReadyCheck: true }
-      : { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 3000, retryStrategy: (n) => (n > 2 ? null : 200 * n) };
-  return new Redis(url, { ...opts, lazyConnect: true });
+      ? { maxRetriesPerRequest: null, enableReadyCheck: true, retryStrategy: (n) => Math.min(n * 200, 2000) }
+      : {
+          maxRetriesPerRequest: null,
+          enableOfflineQueue: true,
+          enableReadyCheck: true,
+          connectTimeout: 3000,
+          retryStrategy: (n) => {
+            lostAt ??= Date.now();
+            return Date.now() - lostAt > redisGraceMs() ? null : Math.min(n * 200, 1000);
+          },
+        };
+  const redis = new Redis(url, { ...opts, lazyConnect: true });
+  if (role === 'producer') redis.on('ready', () => (lostAt = undefined));
+  // Every connection has an error listener (ioredis would print each reconnection failure); a
+  // producer's gets it once connected (`connectRedis` reports a failure to connect itself).
+  if (role === 'worker') redisErrorLog(url, logger()).watch(redis, 'worker connection');
+  return redis;
+}
+
+/** How long a command waits for a Redis that went away (CONTRACT.md §2: a 30 s grace); BUILDSYNC_REDIS_GRACE_MS is a test knob. */
+export function redisGraceMs(): number {
+  const v = Number(process.env.BUILDSYNC_REDIS_GRACE_MS);
+  return Number.isFinite(v) && v >= 0 ? v : 30_000;
 }
 
 /** Connects and pings, or throws RedisUnavailableError with what to do. */
 export async function connectRedis(url: string, role: 'worker' | 'producer'): Promise<Redis> {
   const redis = createRedis(url, role);
-  // A refused connection would otherwise be logged by ioredis as an unhandled 'error' event.
-  const onError = () => {};
+  let lastError: unknown;
+  const onError = (err: unknown) => (lastError = err);
   redis.on('error', onError);
   try {
     await withTimeout(redis.connect().then(() => redis.ping()), 4000);
   } catch (err) {
     redis.disconnect();
+    // Say what is wrong: a wrong password or TLS mismatch is not "no Redis answers".
+    const problem = describeRedisError(isTimeout(err) && lastError !== undefined ? lastError : err, url);
+    if (problem.cause === 'auth' || problem.cause === 'tls' || problem.cause === 'noperm' || problem.cause === 'readonly') {
+      throw new RedisUnavailableError(url, { cause: err, message: problem.message });
+    }
     throw new RedisUnavailableError(url, { cause: err });
+  } finally {
+    redis.off('error', onError);
   }
+  if (role === 'producer') redisErrorLog(url, logger()).watch(redis, 'producer connection');
   return redis;
 }
 
@@ -38,6 +72,10 @@ export async function redisAnswers(url: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+function isTimeout(err: unknown): boolean {
+  return /no answer in \d+ ms/.test(String((err as Error)?.message));
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

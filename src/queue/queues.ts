@@ -17,6 +17,9 @@ export class Queues {
     this.exports = new Queue(QUEUE.exports, { ...opts, defaultJobOptions: RETENTION.exports });
     this.imports = new Queue(QUEUE.imports, { ...opts, defaultJobOptions: RETENTION.imports });
     this.records = new Queue(QUEUE.records, { ...opts, defaultJobOptions: RETENTION.records });
+    // A Queue without an error listener prints every Redis error with its stack (console.error);
+    // the connection's own listener (connection.ts) already reports the cause once per 10 s.
+    for (const q of this.all()) q.on('error', () => {});
   }
 
   all(): Queue[] {

@@ -12,8 +12,12 @@ import { backoffMs } from '../errors/index.ts';
 import { confirmNote, DEFAULT_LEASE_MS, durabilityDecision, ImportStore, Ledger, pruneLedger, readDurabilityFacts, type DurabilityDecision } from '../ledger/index.ts';
 import { logger } from '../log.ts';
 import { connectRedis, createRedis } from './connection.ts';
+import { redisErrorLog } from './redis-errors.ts';
 import { Metrics } from './metrics.ts';
 import { QUEUE } from './names.ts';
+
+/** How long a worker may take to stop (SIGTERM ends every command within 5 s, even while Redis is away). */
+const CLOSE_MS = 4_000;
 
 /** How often a worker prunes the ledger of each account it serves (see `pruneNow`). */
 const PRUNE_EVERY_MS = 6 * 3600_000;
@@ -68,7 +72,9 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
   const sessions = new Map<string, ServiceSession>();
   const lockMs = opts.lockMs ?? 30_000;
 
-  const probeQueues = Object.values(QUEUE).map((name) => new Queue(name, { connection: redis, prefix: opts.prefix }));
+  // One line per cause every 10 s for every Redis error of this worker, whatever reports it.
+  const redisErrors = redisErrorLog(opts.redisUrl, log);
+  const probeQueues = Object.values(QUEUE).map((name) => redisErrors.watch(new Queue(name, { connection: redis, prefix: opts.prefix }), `queue ${name}`));
   const metrics = new Metrics(
     () => probeQueues,
     () => [...sessions.values()].flatMap((s) => (s.throttle ? [s.throttle] : [])),
@@ -182,7 +188,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
       metrics.jobs.inc({ queue: w.name, kind: job?.name ?? 'unknown', state: 'failed' });
       log.warn({ queue: w.name, job: job?.id, err: err.message }, `job failed: ${err.message}`);
     });
-    w.on('error', (err) => log.error({ queue: w.name, err: err.message }, 'worker error'));
+    redisErrors.watch(w, `worker ${w.name}`);
     return w;
   };
 
@@ -231,12 +237,31 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
       for (const t of pruneTimers) clearInterval(t);
       // Exports can run for minutes: abort them (the temp file goes, the job goes back to wait).
       workers[2]!.cancelAllJobs('worker shutting down');
-      await Promise.all(workers.map((w) => keep(w.close())));
-      if (metricsServer) await keep(new Promise<void>((r) => metricsServer.close(() => r())));
-      for (const s of sessions.values()) await keep(s.close());
-      for (const q of probeQueues) await keep(q.close());
-      for (const c of connections) await keep(c.quit());
-      await keep(redis.quit());
+      // A worker told to stop stops within CLOSE_MS even while Redis is away: what it cannot hand
+      // back by then is left to BullMQ's stalled-job recovery (its locks expire) and the ledger's
+      // leases, which is what they are for.
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), CLOSE_MS)));
+      const graceful = (async () => {
+        await Promise.all(workers.map((w) => keep(w.close())));
+        if (metricsServer) await keep(new Promise<void>((r) => metricsServer.close(() => r())));
+        for (const s of sessions.values()) await keep(s.close());
+        for (const q of probeQueues) await keep(q.close());
+        for (const c of connections) await keep(c.quit());
+        await keep(redis.quit());
+        return 'closed' as const;
+      })();
+      const how = await Promise.race([graceful, timedOut]);
+      clearTimeout(timer);
+      if (how === 'timeout') {
+        log.warn(`could not close cleanly in ${CLOSE_MS / 1000} s (is Redis away?); stopping now: jobs in hand come back to other workers once their locks expire`);
+        for (const w of workers) void w.close(true).catch(() => {});
+        metricsServer?.close();
+        for (const s of sessions.values()) void s.close().catch(() => {});
+        for (const c of connections) c.disconnect();
+        redis.disconnect();
+        return;
+      }
       if (first) throw first;
     },
   };

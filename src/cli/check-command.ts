@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { runChecks, type CheckFinding, type CheckReport } from '../engine/index.ts';
+import { action, type CommandContext } from './command.ts';
+import { timeScale } from './runtime.ts';
+
+/**
+ * `buildsync check [--account NAME] [--json]` (CONTRACT.md §2): the configuration, Redis, the
+ * service and the budget, each problem on its own line with what to do. The checks live in
+ * src/engine/check.ts; this only prints them.
+ */
+export function registerCheck(program: Command): void {
+  program
+    .command('check')
+    .description('check the configuration, Redis (reachable, credentials, ACL permissions, persistence, eviction policy), the service (one read, counted in the budget) and the budget left; sends nothing that writes')
+    .option('--json', 'print one JSON object { ok, exitCode, checks: [{ name, ok, level, message }] } instead of the lines')
+    .action(action((ctx, opts: { json?: boolean }) => checkCommand(ctx, opts)));
+}
+
+async function checkCommand(ctx: CommandContext, opts: { json?: boolean }): Promise<number> {
+  const report = await runChecks({
+    account: ctx.global.account,
+    allowInsecureHttp: ctx.global.allowInsecureHttp,
+    // The same reading as the import and the workers, so that check predicts what they do.
+    allowVolatile: process.env.BUILDSYNC_ALLOW_VOLATILE_REDIS === '1',
+    timeScale: timeScale(),
+    signal: ctx.signal,
+  });
+  if (opts.json) ctx.out(JSON.stringify(jsonReport(report)));
+  else for (const line of checkLines(report)) ctx.out(line);
+  return report.exitCode;
+}
+
+/** The --json object: exactly { ok, exitCode, checks: [{ name, ok, level, message }] }. */
+function jsonReport(report: CheckReport): { ok: boolean; exitCode: number; checks: Array<Pick<CheckFinding, 'name' | 'ok' | 'level' | 'message'>> } {
+  return {
+    ok: report.ok,
+    exitCode: report.exitCode,
+    checks: report.checks.map(({ name, ok, level, message }) => ({ name, ok, level, message })),
+  };
+}
+
+/** One line per finding (a finding worded in several lines keeps its label on each), then the verdict. */
+export function checkLines(report: CheckReport): string[] {
+  const width = Math.max(...report.checks.map((c) => c.name.length));
+  const lines = report.checks.flatMap((c) => c.message.split('\n').map((m) => `${c.level.padEnd(7)}  ${c.name.padEnd(width)}  ${m}`));
+  const errors = report.checks.filter((c) => c.level === 'error').length;
+  const warnings = report.checks.filter((c) => c.level === 'warning').length;
+  const w = warnings ? `${warnings} warning${warnings > 1 ? 's' : ''}` : '';
+  lines.push(errors === 0 ? `all good${w ? ` (${w})` : ''}` : `${errors} problem${errors > 1 ? 's' : ''}${w ? `, ${w}` : ''} (exit ${report.exitCode})`);
+  return lines;
+}
