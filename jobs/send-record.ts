@@ -1,7 +1,7 @@
-import { DelayedError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { z } from 'zod';
-import { RecordBusyError, RetryLaterError, sendRecord } from '../src/engine/index.ts';
-import { ConfigError, RateLimitError, ThrottledError } from '../src/errors/index.ts';
+import { sendRecord } from '../src/engine/index.ts';
+import { ConfigError, failureReason, retryDecision, waitMs } from '../src/errors/index.ts';
 import type { RecordOutcome } from '../src/ledger/index.ts';
 import type { JobContext } from './context.ts';
 
@@ -58,21 +58,19 @@ export async function processSendRecord(job: Job, token: string | undefined, ctx
       { client, ledger: ctx.ledger },
     );
   } catch (err) {
-    if (err instanceof ThrottledError || err instanceof RateLimitError) {
-      const wait = err instanceof ThrottledError ? err.waitMs : (err.retryAfterMs ?? DEFAULT_429_DELAY_MS);
-      await job.moveToDelayed(Date.now() + wait, token);
-      throw new DelayedError();
+    // The one retry table (src/errors/retry-policy.ts) decides: wait without using an attempt
+    // (the budget, or another live sender holding the record), retry with backoff, or never.
+    switch (retryDecision(err)) {
+      case 'budget':
+        await job.moveToDelayed(Date.now() + waitMs(err, Date.now(), DEFAULT_429_DELAY_MS), token);
+        throw new DelayedError();
+      case 'bounded':
+        ctx.log.warn({ job: job.id, record: data.label, attempt: job.attemptsMade + 1 }, `will retry: ${(err as Error).message}`);
+        throw err;
+      default:
+        // sendRecord turns every failure it understands into an outcome; what is left is a bug.
+        throw new UnrecoverableError(failureReason(err));
     }
-    if (err instanceof RecordBusyError) {
-      // Another live attempt holds the record: come back when it has settled or its lease ran out.
-      // Like a wait for the budget, this uses up no attempt.
-      await job.moveToDelayed(Math.max(Date.now() + 100, err.untilMs + 50), token);
-      throw new DelayedError();
-    }
-    if (err instanceof RetryLaterError) {
-      ctx.log.warn({ job: job.id, record: data.label, attempt: job.attemptsMade + 1 }, `will retry: ${err.message}`);
-    }
-    throw err;
   }
   await ctx.store.settle(data.importId, data.key, outcome);
   ctx.count(outcome.status);

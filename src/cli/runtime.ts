@@ -34,11 +34,12 @@ export function leaseMs(): number | undefined {
 /** A producer's Redis and queues; close them with `close()`. */
 export async function openQueues(cfg: AppConfig, ctx?: CommandContext): Promise<{ redis: Redis; queues: Queues; close: () => Promise<void> }> {
   const redis = await connectRedis(cfg.redisUrl, 'producer');
+  let closing = false;
   if (ctx) {
     // A command following a job rides out a Redis blip, and says so (once per outage).
     let away = false;
     redis.on('close', () => {
-      if (away || ctx.signal.aborted) return;
+      if (away || closing || ctx.signal.aborted) return;
       away = true;
       ctx.err(`Redis at ${redactUrl(cfg.redisUrl)} went away; waiting up to ${Math.round(redisGraceMs() / 1000)} s for it to come back`);
     });
@@ -55,6 +56,7 @@ export async function openQueues(cfg: AppConfig, ctx?: CommandContext): Promise<
     // Bounded: with Redis away, a clean close would wait for it (the offline queue), and a
     // command told to stop must end within seconds (CONTRACT.md §2; issue "calm and precise").
     close: async () => {
+      closing = true;
       const clean = (async () => {
         await queues.close().catch(() => {});
         await redis.quit().catch(() => {});

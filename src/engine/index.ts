@@ -7,7 +7,7 @@ export {
   type ExportResult,
   type MyDocumentsMode,
 } from './export-projects.ts';
-export { sendRecord, RecordBusyError, RetryLaterError, isEstimateExists, type RecordKind, type SendRecordInput } from './send-record.ts';
+export { sendRecord, isEstimateExists, type RecordKind, type SendRecordInput } from './send-record.ts';
 export { importSummary, importExitCode, reportCsv, reportCsvChunks, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './build-report.ts';
 export { openSession, type ServiceSession, type SessionOptions } from './session.ts';
 export { runExport, projectSource, type ProjectExportSpec } from './run-export.ts';

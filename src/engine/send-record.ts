@@ -6,9 +6,12 @@ import {
   NetworkError,
   RateLimitError,
   ResponseInvalidError,
+  RecordBusyError,
+  RetryLaterError,
   ServerError,
   ThrottledError,
   coerceError,
+  retryDecision,
 } from '../errors/index.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -28,31 +31,6 @@ export interface SendRecordInput {
   resendUnknown: boolean;
   /** Whether a retryable failure of this attempt should be retried (false on the last attempt). */
   mayRetry: boolean;
-}
-
-/**
- * A failure worth another attempt later (5xx on an estimate, a connection that never reached the
- * service): the job layer retries it with jittered backoff, a bounded number of times.
- */
-export class RetryLaterError extends Error {
-  readonly outcomeIfFinal: RecordOutcome;
-  constructor(cause: Error, outcomeIfFinal: RecordOutcome) {
-    super(cause.message, { cause });
-    this.name = 'RetryLaterError';
-    this.outcomeIfFinal = outcomeIfFinal;
-  }
-}
-
-/**
- * Another live sender holds the record at this moment (the same import's earlier attempt whose
- * worker may have died, or a duplicated job): nothing was sent; try again once `untilMs` (Redis
- * time, ms) has passed, when the holder has settled it or its lease has expired.
- */
-export class RecordBusyError extends Error {
-  constructor(readonly untilMs: number, readonly holder: string) {
-    super(`being sent by ${holder}; waiting for it to settle`);
-    this.name = 'RecordBusyError';
-  }
 }
 
 /** One sender's name in the ledger: this process and a fresh id per attempt. */
@@ -145,8 +123,8 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
       // Our lease ran out while we waited (a stalled event loop): someone else may hold it now.
       throw new RecordBusyError(Date.now() + ledger.leaseMs, 'another sender (this attempt lost its claim while waiting)');
     }
-    if (err instanceof ThrottledError || err instanceof RateLimitError) {
-      // Nothing was stored (a 429 is a refusal): the next attempt sends it.
+    if (retryDecision(err) === 'budget') {
+      // Nothing was stored (a 429 is a refusal, a budget wait sent nothing): the next attempt sends it.
       await ledger.release(account, key, owner);
       throw err;
     }
@@ -182,7 +160,7 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
           : `${reason}; not sent again, since the service would store the bill twice. Check the project's bills in the service; if it is missing, run the import again with --resend-unknown`,
       };
       // An estimate may be resent: the service refuses a second one for the project.
-      if (isEstimate && input.mayRetry && !(err instanceof ResponseInvalidError)) throw new RetryLaterError(err, unknown);
+      if (isEstimate && input.mayRetry && !(err instanceof ResponseInvalidError)) throw new RetryLaterError<RecordOutcome>(err, unknown);
       return unknown;
     }
     if (err instanceof NetworkError || !handedOver) {
@@ -190,7 +168,7 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
       // few times), or the request never reached the socket.
       await ledger.release(account, key, owner);
       const failed: RecordOutcome = { status: 'failed', code: (err as { code?: string }).code, message: `${err.message}; nothing was sent, run the import again to send it` };
-      if (input.mayRetry && err instanceof NetworkError) throw new RetryLaterError(err, failed);
+      if (input.mayRetry && err instanceof NetworkError) throw new RetryLaterError<RecordOutcome>(err, failed);
       return failed;
     }
     // A bug or an unforeseen failure after the hand-over: whether the request went out is not known.

@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'BUILDSYNC_NETWORK'
   | 'BUILDSYNC_REDIS_UNAVAILABLE'
   | 'BUILDSYNC_RETRY_LATER'
+  | 'BUILDSYNC_RECORD_BUSY'
   | 'BUILDSYNC_INTERRUPTED';
 
 const CODE_IN_REASON = /^\[(BUILDSYNC_[A-Z0-9_]+)\] /;
@@ -226,6 +227,32 @@ export class RedisUnavailableError extends BuildsyncError {
   /** `message` replaces the default when the cause is known (wrong password, TLS mismatch, …). */
   constructor(url: string, options?: { cause?: unknown; message?: string }) {
     super('BUILDSYNC_REDIS_UNAVAILABLE', options?.message ?? `no Redis answers at ${redactUrl(url)}. Start one (redis-server --daemonize yes) or set REDIS_URL; --dry-run and --no-queue need none.`, options);
+  }
+}
+
+/**
+ * A failure worth another attempt later (5xx on an estimate, a connection that never reached the
+ * service): the job layer retries it with jittered backoff, a bounded number of times, and on the
+ * last attempt reports `outcomeIfFinal`.
+ */
+export class RetryLaterError<O = unknown> extends BuildsyncError {
+  readonly outcomeIfFinal: O;
+  constructor(cause: Error, outcomeIfFinal: O) {
+    super('BUILDSYNC_RETRY_LATER', cause.message, { cause });
+    this.outcomeIfFinal = outcomeIfFinal;
+  }
+}
+
+/**
+ * Another live sender holds the record at this moment (the same import's earlier attempt whose
+ * worker may have died, or a duplicated job): nothing was sent; try again once `untilMs` has
+ * passed, when the holder has settled it or its lease has expired.
+ */
+export class RecordBusyError extends BuildsyncError {
+  readonly untilMs: number;
+  constructor(untilMs: number, holder: string) {
+    super('BUILDSYNC_RECORD_BUSY', `being sent by ${holder}; waiting for it to settle`);
+    this.untilMs = untilMs;
   }
 }
 

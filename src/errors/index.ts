@@ -1,2 +1,2 @@
 export * from './errors.ts';
-export { retryDecision, backoffMs, type RetryDecision } from './retry-policy.ts';
+export { retryDecision, backoffMs, waitMs, type RetryDecision } from './retry-policy.ts';

@@ -17,7 +17,7 @@ export interface RedisProblem {
 /** The ACL category a least-privilege user needs for a command (README "Redis ACL"). */
 function aclCategory(command: string): string {
   const c = command.toLowerCase();
-  if (c.startsWith('eval') || c.startsWith('script') || c.startsWith('function') || c.startsWith('fcall')) return '+@scripting';
+  if (c.startsWith('eval') || c.startsWith('script') || c.startsWith('function') || c.startsWith('fcall')) return '+eval +evalsha (in category @scripting)';
   if (c === 'info' || c.startsWith('client') || c === 'ping' || c === 'hello') return `+${c}`;
   if (c.startsWith('config')) return '+config|get (optional: without it the tool assumes appendfsync everysec and warns)';
   if (c.startsWith('b') && /^(bzpopmin|bzpopmax|blpop|brpop|blmove|brpoplpush|bzmpop|blmpop)$/.test(c)) return '+@blocking';
@@ -39,6 +39,15 @@ export function describeRedisError(err: unknown, url: string): RedisProblem {
       cause: 'noperm',
       known: true,
       message: `the Redis user in REDIS_URL may not run ${command ? `'${command}'` : 'a command the tool needs'} (${msg.slice(0, 160)}): grant it with ACL SETUSER … ${command ? aclCategory(command) : ''} (see the README, "Redis ACL for a least-privilege user")`,
+    };
+  }
+  if (/can't run this command or subcommand script/i.test(msg)) {
+    // Redis does not say which command a script was refused: for buildsync's scripts it is the
+    // one outside the data categories, TIME (the ledger and the throttle read the server's clock).
+    return {
+      cause: 'noperm',
+      known: true,
+      message: `the Redis user in REDIS_URL may not run a command inside buildsync's Lua scripts (most likely TIME, which the ledger and the throttle read): grant it with ACL SETUSER … +time (see the README, "Redis ACL for a least-privilege user")`,
     };
   }
   if (/wrong version number|ssl3_get_record|EPROTO|packet length too long|SSL routines|ERR_SSL|certificate|self.signed/i.test(msg) || /^ERR_SSL|^ERR_TLS/.test(e?.code ?? '')) {
