@@ -85,5 +85,6 @@ export async function ensureWorker(ctx: CommandContext, cfg: AppConfig, queues: 
     lockMs: lockMs(),
     leaseMs: leaseMs(),
     allowInsecureHttp: ctx.global.allowInsecureHttp,
+    inCommand: true,
   });
 }

@@ -55,6 +55,8 @@ export interface WorkerHostOptions {
   leaseMs?: number;
   /** --allow-insecure-http: plain http:// to a host other than loopback. @defaultValue false */
   allowInsecureHttp?: boolean;
+  /** A worker inside a CLI command, which has already printed the durability warning. @defaultValue false */
+  inCommand?: boolean;
 }
 
 export interface WorkerHost {
@@ -92,7 +94,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
     allowVolatile: (opts.env ?? process.env).BUILDSYNC_ALLOW_VOLATILE_REDIS === '1',
   });
   if (durability.mode === 'refuse') log.error(`records will not be sent: ${durability.message}`);
-  else if (durability.warning) log.warn(durability.warning);
+  else if (durability.warning && !opts.inCommand) log.warn(durability.warning);
   const confirmMs = Math.max(1000, Math.floor((opts.leaseMs ?? DEFAULT_LEASE_MS) / 3));
 
   // BUILDSYNC_LEDGER_RETENTION_DAYS: each account this worker serves has its ledger pruned of
