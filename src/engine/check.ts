@@ -102,12 +102,17 @@ export async function runChecks(opts: CheckOptions): Promise<CheckReport> {
     let throttle: AccountThrottle | undefined;
     let status: BudgetStatus | undefined;
     let noToken: string | undefined;
+    let budgetProblem: CheckFinding | undefined;
     if (redis) {
       throttle = new AccountThrottle({ redis, account: cfg.account.name, limits: cfg.account.limits, prefix: cfg.prefix, timeScale: opts.timeScale });
       try {
         status = await throttle.status();
       } catch (err) {
-        findings.push(error('budget', 2, `cannot read the budget of account ${cfg.account.name} from Redis: ${redisReplyText(err)}`));
+        const text = redisReplyText(err);
+        budgetProblem =
+          /NOPERM/.test(text)
+            ? warning('budget', `not checked: Redis refused the budget's script (${text}; see redis-acl)`)
+            : error('budget', 2, `cannot read the budget of account ${cfg.account.name} from Redis: ${text}`);
         throttle = undefined;
         noToken = 'no budget token taken: the budget cannot be read from Redis';
       }
@@ -122,6 +127,7 @@ export async function runChecks(opts: CheckOptions): Promise<CheckReport> {
     }
 
     if (throttle) findings.push(await checkBudget(throttle, cfg.account.limitsText));
+    else if (budgetProblem) findings.push(budgetProblem);
     else if (!redis) findings.push(warning('budget', 'not checked: Redis did not answer'));
   } finally {
     redis?.disconnect();
@@ -178,14 +184,16 @@ function configMessage(err: unknown): string {
 
 /** A command buildsync sends (directly, or from a Lua script of BullMQ, the ledger or the budget). */
 export interface RedisNeed {
+  /** As ACL rules name it: `hset`, `client|list`. */
   command: string;
-  /** Arguments that make a valid call; `key` is a key under the prefix that does not exist. */
+  /** Arguments that make a valid call; `key` and `other` are keys under the prefix that do not exist. */
   args: (key: string, other: string) => string[];
   /**
-   * What to grant a least-privilege user: the command's data-type ACL category, or, for commands
-   * only in @admin / @dangerous (INFO, CLIENT LIST), the command alone.
+   * The ACL category through which the README's least-privilege rule grants it (`@read`,
+   * `@write`, `@transaction`, …); none for a command granted alone because every category it is
+   * in holds far more (INFO and CLIENT LIST are @dangerous, TIME only @fast).
    */
-  grant: string;
+  category?: string;
   /** What needs it, for the message. */
   usedBy: string;
 }
@@ -193,102 +201,95 @@ export interface RedisNeed {
 const SCRIPT = 'return 1';
 const SCRIPT_SHA = createHash('sha1').update(SCRIPT).digest('hex');
 
-const need = (grant: string, usedBy: string, list: Array<[string, RedisNeed['args']]>): RedisNeed[] =>
-  list.map(([command, args]) => ({ command, args, grant, usedBy }));
+const need = (category: string | undefined, usedBy: string, list: Array<[string, RedisNeed['args']]>): RedisNeed[] =>
+  list.map(([command, args]) => ({ command, args, usedBy, ...(category ? { category } : {}) }));
+
+const DATA = 'BullMQ, the ledger and the budget';
+const DATA_USE = 'the queues, the ledger and the budget';
 
 /**
- * Every command buildsync needs on a least-privilege user (issue 13): the ones BullMQ's Lua
- * scripts and client call, the ledger's and the budget's scripts and reads, and the connection
- * and server commands around them. Scripts run with the caller's ACL, so the commands inside
- * them count as much as EVALSHA itself.
+ * Every command buildsync needs on a least-privilege user (README, "Redis ACL for a
+ * least-privilege user"): the ones BullMQ's Lua scripts and client call, the ledger's and the
+ * budget's scripts and reads, and the connection and server commands around them. Scripts run
+ * with the caller's ACL, so the commands inside them count as much as EVALSHA itself.
  */
 export const REDIS_NEEDS: readonly RedisNeed[] = [
-  ...need('@connection', 'every connection', [['PING', () => []]]),
-  ...need('+info', 'BullMQ (version check), ioredis (ready check) and the durability check', [['INFO', () => ['persistence']]]),
-  ...need('+client|list', 'BullMQ, to count running workers', [['CLIENT', () => ['LIST']]]),
-  ...need('@connection', 'BullMQ, to name worker connections', [['CLIENT', () => ['SETNAME', 'buildsync-check']]]),
-  ...need('+time', 'the budget scripts', [['TIME', () => []]]),
-  ...need('@scripting', 'BullMQ, the ledger and the budget (Lua scripts)', [
-    ['EVALSHA', (k) => [SCRIPT_SHA, '1', k]],
-    ['EVAL', (k) => [SCRIPT, '1', k]],
+  ...need('@connection', 'checking that Redis answers', [['ping', () => []]]),
+  ...need(undefined, "BullMQ's version check, ioredis' ready check and the durability check", [['info', () => ['persistence']]]),
+  ...need(undefined, 'counting running workers (BullMQ)', [['client|list', () => []]]),
+  ...need('@connection', 'naming worker connections (BullMQ)', [['client|setname', () => ['buildsync-check']]]),
+  ...need(undefined, "the server clock in the ledger's and the budget's scripts", [['time', () => []]]),
+  ...need('@scripting', `the Lua scripts of ${DATA} (called by SHA, sent whole when the server lacks them)`, [
+    ['evalsha', (k) => [SCRIPT_SHA, '1', k]],
+    ['eval', (k) => [SCRIPT, '1', k]],
   ]),
-  ...need('@hash', 'jobs, the ledger and the budget', [
-    ['HGET', (k) => [k, 'f']],
-    ['HMGET', (k) => [k, 'f', 'g']],
-    ['HGETALL', (k) => [k]],
-    ['HSCAN', (k) => [k, '0', 'COUNT', '10']],
-    ['HEXISTS', (k) => [k, 'f']],
-    ['HLEN', (k) => [k]],
-    ['HSET', (k) => [k, 'f', 'v']],
-    ['HSETNX', (k) => [k, 'f', 'v']],
-    ['HMSET', (k) => [k, 'f', 'v']],
-    ['HINCRBY', (k) => [k, 'f', '1']],
-    ['HDEL', (k) => [k, 'f']],
+  ...need('@read', DATA_USE, [
+    ['hget', (k) => [k, 'f']],
+    ['hmget', (k) => [k, 'f', 'g']],
+    ['hgetall', (k) => [k]],
+    ['hscan', (k) => [k, '0', 'COUNT', '10']],
+    ['hexists', (k) => [k, 'f']],
+    ['hlen', (k) => [k]],
+    ['get', (k) => [k]],
+    ['exists', (k) => [k]],
+    ['type', (k) => [k]],
+    ['pttl', (k) => [k]],
+    ['scan', (k) => ['0', 'MATCH', `${k}*`, 'COUNT', '10']],
+    ['zrange', (k) => [k, '0', '-1']],
+    ['zrangebyscore', (k) => [k, '-inf', '+inf']],
+    ['zrevrangebyscore', (k) => [k, '+inf', '-inf']],
+    ['zrevrange', (k) => [k, '0', '-1']],
+    ['zrangebylex', (k) => [k, '-', '+']],
+    ['zlexcount', (k) => [k, '-', '+']],
+    ['zcount', (k) => [k, '-inf', '+inf']],
+    ['zcard', (k) => [k]],
+    ['zscore', (k) => [k, 'm']],
+    ['lrange', (k) => [k, '0', '-1']],
+    ['llen', (k) => [k]],
+    ['lindex', (k) => [k, '0']],
+    ['lpos', (k) => [k, 'x']],
+    ['smembers', (k) => [k]],
+    ['scard', (k) => [k]],
+    ['sismember', (k) => [k, 'm']],
+    ['xread', (k) => ['COUNT', '1', 'STREAMS', k, '0']],
+    ['xrange', (k) => [k, '-', '+', 'COUNT', '1']],
+    ['xlen', (k) => [k]],
   ]),
-  ...need('@string', 'jobs, the ledger and the budget', [
-    ['GET', (k) => [k]],
-    ['SET', (k) => [k, 'v', 'PX', '1000', 'NX']],
-    ['INCR', (k) => [k]],
-    ['INCRBY', (k) => [k, '1']],
-  ]),
-  ...need('@keyspace', 'jobs, the ledger and the budget', [
-    ['EXISTS', (k) => [k]],
-    ['TYPE', (k) => [k]],
-    ['PTTL', (k) => [k]],
-    ['SCAN', (k) => ['0', 'MATCH', `${k}*`, 'COUNT', '10']],
-    ['DEL', (k) => [k]],
-    ['UNLINK', (k) => [k]],
-    ['EXPIRE', (k) => [k, '60']],
-    ['PEXPIRE', (k) => [k, '60000']],
-    ['PEXPIREAT', (k) => [k, String(Date.now() + 60_000)]],
-    ['PERSIST', (k) => [k]],
-    ['RENAME', (k, o) => [k, o]],
-  ]),
-  ...need('@sortedset', 'BullMQ (delayed, prioritized, finished jobs) and the budget', [
-    ['ZRANGE', (k) => [k, '0', '-1']],
-    ['ZRANGEBYSCORE', (k) => [k, '-inf', '+inf']],
-    ['ZREVRANGEBYSCORE', (k) => [k, '+inf', '-inf']],
-    ['ZREVRANGE', (k) => [k, '0', '-1']],
-    ['ZRANGEBYLEX', (k) => [k, '-', '+']],
-    ['ZLEXCOUNT', (k) => [k, '-', '+']],
-    ['ZCOUNT', (k) => [k, '-inf', '+inf']],
-    ['ZCARD', (k) => [k]],
-    ['ZSCORE', (k) => [k, 'm']],
-    ['ZADD', (k) => [k, '1', 'm']],
-    ['ZREM', (k) => [k, 'm']],
-    ['ZREMRANGEBYSCORE', (k) => [k, '-inf', '0']],
-    ['ZREMRANGEBYRANK', (k) => [k, '0', '0']],
-    ['ZPOPMIN', (k) => [k]],
-    ['BZPOPMIN', (k) => [k, '1']],
-  ]),
-  ...need('@list', 'BullMQ (waiting and active jobs)', [
-    ['LRANGE', (k) => [k, '0', '-1']],
-    ['LLEN', (k) => [k]],
-    ['LINDEX', (k) => [k, '0']],
-    ['LPOS', (k) => [k, 'x']],
-    ['LPUSH', (k) => [k, 'x']],
-    ['RPUSH', (k) => [k, 'x']],
-    ['LPOP', (k) => [k]],
-    ['RPOP', (k) => [k]],
-    ['RPOPLPUSH', (k, o) => [k, o]],
-    ['LREM', (k) => [k, '0', 'x']],
-    ['LTRIM', (k) => [k, '0', '-1']],
-    ['LSET', (k) => [k, '0', 'x']],
-  ]),
-  ...need('@set', 'BullMQ (job dependencies)', [
-    ['SMEMBERS', (k) => [k]],
-    ['SCARD', (k) => [k]],
-    ['SISMEMBER', (k) => [k, 'm']],
-    ['SADD', (k) => [k, 'm']],
-    ['SREM', (k) => [k, 'm']],
-  ]),
-  ...need('@stream', 'BullMQ (queue events)', [
-    ['XREAD', (k) => ['COUNT', '1', 'STREAMS', k, '0']],
-    ['XRANGE', (k) => [k, '-', '+', 'COUNT', '1']],
-    ['XLEN', (k) => [k]],
-    ['XADD', (k) => [k, 'MAXLEN', '~', '10', '*', 'f', 'v']],
-    ['XTRIM', (k) => [k, 'MAXLEN', '~', '10']],
-    ['XDEL', (k) => [k, '0-1']],
+  ...need('@write', DATA_USE, [
+    ['hset', (k) => [k, 'f', 'v']],
+    ['hsetnx', (k) => [k, 'f', 'v']],
+    ['hmset', (k) => [k, 'f', 'v']],
+    ['hincrby', (k) => [k, 'f', '1']],
+    ['hdel', (k) => [k, 'f']],
+    ['set', (k) => [k, 'v', 'PX', '1000', 'NX']],
+    ['incr', (k) => [k]],
+    ['incrby', (k) => [k, '1']],
+    ['del', (k) => [k]],
+    ['unlink', (k) => [k]],
+    ['expire', (k) => [k, '60']],
+    ['pexpire', (k) => [k, '60000']],
+    ['pexpireat', (k) => [k, String(Date.now() + 60_000)]],
+    ['persist', (k) => [k]],
+    ['rename', (k, o) => [k, o]],
+    ['zadd', (k) => [k, '1', 'm']],
+    ['zrem', (k) => [k, 'm']],
+    ['zremrangebyscore', (k) => [k, '-inf', '0']],
+    ['zremrangebyrank', (k) => [k, '0', '0']],
+    ['zpopmin', (k) => [k]],
+    ['bzpopmin', (k) => [k, '1']],
+    ['lpush', (k) => [k, 'x']],
+    ['rpush', (k) => [k, 'x']],
+    ['lpop', (k) => [k]],
+    ['rpop', (k) => [k]],
+    ['rpoplpush', (k, o) => [k, o]],
+    ['lrem', (k) => [k, '0', 'x']],
+    ['ltrim', (k) => [k, '0', '-1']],
+    ['lset', (k) => [k, '0', 'x']],
+    ['sadd', (k) => [k, 'm']],
+    ['srem', (k) => [k, 'm']],
+    ['xadd', (k) => [k, 'MAXLEN', '~', '10', '*', 'f', 'v']],
+    ['xtrim', (k) => [k, 'MAXLEN', '~', '10']],
+    ['xdel', (k) => [k, '0-1']],
   ]),
 ];
 
@@ -296,9 +297,9 @@ export const REDIS_NEEDS: readonly RedisNeed[] = [
 function durabilityNeeds(decision: DurabilityDecision | undefined): RedisNeed[] {
   if (!decision || decision.mode === 'refuse') return [];
   const out: RedisNeed[] = [];
-  if (decision.mode === 'waitaof') out.push({ command: 'WAITAOF', args: () => ['1', '0', '1'], grant: '@connection', usedBy: 'the ledger, to confirm each note is on disk' });
+  if (decision.mode === 'waitaof') out.push({ command: 'waitaof', args: () => ['1', '0', '1'], category: '@connection', usedBy: 'confirming that each ledger note is on disk' });
   if (decision.mode === 'replica' || ('replicas' in decision && (decision.replicas ?? 0) > 0)) {
-    out.push({ command: 'WAIT', args: () => ['1', '1'], grant: '@connection', usedBy: 'the ledger, to confirm each note reached a replica' });
+    out.push({ command: 'wait', args: () => ['1', '1'], category: '@connection', usedBy: 'confirming that each ledger note reached a replica' });
   }
   return out;
 }
@@ -329,7 +330,13 @@ export async function checkRedis(cfg: Pick<AppConfig, 'redisUrl' | 'prefix'>, op
   ];
   findings.push(...(await checkRedisPermissions(redis, { prefix: cfg.prefix, user, needs: [...REDIS_NEEDS, ...durabilityNeeds(decision)] })));
   if (!facts) {
-    findings.push(error('redis-durability', 2, `cannot read Redis's persistence and eviction policy (INFO): ${redisReplyText(factsError)}`));
+    const text = redisReplyText(factsError);
+    // A refused INFO is already a redis-acl problem; counting it twice would not help.
+    findings.push(
+      /NOPERM/.test(text)
+        ? warning('redis-durability', `not checked: reading persistence and eviction policy needs INFO (${text}; see redis-acl)`)
+        : error('redis-durability', 2, `cannot read Redis's persistence and eviction policy (INFO): ${text}`),
+    );
   } else {
     findings.push(...durabilityFindings(facts, decision!));
   }
@@ -415,22 +422,23 @@ export function describeRedisFailure(url: string, errors: readonly Error[]): str
 
 /**
  * Runs every need inside a MULTI that is then discarded: Redis refuses a command it may not run
- * (NOPERM, with the command or the key) when it is queued, and nothing queued is executed.
- * Returns one finding per ACL category (or per command granted alone) that is missing.
+ * (NOPERM, for the command or for a key) when it is queued, and nothing queued is executed.
+ * Returns one finding per ACL category with missing commands (and one per command granted alone).
  */
 export async function checkRedisPermissions(
   redis: Redis,
   opts: { prefix: string; user: string; needs?: readonly RedisNeed[] },
 ): Promise<CheckFinding[]> {
   const needs = opts.needs ?? REDIS_NEEDS;
+  const user = opts.user;
   const base = `${opts.prefix}:check:${randomUUID().slice(0, 8)}`;
   const key = `${base}:a`;
   const other = `${base}:b`;
   const denied = new Map<string, RedisNeed[]>();
   let keysDenied = false;
+  let readonly = false;
   const unknown: string[] = [];
   const otherErrors: string[] = [];
-  const label = (n: RedisNeed) => (n.command === 'CLIENT' ? `CLIENT ${n.args(key, other)[0]}` : n.command);
 
   try {
     await redis.call('MULTI');
@@ -441,7 +449,7 @@ export async function checkRedisPermissions(
         error(
           'redis-acl',
           2,
-          `Redis user ${opts.user} may not run MULTI (NOPERM), which BullMQ needs for every job: ACL SETUSER ${opts.user} +@transaction. The other commands could not be checked without it.`,
+          `Redis user ${user} may not run MULTI (NOPERM), which BullMQ and the import bookkeeping need (ACL category @transaction). Grant it: ACL SETUSER ${user} +@transaction. The other commands cannot be checked without it.`,
         ),
       ];
     }
@@ -450,14 +458,18 @@ export async function checkRedisPermissions(
   try {
     for (const n of needs) {
       try {
-        await redis.call(n.command, ...n.args(key, other));
+        const [command, ...sub] = commandWords(n.command);
+        await redis.call(command, ...sub, ...n.args(key, other));
       } catch (err) {
         const text = redisReplyText(err);
-        if (/NOPERM/.test(text) && /key/i.test(text)) keysDenied = true;
-        else if (/NOPERM/.test(text)) denied.set(n.grant, [...(denied.get(n.grant) ?? []), n]);
-        else if (/unknown command|unknown subcommand/i.test(text)) unknown.push(label(n));
-        else if (/READONLY/.test(text)) otherErrors.push('READONLY');
-        else otherErrors.push(`${label(n)}: ${text}`);
+        // Redis checks the command before the keys: a key refusal means the command itself is allowed.
+        if (/NOPERM/.test(text) && /\bkeys?\b/i.test(text)) keysDenied = true;
+        else if (/NOPERM/.test(text)) {
+          const group = n.category ?? `+${n.command}`;
+          denied.set(group, [...(denied.get(group) ?? []), n]);
+        } else if (/unknown command|unknown subcommand/i.test(text)) unknown.push(n.command.toUpperCase());
+        else if (/READONLY/.test(text)) readonly = true;
+        else otherErrors.push(`${n.command.toUpperCase()}: ${text}`);
       }
     }
   } finally {
@@ -465,37 +477,44 @@ export async function checkRedisPermissions(
   }
 
   const findings: CheckFinding[] = [];
-  const user = opts.user;
-  if (otherErrors.includes('READONLY')) {
-    findings.push(error('redis-acl', 2, `REDIS_URL points at a read-only replica (READONLY): buildsync writes its queues, ledger and budget. Point REDIS_URL at the master.`));
+  const see = 'see the README, "Redis ACL for a least-privilege user"';
+  if (readonly) {
+    findings.push(error('redis-acl', 2, 'REDIS_URL points at a read-only replica (READONLY): buildsync writes its queues, ledger and budget there. Point REDIS_URL at the primary.'));
   }
   if (keysDenied) {
     findings.push(
-      error('redis-acl', 2, `Redis user ${user} may not use the keys buildsync writes (NOPERM on keys under ${opts.prefix}:). Grant them: ACL SETUSER ${user} ~${opts.prefix}:*`),
+      error('redis-acl', 2, `Redis user ${user} may not use the keys buildsync works with (NOPERM for keys under ${opts.prefix}:, the BUILDSYNC_PREFIX). Grant them: ACL SETUSER ${user} ~${opts.prefix}:*`),
     );
   }
-  for (const [grant, list] of denied) {
-    const commands = list.map(label);
-    const alone = grant.startsWith('+');
+  for (const [group, list] of denied) {
+    const names = list.map((n) => n.command.toUpperCase().replace('|', ' '));
     const usedBy = [...new Set(list.map((n) => n.usedBy))].join('; ');
-    const fix = alone
-      ? `ACL SETUSER ${user} ${grant}`
-      : `ACL SETUSER ${user} +${grant} (or only ${commands.map((c) => `+${c.toLowerCase().replace(' ', '|')}`).join(' ')})`;
+    const them = list.length > 1 ? 'them' : 'it';
+    const category = group.startsWith('@') ? `ACL category ${group}; ` : '';
     findings.push(
-      error('redis-acl', 2, `Redis user ${user} may not run ${commands.join(', ')} (NOPERM), needed by ${usedBy}${alone ? '' : ` (ACL category ${grant})`}. Grant it: ${fix}`),
+      error(
+        'redis-acl',
+        2,
+        `Redis user ${user} may not run ${names.join(', ')} (NOPERM), needed for ${usedBy}. Grant ${them}: ACL SETUSER ${user} ${list.map((n) => `+${n.command}`).join(' ')} (${category}${see})`,
+      ),
     );
   }
   if (unknown.length) {
     findings.push(
-      error('redis-acl', 2, `Redis does not know ${unknown.join(', ')} (renamed or disabled on this server, or a server older than Redis 6.2): buildsync needs ${unknown.length > 1 ? 'them' : 'it'}. Use Redis 7 with the command${unknown.length > 1 ? 's' : ''} available.`),
+      error('redis-acl', 2, `Redis does not know ${unknown.join(', ')} (renamed or disabled on this server, or a server older than Redis 7): buildsync needs ${unknown.length > 1 ? 'them' : 'it'}.`),
     );
   }
-  const rest = otherErrors.filter((e) => e !== 'READONLY');
-  if (rest.length) findings.push(error('redis-acl', 2, `Redis refused commands buildsync needs: ${rest.join('; ')}`));
+  if (otherErrors.length) findings.push(error('redis-acl', 2, `Redis refused commands buildsync needs: ${otherErrors.join('; ')}`));
   if (findings.length === 0) {
     findings.push(ok('redis-acl', `user ${user} may run the ${needs.length + 1} commands buildsync uses (BullMQ, the ledger, the budget) on keys under ${opts.prefix}:`));
   }
   return findings;
+}
+
+/** `client|list` → ['CLIENT', 'LIST']. */
+function commandWords(command: string): [string, ...string[]] {
+  const [first = command, ...rest] = command.toUpperCase().split('|');
+  return [first, ...rest];
 }
 
 /** The durability rule's verdict (CONTRACT.md §2, "Durability") as findings, one line each. */
