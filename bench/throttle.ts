@@ -2,18 +2,27 @@
  * How close the shared budget comes to the service's limit, end to end: 1,000 bills imported
  * through the queue by real worker processes under a budget of 50 per second set on both sides
  * (sandbox `limits: { second: 50 }`, `BUILDSYNC_LIMITS=second=50`), with one worker process and
- * with three. Ideal: 1,000 / 50 = 20 s; goal: measured / ideal <= 1.05 with no 429. Then with no
- * budget configured (`BUILDSYNC_LIMITS=none`: the tool learns the limit from 429s); goal: at most
- * one 429 per window on average.
+ * with three. Ideal: 1,000 / 50 = 20 s; goal: measured / ideal <= 1.05 with no 429.
+ *
+ * Then with no budget configured (`BUILDSYNC_LIMITS=none`): the tool learns the limit from 429s.
+ * Goal: at most the concurrency in 429s in the first window (the requests already in flight when
+ * the first 429 came), at most 1 in every later one. Learned from a 429 that states the limit
+ * (the sandbox's message), and from 429s that state nothing, as the seed's service answers (§7):
+ * through a proxy that strips the sandbox's message, in front of a sandbox whose limit is 50 an
+ * "hour" of 1 s (time scale 3600 on both sides, so the limit is in a window the tool looks for),
+ * with one worker and with three.
  *
  *   npx tsx bench/throttle.ts          (or: npm run bench -- throttle)
  *
- * The sandbox runs in a process of its own. The last stdout line is one JSON object.
+ * The sandboxes run in processes of their own. The last stdout line is one JSON object.
  */
+import { Agent, createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { ImportStore } from '../src/ledger/index.ts';
 import { Queues, submitImport } from '../src/queue/index.ts';
+import buildCliBundle from '../test/global-setup.ts';
 import { billPlan } from '../test/helpers/bill-plan.ts';
 import { maxInAlignedBucket, maxInSlidingInterval, perWindowCounts } from '../test/helpers/request-log.ts';
 import { deleteKeys } from '../test/helpers/redis.ts';
@@ -25,11 +34,25 @@ const BILLS = 1_000;
 const PER_SECOND = 50;
 const WINDOW_MS = 1_000;
 const IDEAL_S = BILLS / PER_SECOND;
+const CONCURRENCY = 8;
+/** For the runs whose 429s state nothing: an hour lasts 1 s on both sides. */
+const HOUR_SCALE = 3_600;
+
+interface RunOptions {
+  workers: number;
+  limits: string;
+  /** BUILDSYNC_TIME_SCALE of the workers. @defaultValue 1 */
+  timeScale?: number;
+  /** Where the workers send (a proxy in front of the sandbox). @defaultValue the sandbox */
+  baseUrl?: string;
+}
 
 interface Run {
   seconds: number;
   refused: number;
   refusedPerWindowMax: number;
+  /** 429s per window of 1 s from the first 429 on. */
+  refusedPerWindow: number[];
   windows: number;
   maxSliding: number;
   maxAligned: number;
@@ -38,19 +61,20 @@ interface Run {
   peakRssMb: number;
 }
 
-async function run(sandbox: ForkedSandbox, redis: Redis, label: string, workers: number, limits: string): Promise<Run> {
+async function run(sandbox: ForkedSandbox, redis: Redis, label: string, opts: RunOptions): Promise<Run> {
   const prefix = `bench-throttle-${process.pid}-${label}`;
   await deleteKeys(redis, `${prefix}:*`);
   await sandbox.reset();
   const user = sandbox.users[0]!;
-  const procs = await startWorkerProcesses(workers, {
+  const procs = await startWorkerProcesses(opts.workers, {
     BUILDSYNC_PREFIX: prefix,
-    BUILDSYNC_BASE_URL: sandbox.url,
+    BUILDSYNC_BASE_URL: opts.baseUrl ?? sandbox.url,
     BUILDSYNC_EMAIL: user.email,
     BUILDSYNC_PASSWORD: user.password,
     BUILDSYNC_API_KEY: user.apiKey,
-    BUILDSYNC_LIMITS: limits,
-    BUILDSYNC_CONCURRENCY: '8',
+    BUILDSYNC_LIMITS: opts.limits,
+    BUILDSYNC_CONCURRENCY: String(CONCURRENCY),
+    BUILDSYNC_TIME_SCALE: String(opts.timeScale ?? 1),
   });
   // Let the sandbox's window forget anything a previous run sent.
   await new Promise((r) => setTimeout(r, WINDOW_MS + 100));
@@ -75,6 +99,7 @@ async function run(sandbox: ForkedSandbox, redis: Redis, label: string, workers:
       seconds,
       refused: stats.refusedAt.length,
       refusedPerWindowMax: Math.max(0, ...perWindow),
+      refusedPerWindow: perWindow,
       windows,
       maxSliding: maxInSlidingInterval(stats.acceptedAt, WINDOW_MS),
       maxAligned: maxInAlignedBucket(stats.acceptedAt, WINDOW_MS),
@@ -89,6 +114,51 @@ async function run(sandbox: ForkedSandbox, redis: Redis, label: string, workers:
   }
 }
 
+/** The learning goal: at most the concurrency in the first window, at most 1 in every later one. */
+function describeLearning(label: string, r: Run, workers: number): void {
+  const [first = 0, ...later] = r.refusedPerWindow;
+  console.log(
+    `${label}: 429s per window [${r.refusedPerWindow.join(', ')}]: first window ${first} (goal <= concurrency ${workers * CONCURRENCY}), ` +
+      `later windows at most ${Math.max(0, ...later)} (goal <= 1)`,
+  );
+}
+
+/**
+ * Passes every request on to `target`, and answers its 429s with `{"Message":"Rate limit
+ * exceeded."}`: no limit, no window, no wait, like the seed's service.
+ */
+async function startBareProxy(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const to = new URL(target);
+  const agent = new Agent({ keepAlive: true });
+  const server: Server = createServer((req, res) => {
+    const out = request(
+      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host }, agent },
+      (answer) => {
+        if (answer.statusCode === 429) {
+          answer.resume();
+          const body = JSON.stringify({ Message: 'Rate limit exceeded.' });
+          res.writeHead(429, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+          res.end(body);
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      agent.destroy();
+    },
+  };
+}
+
 function describe(label: string, r: Run): void {
   console.log(
     `${label}: ${r.seconds.toFixed(2)} s (ideal ${IDEAL_S} s, ratio ${(r.seconds / IDEAL_S).toFixed(3)}), ` +
@@ -99,20 +169,39 @@ function describe(label: string, r: Run): void {
 
 async function main(): Promise<void> {
   const started = performance.now();
+  // The workers run the CLI bundle the test suite builds (test/helpers/cli-path.ts): build it from
+  // the sources as they are now, or the bench measures whatever the last test run left there.
+  await buildCliBundle();
   const sandbox = await forkSandbox({ limits: { second: PER_SECOND }, projects: 50 });
+  const hourly = await forkSandbox({ limits: { hour: PER_SECOND }, timeScale: HOUR_SCALE, projects: 50 });
+  const bare = await startBareProxy(hourly.url);
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   try {
     console.log(`sandbox (pid ${sandbox.pid}) at ${sandbox.url}: second=${PER_SECOND}; ${BILLS} bills per run`);
-    const one = await run(sandbox, redis, 'w1', 1, `second=${PER_SECOND}`);
+    const one = await run(sandbox, redis, 'w1', { workers: 1, limits: `second=${PER_SECOND}` });
     describe('1 worker,  BUILDSYNC_LIMITS=second=50', one);
-    const three = await run(sandbox, redis, 'w3', 3, `second=${PER_SECOND}`);
+    const three = await run(sandbox, redis, 'w3', { workers: 3, limits: `second=${PER_SECOND}` });
     describe('3 workers, BUILDSYNC_LIMITS=second=50', three);
-    const learning = await run(sandbox, redis, 'learn', 1, 'none');
+    const learning = await run(sandbox, redis, 'learn', { workers: 1, limits: 'none' });
     describe('1 worker,  BUILDSYNC_LIMITS=none (learning)', learning);
     console.log(
       `learning: ${learning.refused} 429s over ${learning.windows} windows = ${(learning.refused / learning.windows).toFixed(2)} per window (goal <= 1)`,
     );
-    const peak = Math.max(one.peakRssMb, three.peakRssMb, learning.peakRssMb, Math.round(process.resourceUsage().maxRSS / 1024));
+    describeLearning('learning, 429 states the limit, 1 worker ', learning, 1);
+
+    console.log(`sandbox (pid ${hourly.pid}): hour=${PER_SECOND}, time scale ${HOUR_SCALE}, its 429s stripped to "Rate limit exceeded." by a proxy at ${bare.url}`);
+    const hourlyRun = { limits: 'none', timeScale: HOUR_SCALE, baseUrl: bare.url };
+    const unstated = await run(hourly, redis, 'learn-unstated', { workers: 1, ...hourlyRun });
+    describe('1 worker,  BUILDSYNC_LIMITS=none (learning, 429s state nothing)', unstated);
+    describeLearning('learning, 429s state nothing, 1 worker ', unstated, 1);
+    const unstated3 = await run(hourly, redis, 'learn-unstated-w3', { workers: 3, ...hourlyRun });
+    describe('3 workers, BUILDSYNC_LIMITS=none (learning, 429s state nothing)', unstated3);
+    describeLearning('learning, 429s state nothing, 3 workers', unstated3, 3);
+
+    const peak = Math.max(
+      one.peakRssMb, three.peakRssMb, learning.peakRssMb, unstated.peakRssMb, unstated3.peakRssMb, Math.round(process.resourceUsage().maxRSS / 1024),
+    );
+    const laterMax = (r: Run) => Math.max(0, ...r.refusedPerWindow.slice(1));
     console.log(
       JSON.stringify({
         bench: 'throttle',
@@ -121,12 +210,19 @@ async function main(): Promise<void> {
         '429s': one.refused + three.refused,
         '429s_learning': learning.refused,
         '429s_learning_per_window': round(learning.refused / learning.windows, 2),
+        '429s_learning_later_window_max': laterMax(learning),
+        '429s_unstated_first_window': unstated.refusedPerWindow[0] ?? 0,
+        '429s_unstated_later_window_max': laterMax(unstated),
+        '429s_unstated_3_workers_first_window': unstated3.refusedPerWindow[0] ?? 0,
+        '429s_unstated_3_workers_later_window_max': laterMax(unstated3),
         seconds: round((performance.now() - started) / 1000, 1),
         peak_rss_mb: peak,
       }),
     );
   } finally {
     redis.disconnect();
+    await bare.close();
+    await hourly.close();
     await sandbox.close();
   }
 }

@@ -35,8 +35,12 @@ export interface RequestGate {
   stillValid?(ticket: unknown): boolean;
   /** The request of `ticket` was never sent: stop counting it. */
   withdraw?(ticket: unknown): void;
-  /** The service answered 429: pause every worker of the account and learn from it. */
-  onRateLimited(err: RateLimitError): Promise<void>;
+  /**
+   * The service answered 429: pause every worker of the account and learn from it. `ticket` is
+   * the refused request's: when it was granted tells a 429 already on its way when the limit was
+   * learned from a new one.
+   */
+  onRateLimited(err: RateLimitError, ticket?: unknown): Promise<void>;
   /** The service answered (any status but 429): a probe that gets any answer ends probe mode. */
   onSuccess?(): void;
 }
@@ -131,7 +135,7 @@ export async function withRetries<T>(
         rateLimited++;
         if (opts.gate) {
           if (rateLimited > MAX_CONSECUTIVE_RATE_LIMITS) throw err;
-          await opts.gate.onRateLimited(err);
+          await opts.gate.onRateLimited(err, ticket);
           continue;
         }
         // Without a gate there is no one to hand a long wait to: give it back to the caller.

@@ -59,7 +59,7 @@ export class AccountThrottle implements RequestGate {
   readonly limits: Limits;
   private readonly redis: Redis;
   private readonly cmds: ThrottleCommands;
-  private readonly keys: { log: string; pause: string; probe: string; probelock: string; learned: string; episode: string };
+  private readonly keys: { log: string; pause: string; probe: string; probelock: string; learned: string; episode: string; refused: string };
   private readonly timeScale: number;
   private readonly maxInlineWaitMs: number;
   private readonly probeInitialMs: number;
@@ -94,9 +94,11 @@ export class AccountThrottle implements RequestGate {
       probelock: `${base}:probelock`,
       learned: `${base}:learned`,
       episode: `${base}:episode`,
+      refused: `${base}:refused`,
     };
-    // Every script counts a send for its window's length plus the margin.
-    this.windowArgs = WINDOW_NAMES.flatMap((w) => [w, this.countedMs(w), this.limits[w] ?? -1]);
+    // The budget counts a send for its window's length plus the margin; learning counts what
+    // the service itself still counts, the window's length alone.
+    this.windowArgs = WINDOW_NAMES.flatMap((w) => [w, this.countedMs(w), this.lengthMs(w), this.limits[w] ?? -1]);
   }
 
   /**
@@ -109,7 +111,7 @@ export class AccountThrottle implements RequestGate {
       signal?.throwIfAborted();
       const token = `${this.id}:${++this.seq}`;
       const reply = await this.cmds.bsThrottleAcquire(
-        ...this.keyList('log', 'pause', 'probe', 'probelock', 'learned'),
+        ...this.keyList('log', 'pause', 'probe', 'probelock', 'learned', 'refused'),
         token, this.countedMs('month'), this.logCap(), THROTTLE_DEFAULTS.probeLockMaxMs, ...this.windowArgs,
       );
       const waitMs = Number(reply[0]);
@@ -147,11 +149,15 @@ export class AccountThrottle implements RequestGate {
     return !(seq <= this.staleUpTo);
   }
 
-  /** The send of `ticket` never happened: remove it from the log (fire and forget). */
+  /**
+   * The send of `ticket` never happened: remove it from the log, and from what a burst of 429s
+   * took for sent (fire and forget).
+   */
   withdraw(ticket: unknown): void {
     if (typeof ticket !== 'string') return;
-    this.redis.zrem(this.keys.log, ticket).catch(() => {
-      // It stays counted: the budget is only the more careful for it.
+    this.cmds.bsThrottleWithdraw(...this.keyList('log', 'learned', 'episode'), ticket, ...this.windowArgs).catch(() => {
+      // It stays counted: the budget is only the more careful for it; a limit a burst learned may
+      // stay one too high, until the next 429 lowers it.
     });
   }
 
@@ -159,9 +165,14 @@ export class AccountThrottle implements RequestGate {
    * A 429: pauses every worker of this account (the script sets one shared pause) until the wait
    * the service stated, or for the current probe interval when it stated none; then learns the
    * account's real budget: the limit the 429's message names when it names one, otherwise what
-   * had been sent. Resolves once the pause is in Redis.
+   * the service accepted. Resolves once the pause is in Redis.
+   *
+   * `ticket` is the refused attempt's, from `acquire`: it tells a 429 of a send made before the
+   * burst's first 429 (it says nothing new, and the service did not count that send) from one
+   * made after it, whatever the timing (see RATE_LIMITED_LUA). Without it, a 429 is taken as
+   * part of the burst while the burst's pause lasts.
    */
-  async onRateLimited(err: RateLimitError): Promise<void> {
+  async onRateLimited(err: RateLimitError, ticket?: unknown): Promise<void> {
     this.staleUpTo = this.seq;
     const retryAfterMs = err.retryAfterMs !== undefined && Number.isFinite(err.retryAfterMs) && err.retryAfterMs >= 0 ? err.retryAfterMs : -1;
     const window = normalizeWindowName(err.window);
@@ -169,9 +180,9 @@ export class AccountThrottle implements RequestGate {
     const stated = statedLimit(err.serviceMessage);
     this.probeToken = undefined;
     await this.cmds.bsThrottleRateLimited(
-      ...this.keyList('log', 'pause', 'probe', 'probelock', 'learned', 'episode'),
-      retryAfterMs, this.probeInitialMs, this.probeMaxMs, this.stateTtlMs(), window ?? stated?.window ?? '', candidates.join(','), ...this.windowArgs,
-      stated?.window ?? '', stated?.limit ?? -1,
+      ...this.keyList('log', 'pause', 'probe', 'probelock', 'learned', 'episode', 'refused'),
+      retryAfterMs, this.probeInitialMs, this.probeMaxMs, this.stateTtlMs(), window ?? stated?.window ?? '', candidates.join(','),
+      stated?.window ?? '', stated?.limit ?? -1, typeof ticket === 'string' ? ticket : '', this.countedMs('month'), ...this.windowArgs,
     );
   }
 
@@ -184,7 +195,7 @@ export class AccountThrottle implements RequestGate {
     if (token === undefined) return;
     this.probeToken = undefined;
     // If Redis cannot be reached now, the probe lock expires and the next probe's success clears it.
-    this.cmds.bsThrottleProbeSucceeded(...this.keyList('probe', 'probelock', 'episode'), token).catch(() => undefined);
+    this.cmds.bsThrottleProbeSucceeded(...this.keyList('probe', 'probelock'), token).catch(() => undefined);
   }
 
   /** The budget as every worker sees it now: per window, the pause and why. */

@@ -6,7 +6,9 @@ import type { Redis } from 'ioredis';
  * script reads the clock with Redis `TIME` so that machines with skewed clocks still agree.
  *
  * Data, per account (`<prefix>:throttle:<account>:…`):
- * - `log`: a sorted set of sends, score = send time in ms (Redis clock), member unique per send.
+ * - `log`: a sorted set of sends, member `<grant ms>:<token>` (the gate's ticket), score = the
+ *   latest time the service may have counted the send (its grant, then the end of its attempt,
+ *   see `settle`), in ms of the Redis clock.
  *   A sliding log, not fixed-window counters: it guarantees at most N sends in *every* interval
  *   of the window's length, so the budget holds whether the service counts rolling windows or
  *   aligned ones (a fixed-window counter, as rate-limiter-flexible's RateLimiterRedis keeps, can
@@ -18,11 +20,18 @@ import type { Redis } from 'ioredis';
  *   probed out; `probelock`: the one worker allowed to send while probing.
  * - `learned`: hash `window -> limit` and `window:at -> ms`, limits a 429 taught, applied on top
  *   of the configured ones (the lower wins).
- * - `episode`: hash of the usage counts snapshotted at the first 429 of a burst of 429s, and how
- *   many 429s that burst has had (see `rateLimited`).
+ * - `refused`: the sends of the log that the service answered 429, with the same members and
+ *   scores. They stay in the log, so the budget still counts them (a service may count refused
+ *   requests too), but learning does not take them for sends the service accepted.
+ * - `episode`: what the first 429 of a burst saw (see `rateLimited`): its time `t0`, per window
+ *   the sends then in the window (`<window>`) and how many of those the service turned out not to
+ *   count (`gone:<window>`), the window being learned (`window`) and whether the service stated
+ *   its limit (`stated`).
  *
- * Window arguments are always all six windows, shortest first: `name, lengthMs, configured`
- * with configured = -1 for none; scripts combine them with `learned`.
+ * Window arguments are always all six windows, shortest first: `name, countedMs, lengthMs,
+ * configured`, where countedMs is how long a send counts against the budget (the window's length
+ * plus the margin, see AccountThrottleOptions.margin), lengthMs the service's window itself, and
+ * configured = -1 for none; scripts combine them with `learned`.
  */
 
 /** Helpers every script starts with. Numbers go to Redis through string.format: Lua's default
@@ -38,8 +47,8 @@ local function read_windows(first, learnedKey)
   local flat = redis.call('HGETALL', learnedKey)
   for i = 1, #flat, 2 do learned[flat[i]] = tonumber(flat[i + 1]) end
   local ws = {}
-  for i = first, first + 17, 3 do
-    local w = { name = ARGV[i], len = tonumber(ARGV[i + 1]), configured = tonumber(ARGV[i + 2]) }
+  for i = first, first + 23, 4 do
+    local w = { name = ARGV[i], counted = tonumber(ARGV[i + 1]), length = tonumber(ARGV[i + 2]), configured = tonumber(ARGV[i + 3]) }
     if w.configured < 0 then w.configured = nil end
     w.learned = learned[w.name]
     w.limit = w.configured
@@ -54,16 +63,51 @@ local function window_wait(logKey, w, now, count)
   -- The window's sends are the newest 'count' members; once the limit-th newest has left the
   -- window, fewer than 'limit' remain in it.
   local e = redis.call('ZRANGE', logKey, -w.limit, -w.limit, 'WITHSCORES')
-  return tonumber(e[2]) + w.len - now
+  return tonumber(e[2]) + w.counted - now
+end
+-- When a send was granted: the ticket (log member) starts with it.
+local function granted_at(member)
+  return tonumber(string.match(member, '^([%d%.]+):'))
+end
+-- A send of the episode's snapshot that the service did not count after all (it answered 429, or
+-- the send never left). score: the send's score in the log, or nil when not known (every window).
+local function episode_gone(ws, episodeKey, t0, score)
+  for _, w in ipairs(ws) do
+    if not score or score > t0 - w.length then redis.call('HINCRBY', episodeKey, 'gone:' .. w.name, 1) end
+  end
+end
+-- What the service accepted in window 'name' by the episode's first 429.
+local function episode_accepted(episodeKey, name)
+  local v = redis.call('HMGET', episodeKey, name, 'gone:' .. name)
+  return tonumber(v[1] or '0') - tonumber(v[2] or '0')
+end
+-- Learns the episode's window from its counts, unless the service stated the limit. Only ever
+-- lowers a limit, and never to 0: a 429 that what was sent does not explain (another client of
+-- the same key, a longer window than ours) must not stall the account for good.
+local function learn_from_episode(ws, episodeKey, learnedKey, now)
+  local target = redis.call('HGET', episodeKey, 'window')
+  if not target or redis.call('HGET', episodeKey, 'stated') == '1' then return '', -1 end
+  for _, w in ipairs(ws) do
+    if w.name == target then
+      local accepted = episode_accepted(episodeKey, target)
+      if accepted >= 1 and (not w.limit or accepted < w.limit) then
+        redis.call('HSET', learnedKey, target, accepted, target .. ':at', math.floor(now))
+        w.learned, w.limit = accepted, accepted
+        return target, accepted
+      end
+    end
+  end
+  return '', -1
 end
 `;
 
 /**
- * acquire: KEYS log, pause, probe, probelock, learned.
+ * acquire: KEYS log, pause, probe, probelock, learned, refused.
  * ARGV token, keepMs, cap, probeLockMaxMs, then the six windows.
  * Returns {0, '', 0, member} sent, {0, 'probe', 0, member} sent as the one probe, or
  * {waitMs, reason, limit} where reason is 'pause', 'probe' (another worker is probing) or the
- * binding window's name. `member` names the send in the log, for `settle`.
+ * binding window's name. `member` names the send in the log: the ticket for `settle`,
+ * `withdraw` and `rateLimited`.
  */
 export const ACQUIRE_LUA = `${PRELUDE}
 local now = clock()
@@ -71,11 +115,12 @@ local pausePttl = redis.call('PTTL', KEYS[2])
 if pausePttl > 0 then return {pausePttl, 'pause', 0} end
 local keep = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', fmt(now - keep))
+redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', fmt(now - keep))
 local ws = read_windows(5, KEYS[5])
 local worstWait, worstName, worstLimit = 0, '', 0
 for _, w in ipairs(ws) do
   if w.limit then
-    local count = redis.call('ZCOUNT', KEYS[1], '(' .. fmt(now - w.len), '+inf')
+    local count = redis.call('ZCOUNT', KEYS[1], '(' .. fmt(now - w.counted), '+inf')
     local wait = window_wait(KEYS[1], w, now, count)
     if wait > worstWait then worstWait, worstName, worstLimit = wait, w.name, w.limit end
   end
@@ -111,20 +156,46 @@ return 1
 `;
 
 /**
- * rateLimited: KEYS log, pause, probe, probelock, learned, episode.
+ * withdraw: KEYS log, learned, episode. ARGV member, then the six windows.
+ * The send never left (its ticket went stale while it waited for a send slot): removes it from
+ * the log. When the first 429 of a burst had counted it as sent, the episode's window is learned
+ * again without it.
+ */
+export const WITHDRAW_LUA = `${PRELUDE}
+local score = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]))
+if not score then return 0 end
+redis.call('ZREM', KEYS[1], ARGV[1])
+local t0 = tonumber(redis.call('HGET', KEYS[3], 't0') or '')
+local grant = granted_at(ARGV[1])
+if t0 and grant and grant <= t0 then
+  local ws = read_windows(2, KEYS[2])
+  episode_gone(ws, KEYS[3], t0, score)
+  learn_from_episode(ws, KEYS[3], KEYS[2], clock())
+end
+return 1
+`;
+
+/**
+ * rateLimited: KEYS log, pause, probe, probelock, learned, episode, refused.
  * ARGV retryAfterMs (-1 unknown), probeInitialMs, probeMaxMs, stateTtlMs, named window ('' none),
- * candidate windows for an unnamed 429 (comma list, shortest first), then the six windows, then
- * the window and limit the 429's message stated ('' and -1 when it stated none).
+ * candidate windows for an unnamed 429 (comma list, shortest first), the window and limit the
+ * 429's message stated ('' and -1 when it stated none), the refused send's ticket ('' unknown),
+ * keepMs, then the six windows.
  * Returns {pausePttl, learnedWindow, learnedLimit (-1 none)}.
  *
- * A burst of 429s is one event: the requests in flight when the first 429 arrived come back 429
- * too. So the first 429 (the account neither paused nor probing) snapshots the usage of every
- * window; each 429 of the burst counts one rejection, and the service's real limit in the window
- * is taken as what was sent minus what was rejected. The pause is set once per burst; only a 429
- * that arrives after the pause ended (the probe's) doubles the probe interval. Nothing is learned
- * when what was sent does not explain the 429 (fewer sends in the window than 429s: another
- * client of the same key, or a window longer than ours): a limit of 0 or 1 learned from that
- * would stall the account for good.
+ * A burst of 429s is one event: the sends granted before the first 429 reached us (in flight, or
+ * waiting for a send slot in any worker) were made without knowing of it, and come back 429 too.
+ * So the first 429 (an episode) snapshots, per window, the sends in the service's window (its
+ * length, without our margin: sends older than that the service no longer counts), less those it
+ * already refused before. Each 429 of a send granted before the episode began, and each such
+ * send withdrawn unsent (see `withdraw`), is one the service did not count: the service's limit
+ * is what was sent less those, learned anew after each (only ever lower). A burst's 429s neither
+ * move the pause nor double the probe interval: they say nothing new about the service. Without
+ * a ticket, a 429 is taken as part of the burst while the burst's pause lasts.
+ *
+ * A 429 of a send granted after the episode began (the limit learned from it did not hold) starts
+ * a new episode, except the probe's: while probing, the window only empties with time, and a limit
+ * learned from it would fall towards 0.
  */
 export const RATE_LIMITED_LUA = `${PRELUDE}
 local now = clock()
@@ -133,16 +204,31 @@ local pausePttl = redis.call('PTTL', KEYS[2])
 local paused = pausePttl > 0
 local probing = redis.call('HGET', KEYS[3], 'probing') == '1'
 local stateTtl = tonumber(ARGV[4])
-local ws = read_windows(7, KEYS[5])
+local ticket = ARGV[9]
+local keep = tonumber(ARGV[10])
+local ws = read_windows(11, KEYS[5])
+local score, grant = nil, nil
+if ticket ~= '' then
+  score = tonumber(redis.call('ZSCORE', KEYS[1], ticket))
+  grant = granted_at(ticket)
+end
+local t0 = tonumber(redis.call('HGET', KEYS[6], 't0') or '')
+local inBurst
+if score and grant then inBurst = t0 ~= nil and grant <= t0 else inBurst = paused and t0 ~= nil end
+local learning = inBurst or not probing
 local learnedName, learnedLimit = '', -1
-if paused or not probing then
-  if not paused then
+if learning then
+  if not inBurst then
+    t0 = now
     redis.call('DEL', KEYS[6])
+    redis.call('HSET', KEYS[6], 't0', fmt(now))
     for _, w in ipairs(ws) do
-      redis.call('HSET', KEYS[6], w.name, redis.call('ZCOUNT', KEYS[1], '(' .. fmt(now - w.len), '+inf'))
+      local since = '(' .. fmt(now - w.length)
+      local sent = redis.call('ZCOUNT', KEYS[1], since, '+inf') - redis.call('ZCOUNT', KEYS[7], since, '+inf')
+      redis.call('HSET', KEYS[6], w.name, sent)
     end
   end
-  local rejected = redis.call('HINCRBY', KEYS[6], 'rejected', 1)
+  episode_gone(ws, KEYS[6], t0, score)
   redis.call('PEXPIRE', KEYS[6], stateTtl)
   local target = ARGV[5]
   if target == '' then target = redis.call('HGET', KEYS[6], 'window') or '' end
@@ -150,16 +236,16 @@ if paused or not probing then
     for name in string.gmatch(ARGV[6], '[^,]+') do
       for _, w in ipairs(ws) do
         if w.name == name and target == '' then
-          local accepted = tonumber(redis.call('HGET', KEYS[6], name) or '0') - rejected
+          local accepted = episode_accepted(KEYS[6], name)
           if accepted >= 1 and (not w.limit or w.limit > accepted) then target = name end
         end
       end
     end
   end
-  local statedName, statedLimit = ARGV[25], tonumber(ARGV[26])
+  local statedName, statedLimit = ARGV[7], tonumber(ARGV[8])
   if statedName ~= '' and statedLimit >= 1 then
     -- The service named its limit: take its word over any count (and over an earlier guess).
-    redis.call('HSET', KEYS[6], 'window', statedName)
+    redis.call('HSET', KEYS[6], 'window', statedName, 'stated', '1')
     for _, w in ipairs(ws) do
       if w.name == statedName then
         if not w.configured or statedLimit < w.configured then
@@ -172,16 +258,13 @@ if paused or not probing then
     end
   elseif target ~= '' then
     redis.call('HSET', KEYS[6], 'window', target)
-    for _, w in ipairs(ws) do
-      if w.name == target then
-        local accepted = tonumber(redis.call('HGET', KEYS[6], target) or '0') - rejected
-        if accepted >= 1 and (not w.limit or accepted < w.limit) then
-          redis.call('HSET', KEYS[5], target, accepted, target .. ':at', math.floor(now))
-          learnedName, learnedLimit = target, accepted
-        end
-      end
-    end
+    learnedName, learnedLimit = learn_from_episode(ws, KEYS[6], KEYS[5], now)
   end
+end
+if score then
+  -- Refused: the budget keeps counting it, learning never takes it for an accepted send.
+  redis.call('ZADD', KEYS[7], fmt(score), ticket)
+  redis.call('PEXPIRE', KEYS[7], math.ceil(keep))
 end
 local window = ARGV[5]
 if retryAfter >= 0 then
@@ -189,7 +272,7 @@ if retryAfter >= 0 then
   local ms = math.max(1, math.ceil(retryAfter), pausePttl)
   redis.call('SET', KEYS[2], cjson.encode({kind = 'retry-after', waitMs = math.ceil(retryAfter), window = window, at = math.floor(now)}), 'PX', ms)
   redis.call('DEL', KEYS[3], KEYS[4])
-elseif not paused then
+elseif not paused and not inBurst then
   local consecutive = redis.call('HINCRBY', KEYS[3], 'consecutive', 1)
   local interval = math.min(tonumber(ARGV[2]) * 2 ^ (consecutive - 1), tonumber(ARGV[3]))
   interval = math.max(1, math.ceil(interval))
@@ -202,12 +285,13 @@ return {math.max(0, redis.call('PTTL', KEYS[2])), learnedName, learnedLimit}
 `;
 
 /**
- * probeSucceeded: KEYS probe, probelock, episode. ARGV token.
- * Ends probe mode when the request that succeeded was this worker's probe.
+ * probeSucceeded: KEYS probe, probelock. ARGV token.
+ * Ends probe mode when the request that succeeded was this worker's probe. The episode stays:
+ * 429s of sends granted before it still belong to its burst.
  */
 export const PROBE_SUCCEEDED_LUA = `
 if redis.call('GET', KEYS[2]) == ARGV[1] or redis.call('HGET', KEYS[1], 'probing') ~= '1' then
-  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+  redis.call('DEL', KEYS[1], KEYS[2])
   return 1
 end
 return 0
@@ -223,10 +307,10 @@ local now = clock()
 local ws = read_windows(1, KEYS[4])
 local rows = {}
 for _, w in ipairs(ws) do
-  local count = redis.call('ZCOUNT', KEYS[1], '(' .. fmt(now - w.len), '+inf')
+  local count = redis.call('ZCOUNT', KEYS[1], '(' .. fmt(now - w.counted), '+inf')
   local oldest = ''
   if count > 0 then
-    local e = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. fmt(now - w.len), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    local e = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. fmt(now - w.counted), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
     oldest = e[2]
   end
   table.insert(rows, w.name)
@@ -267,6 +351,7 @@ type Reply = unknown[];
 export interface ThrottleCommands {
   bsThrottleAcquire(...args: (string | number)[]): Promise<Reply>;
   bsThrottleSettle(...args: (string | number)[]): Promise<number>;
+  bsThrottleWithdraw(...args: (string | number)[]): Promise<number>;
   bsThrottleRateLimited(...args: (string | number)[]): Promise<Reply>;
   bsThrottleProbeSucceeded(...args: (string | number)[]): Promise<number>;
   bsThrottleStatus(...args: (string | number)[]): Promise<Reply>;
@@ -277,10 +362,11 @@ const defined = new WeakSet<Redis>();
 
 export function throttleCommands(redis: Redis): ThrottleCommands {
   if (!defined.has(redis)) {
-    redis.defineCommand('bsThrottleAcquire', { numberOfKeys: 5, lua: ACQUIRE_LUA });
+    redis.defineCommand('bsThrottleAcquire', { numberOfKeys: 6, lua: ACQUIRE_LUA });
     redis.defineCommand('bsThrottleSettle', { numberOfKeys: 1, lua: SETTLE_LUA });
-    redis.defineCommand('bsThrottleRateLimited', { numberOfKeys: 6, lua: RATE_LIMITED_LUA });
-    redis.defineCommand('bsThrottleProbeSucceeded', { numberOfKeys: 3, lua: PROBE_SUCCEEDED_LUA });
+    redis.defineCommand('bsThrottleWithdraw', { numberOfKeys: 3, lua: WITHDRAW_LUA });
+    redis.defineCommand('bsThrottleRateLimited', { numberOfKeys: 7, lua: RATE_LIMITED_LUA });
+    redis.defineCommand('bsThrottleProbeSucceeded', { numberOfKeys: 2, lua: PROBE_SUCCEEDED_LUA });
     redis.defineCommand('bsThrottleStatus', { numberOfKeys: 4, lua: STATUS_LUA });
     redis.defineCommand('bsThrottleUsage', { numberOfKeys: 1, lua: USAGE_LUA });
     defined.add(redis);
