@@ -9,12 +9,22 @@
  *   The floor is one such round without a kill, in the same run: `ratio` is the mean kill
  *   round's time over it (the dead worker's jobs come back after BUILDSYNC_LOCK_MS, its claims
  *   after BUILDSYNC_LEDGER_LEASE_MS).
+ * - (c) REDIS_ROUNDS rounds of a 100-bill import run by three `buildsync worker` processes on a
+ *   `redis-server` of the bench's own (`--appendonly yes --appendfsync always`), which is stopped
+ *   (SIGTERM, Redis's SHUTDOWN) at a random moment while bill requests are in flight, left down
+ *   for 5 s and started again from its AOF; the import waited for, then imported again;
+ * - (d) the same with the `redis-server` SIGKILLed and started again at once from its AOF.
+ *   Their workers' stderr from the fault to the import's end is counted too (`redis_*_stderr_max`
+ *   lines from one worker; `redis_stack_lines`, goal 0).
  *
  * Counted per bill: `duplicates` (stored more than once), `lost` (not stored, and the last report
  * does not say unknown or failed with a reason), `false_unknown` (reported unknown, and the
  * sandbox never received its request), `unknown` (reported unknown at all). Goal: the first three 0.
  *
- *   npx tsx bench/faults.ts [--rounds N] [--seed S]      (or: npm run bench -- faults)
+ *   npx tsx bench/faults.ts [--rounds N] [--redis-rounds M] [--seed S]      (or: npm run bench -- faults [-- ARGS])
+ *
+ * --rounds: worker-kill rounds of (b) (default 20); --redis-rounds: rounds of (c) and of (d) each
+ * (default 3; 0 skips them).
  *
  * The sandbox runs in this process (its store and request log are read directly), answering
  * every request after LATENCY_MS so that kills land mid-request. The last stdout line is one
@@ -28,14 +38,18 @@ import {
   killRound,
   killRoundEnv,
   overlappingImports,
+  redisOutageRound,
+  rigOnRedis,
   seededRandom,
   statusCounts,
   WorkerPool,
   writeBillsFile,
   ZERO_TALLY,
   type KillRoundResult,
+  type RedisOutageResult,
   type Tally,
 } from '../test/helpers/fault-rounds.ts';
+import { startRedisProcess, type RedisProcess } from '../test/helpers/redis-server-process.ts';
 
 const OVERLAP_BILLS = 50;
 const ROUND_BILLS = 100;
@@ -45,6 +59,8 @@ const LEASE_MS = 1_500;
 /** Requests in flight per worker process (each holds twice as many jobs). */
 const CONCURRENCY = 4;
 const WORKERS = 3;
+/** How long (c) keeps the redis-server down. */
+const REDIS_DOWN_MS = 5_000;
 
 function describeTally(t: Tally): string {
   return `stored ${t.stored}/${t.bills}, duplicates ${t.duplicates}, lost ${t.lost}, false unknown ${t.falseUnknown}, unknown ${t.unknown}`;
@@ -58,11 +74,28 @@ function describeRound(label: string, r: KillRoundResult): string {
   );
 }
 
+function describeRedisRound(label: string, r: RedisOutageResult): string {
+  const fault = r.how === 'stop' ? 'stopped' : 'SIGKILLed';
+  return (
+    `${label}: ${r.seconds.toFixed(2)} s (import ${r.firstSeconds.toFixed(2)} s), redis-server ${fault} at ${r.faultAtMs} ms with ${r.storedAtFault} stored and ` +
+    `${r.inFlightAtFault} in flight, back ${r.aofLoaded ? 'from its AOF' : '(its log does not say it loaded the AOF!)'} after ${r.downSeconds.toFixed(2)} s, import done ${r.recoverSeconds.toFixed(2)} s later; ` +
+    `workers' stderr lines meanwhile ${r.workerStderrLines.join('/')}${r.stackLines ? `, ${r.stackLines} stack-trace lines` : ''}; ` +
+    `first ${JSON.stringify(r.first)}, re-run ${JSON.stringify(r.rerun)} (created ${r.rerunCreated}); ${describeTally(r.tally)}`
+  );
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '20' }, seed: { type: 'string' } } });
+  // `npm run bench -- faults -- --rounds 3` hands the bench a leading `--`: skip it.
+  const argv = process.argv.slice(2);
+  const { values } = parseArgs({
+    args: argv[0] === '--' ? argv.slice(1) : argv,
+    options: { rounds: { type: 'string', default: '20' }, 'redis-rounds': { type: 'string', default: '3' }, seed: { type: 'string' } },
+  });
   const rounds = Number(values.rounds);
+  const redisRounds = Number(values['redis-rounds']);
   const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
   if (!Number.isInteger(rounds) || rounds < 0) throw new Error(`--rounds: got ${values.rounds}; write a whole number`);
+  if (!Number.isInteger(redisRounds) || redisRounds < 0) throw new Error(`--redis-rounds: got ${values['redis-rounds']}; write a whole number`);
   const random = seededRandom(seed);
   const started = performance.now();
   const run = `f${process.pid}`;
@@ -75,6 +108,9 @@ async function main(): Promise<void> {
     for (const f of t.findings) findings.push(`${label}: ${f}`);
   };
   let pool: WorkerPool | undefined;
+  let redisPool: WorkerPool | undefined;
+  let redisServer: RedisProcess | undefined;
+  let redisRig: Awaited<ReturnType<typeof rigOnRedis>> | undefined;
   try {
     console.log(`sandbox at ${rig.sandbox.url} answering after ${LATENCY_MS} ms; prefix ${rig.prefix}; seed ${seed}`);
 
@@ -116,8 +152,56 @@ async function main(): Promise<void> {
         console.log(`${label}: ${(err as Error).message}`);
       }
     }
+    await pool.stop();
+    pool = undefined;
+
+    // (c) and (d): the redis-server stopped for 5 s, or SIGKILLed, mid-import, and started again
+    // from its AOF (appendfsync always), under three worker processes with the knobs of (b).
+    const redisTotals = { stop: { ...ZERO_TALLY }, kill: { ...ZERO_TALLY } };
+    const redisRecover = { stop: [] as number[], kill: [] as number[] };
+    const redisStderrMax = { stop: 0, kill: 0 };
+    let redisStackLines = 0;
+    if (redisRounds > 0) {
+      redisServer = await startRedisProcess();
+      redisRig = await rigOnRedis(rig, redisServer.url);
+      redisPool = await WorkerPool.start(WORKERS, killRoundEnv(redisRig, { lockMs: LOCK_MS, leaseMs: LEASE_MS, concurrency: CONCURRENCY }));
+      console.log(`redis-server ${redisServer.url} (pid ${redisServer.pid()}, AOF appendfsync always in ${redisServer.dir}); prefix ${redisRig.prefix}`);
+      for (const how of ['stop', 'kill'] as const) {
+        for (let i = 1; i <= redisRounds; i++) {
+          const label = `redis ${how} ${String(i).padStart(2)}`;
+          const afterMs = Math.floor(random() * 0.9 * floor.sendSpanMs);
+          try {
+            const r = await redisOutageRound(redisRig, redisPool, redisServer, writeBillsFile(rig, `${run}-${how}${i}`, ROUND_BILLS), { how, afterMs, downMs: REDIS_DOWN_MS });
+            total = addTallies(total, r.tally);
+            redisTotals[how] = addTallies(redisTotals[how], r.tally);
+            for (const f of r.tally.findings) findings.push(`${label}: ${f}`);
+            redisRecover[how].push(r.recoverSeconds);
+            redisStderrMax[how] = Math.max(redisStderrMax[how], ...r.workerStderrLines);
+            redisStackLines += r.stackLines;
+            console.log(describeRedisRound(label, r));
+            if (!r.aofLoaded) {
+              errors++;
+              console.log(`${label}: the restarted redis-server did not say it loaded its AOF:\n${redisServer.log().slice(-2000)}`);
+            }
+          } catch (err) {
+            errors++;
+            console.log(`${label}: ${(err as Error).message}`);
+            // A round that timed out may have left the server down: bring it back for the next.
+            if (!redisServer.running()) await redisServer.start().catch((e: Error) => console.log(`${label}: could not start redis-server again: ${e.message}`));
+          }
+        }
+      }
+      // What the workers said across the Redis rounds, for a reader of the bench's output.
+      for (const [i, w] of redisPool.workers.entries()) {
+        const lines = w.stderr().split('\n').filter((l) => l.trim() !== '');
+        const short = (l: string) => (l.length > 240 ? `${l.slice(0, 240)}…` : l);
+        console.log(`redis rounds: worker ${i + 1} wrote ${lines.length} stderr lines in all; the last ones:\n  ${lines.slice(-5).map(short).join('\n  ')}`);
+      }
+    }
+
     for (const f of findings) console.log(`finding ${f}`);
     const meanRound = times.length ? times.reduce((a, b) => a + b, 0) / times.length : 0;
+    const mean = (xs: number[]) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length, 2) : 0);
     console.log(
       JSON.stringify({
         bench: 'faults',
@@ -131,12 +215,23 @@ async function main(): Promise<void> {
         round_seconds: round(meanRound, 2),
         floor_seconds: round(floor.seconds, 2),
         overlap_seconds: round(overlap.seconds, 2),
+        redis_rounds: redisRounds,
+        redis_stop: { duplicates: redisTotals.stop.duplicates, lost: redisTotals.stop.lost, false_unknown: redisTotals.stop.falseUnknown, unknown: redisTotals.stop.unknown },
+        redis_kill: { duplicates: redisTotals.kill.duplicates, lost: redisTotals.kill.lost, false_unknown: redisTotals.kill.falseUnknown, unknown: redisTotals.kill.unknown },
+        redis_stop_recover_seconds: mean(redisRecover.stop),
+        redis_kill_recover_seconds: mean(redisRecover.kill),
+        redis_stop_stderr_max: redisStderrMax.stop,
+        redis_kill_stderr_max: redisStderrMax.kill,
+        redis_stack_lines: redisStackLines,
         seed,
         seconds: round((performance.now() - started) / 1000, 1),
       }),
     );
   } finally {
     await pool?.stop();
+    await redisPool?.stop();
+    await redisRig?.close();
+    await redisServer?.close();
     await rig.close();
   }
 }

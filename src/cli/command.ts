@@ -69,5 +69,9 @@ export function action<A extends unknown[]>(
     // Told to stop, the command has wound down what it could: whatever still holds the event
     // loop (a socket to an absent Redis, a request in flight) must not keep the process alive.
     if (signalled) setTimeout(() => process.exit(code), 300).unref();
+    // Done either way: a timer of a library that could not close (BullMQ's lock renewal after
+    // Redis went away for good) must not keep a finished command alive. Unref'd, so a command
+    // that ends normally exits at once; this fires only if something still holds the loop.
+    else setTimeout(() => process.exit(code), 2000).unref();
   };
 }

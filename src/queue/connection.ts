@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import { RedisUnavailableError } from '../errors/index.ts';
+import { RedisUnavailableError, redactUrl } from '../errors/index.ts';
 import { logger } from '../log.ts';
 import { describeRedisError, redisErrorLog } from './redis-errors.ts';
 
@@ -51,7 +51,14 @@ export async function connectRedis(url: string, role: 'worker' | 'producer'): Pr
   } catch (err) {
     redis.disconnect();
     // Say what is wrong: a wrong password or TLS mismatch is not "no Redis answers".
-    const problem = describeRedisError(isTimeout(err) && lastError !== undefined ? lastError : err, url);
+    // ioredis rejects connect() with a bare "Connection is closed."; the cause came on 'error'.
+    const problem = describeRedisError(lastError ?? err, url);
+    if (url.startsWith('rediss:') && (isTimeout(err) || problem.cause === 'timeout' || problem.cause === 'closed')) {
+      throw new RedisUnavailableError(url, {
+        cause: err,
+        message: `no TLS answer from Redis at ${redactUrl(url)} (the TLS handshake never completed): if this Redis does not speak TLS, use redis:// instead of rediss:// in REDIS_URL`,
+      });
+    }
     if (problem.cause === 'auth' || problem.cause === 'tls' || problem.cause === 'noperm' || problem.cause === 'readonly') {
       throw new RedisUnavailableError(url, { cause: err, message: problem.message });
     }

@@ -8,7 +8,7 @@ import { redactUrl } from '../errors/index.ts';
  * queues and workers report it.
  */
 export interface RedisProblem {
-  cause: 'auth' | 'tls' | 'noperm' | 'refused' | 'readonly' | 'loading' | 'timeout' | 'closed' | 'other';
+  cause: 'auth' | 'tls' | 'noperm' | 'refused' | 'readonly' | 'loading' | 'timeout' | 'closed' | 'lock' | 'other';
   message: string;
   /** Known causes print no stack trace; an unforeseen one keeps it (a bug report). */
   known: boolean;
@@ -55,6 +55,9 @@ export function describeRedisError(err: unknown, url: string): RedisProblem {
   }
   if (/Protocol error, got "\\u0015"|Protocol error.*\\x15|got "\u0015"/.test(msg)) {
     return { cause: 'tls', known: true, message: `Redis at ${where} answered in TLS to a plain connection: use rediss:// in REDIS_URL` };
+  }
+  if (/could not renew lock for job|Missing lock for job|Lock mismatch for job/i.test(msg)) {
+    return { cause: 'lock', known: true, message: `jobs in hand lost their locks while Redis was away (${msg.replace(/\s+/g, ' ').slice(0, 80)}…): BullMQ hands each back to a worker once its lock expires; the ledger keeps their records from being sent twice` };
   }
   if (/READONLY/.test(msg)) {
     return { cause: 'readonly', known: true, message: `Redis at ${where} is a read-only replica: point REDIS_URL at the primary` };

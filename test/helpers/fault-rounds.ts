@@ -1,21 +1,27 @@
 /**
  * The fault bench's rounds (bench/faults.ts) and the suite's short version of them
- * (test/import-faults-overlap-and-kills.test.ts): bill imports under two imports of one file at
- * once and under a worker process killed with SIGKILL mid-import, judged against the sandbox's
- * own store and request log, which are the truth (CONTRACT.md §5: nothing is lost, nothing is
- * sent twice, `unknown` only for a request the service may have received).
+ * (test/import-faults-overlap-and-kills.test.ts, test/redis-outage.test.ts): bill imports under
+ * two imports of one file at once, under a worker process killed with SIGKILL mid-import, and
+ * under the `redis-server` itself stopped or SIGKILLed mid-import and started again from its AOF,
+ * judged against the sandbox's own store and request log, which are the truth (CONTRACT.md §5:
+ * nothing is lost, nothing is sent twice, `unknown` only for a request the service may have
+ * received).
  *
  * Every bill of a round carries a NOTES of its own (`<tag> #<n>`), so that a stored bill, a
  * received request and a report line are matched by it, whatever the service or the tool did.
  */
 import { performance } from 'node:perf_hooks';
-import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { planBills } from '../../src/engine/index.ts';
-import { Ledger, type LedgerEntry } from '../../src/ledger/index.ts';
-import { submitImport } from '../../src/queue/index.ts';
-import type { RequestLogEntry, StoredBill } from '../../src/sandbox/index.ts';
-import { csv, freeProjectIds, parseReport, spawnCli, type CliResult, type E2eRig } from './import-e2e-rig.ts';
+import { Redis } from 'ioredis';
+import { ServiceClient } from '../../src/api/index.ts';
+import { importSummary, loadProjectResolver, planBills, planEstimates, type ProjectResolver } from '../../src/engine/index.ts';
+import { ImportStore, Ledger, type LedgerEntry } from '../../src/ledger/index.ts';
+import { Queues, startWorkers, submitImport, type WorkerHost } from '../../src/queue/index.ts';
+import type { RequestLogEntry, Sandbox, StoredBill } from '../../src/sandbox/index.ts';
+import { csv, freeProjectIds, parseReport, silentLog, spawnCli, type CliResult, type E2eRig } from './import-e2e-rig.ts';
+import type { RedisProcess } from './redis-server-process.ts';
 import { startWorkerProcess, type WorkerProcess } from './worker-processes.ts';
 
 /** The account every round imports into (the rig's environment names no other). */
@@ -306,6 +312,24 @@ export interface KillRoundResult {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * Waits for the moment of a round's fault: `afterMs` after the sandbox received the round's first
+ * bill request, with a bill request in flight (or, past the moment with nothing in flight, once
+ * every bill is stored: the fault lands anyway). Returns when it came and what stood then.
+ */
+export async function waitForMoment(rig: E2eRig, file: BillsFile, afterMs: number, timeoutMs: number): Promise<{ atMs: number; stored: number; inFlight: number }> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const { received, answered, firstAt } = requestsOf(rig, file);
+    const stored = storedCount(rig, file);
+    if (firstAt !== undefined && Date.now() >= firstAt + afterMs && (received > answered || stored >= file.notes.length)) {
+      return { atMs: Date.now() - firstAt, stored, inFlight: received - answered };
+    }
+    if (Date.now() > until) throw new Error(`round ${file.tag}: ${stored} bills stored after ${timeoutMs} ms, waiting for the moment of the fault`);
+    await sleep(firstAt === undefined ? 5 : Math.min(5, Math.max(0, firstAt + afterMs - Date.now())));
+  }
+}
+
+/**
  * One round: the file imported through the queue by the pool's workers; unless `killAfterMs` is
  * undefined, worker `victim` is SIGKILLed that long after the sandbox received the round's first
  * bill request (or, when no bill request is in flight then, as soon as one is) and a replacement
@@ -335,20 +359,7 @@ export async function killRound(
   let inFlightAtKill = 0;
   let replacement: { ready: Promise<void> } | undefined;
   if (opts.killAfterMs !== undefined) {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const { received, answered, firstAt } = requestsOf(rig, file);
-      const stored = storedCount(rig, file);
-      if (firstAt !== undefined && Date.now() >= firstAt + opts.killAfterMs && (received > answered || stored >= file.notes.length)) {
-        // Past the moment with nothing in flight only once every bill is stored: kill anyway.
-        killAtMs = Date.now() - firstAt;
-        storedAtKill = stored;
-        inFlightAtKill = received - answered;
-        break;
-      }
-      if (Date.now() > until) throw new Error(`round ${file.tag}: ${stored} bills stored after ${timeoutMs} ms, waiting for the moment to kill`);
-      await sleep(firstAt === undefined ? 5 : Math.min(5, Math.max(0, firstAt + opts.killAfterMs - Date.now())));
-    }
+    ({ atMs: killAtMs, stored: storedAtKill, inFlight: inFlightAtKill } = await waitForMoment(rig, file, opts.killAfterMs, timeoutMs));
     replacement = await pool.kill(opts.victim ?? 0);
   }
   await rig.waitForImport(firstId, timeoutMs);
@@ -393,5 +404,182 @@ export function seededRandom(seed: number): () => number {
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// (c) and (d): the redis-server stopped, or SIGKILLed, mid-import and started again from its AOF
+
+/**
+ * An E2eRig on a Redis of the caller's own (a `RedisProcess` the round stops and kills): the
+ * sandbox and folder of `base` (not closed by close()), a prefix of its own, and a connection
+ * that waits through the outage (`maxRetriesPerRequest: null`, retrying forever) so that the
+ * round's own reads resume once Redis is back.
+ */
+export async function rigOnRedis(base: { sandbox: Sandbox; dir: string }, redisUrl: string): Promise<E2eRig> {
+  const { sandbox, dir } = base;
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 50, 500) });
+  // The round takes Redis away on purpose: its errors are expected, and ioredis would print each.
+  redis.on('error', () => {});
+  await redis.ping();
+  const prefix = `outage-${randomUUID().slice(0, 8)}`;
+  const env: Record<string, string> = {
+    BUILDSYNC_BASE_URL: sandbox.url,
+    BUILDSYNC_EMAIL: sandbox.credentials.email,
+    BUILDSYNC_PASSWORD: sandbox.credentials.password,
+    BUILDSYNC_API_KEY: sandbox.credentials.apiKey,
+    BUILDSYNC_LIMITS: 'none',
+    BUILDSYNC_PREFIX: prefix,
+    REDIS_URL: redisUrl,
+    LOG_LEVEL: 'warn',
+  };
+  const queues = new Queues(redis, prefix);
+  const store = new ImportStore(redis, prefix);
+  const hosts: WorkerHost[] = [];
+  let cachedResolver: ProjectResolver | undefined;
+  const rig: E2eRig = {
+    sandbox,
+    redis,
+    prefix,
+    dir,
+    env,
+    queues,
+    store,
+    file(name, text) {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    },
+    async resolver() {
+      if (cachedResolver) return cachedResolver;
+      const client = new ServiceClient({ baseUrl: sandbox.url, ...sandbox.credentials });
+      try {
+        cachedResolver = await loadProjectResolver(client);
+      } finally {
+        await client.close();
+      }
+      return cachedResolver;
+    },
+    async workers(opts = {}) {
+      const host = await startWorkers({ redisUrl, prefix, concurrency: opts.concurrency ?? 4, env, lockMs: opts.lockMs, leaseMs: opts.leaseMs, log: silentLog });
+      hosts.push(host);
+      return host;
+    },
+    async importFile(kind, file, opts = {}) {
+      const { resendUnknown = false, ...planOpts } = opts;
+      const resolver = await rig.resolver();
+      const plan = kind === 'estimates' ? await planEstimates(file, { ...planOpts, resolver }) : await planBills(file, { ...planOpts, resolver });
+      const { importId } = await submitImport(queues, store, plan, { account: ACCOUNT, resendUnknown });
+      if (hosts.length === 0) await rig.workers();
+      await rig.waitForImport(importId);
+      return { importId, summary: await importSummary(store, importId), report: await store.report(importId) };
+    },
+    async waitForImport(importId, timeoutMs = 25_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const job = await queues.imports.getJob(importId);
+        const state = job ? await job.getState() : 'missing';
+        if (state === 'completed') return;
+        if (state === 'failed') throw new Error(`import ${importId} failed: ${job!.failedReason}`);
+        if (Date.now() > until) throw new Error(`import ${importId} still ${state} after ${timeoutMs} ms; counts ${JSON.stringify(await store.counts(importId))}`);
+        await sleep(50);
+      }
+    },
+    async close() {
+      for (const h of hosts.reverse()) await h.close().catch(() => {});
+      await queues.close().catch(() => {});
+      redis.disconnect();
+    },
+  };
+  return rig;
+}
+
+export interface RedisOutageResult {
+  tally: Tally;
+  /** `stop`: SIGTERM (Redis's SHUTDOWN, AOF flushed), down for `downMs`; `kill`: SIGKILL, started again at once. */
+  how: 'stop' | 'kill';
+  /** ms from the round's first bill request to the signal; the round's bills stored and bill requests in flight then. */
+  faultAtMs: number;
+  storedAtFault: number;
+  inFlightAtFault: number;
+  /** From the signal to Redis accepting connections again (its AOF loaded). */
+  downSeconds: number;
+  /** From Redis back to the first import's parent job completed. */
+  recoverSeconds: number;
+  first: Record<string, number>;
+  rerun: Record<string, number>;
+  rerunCreated: number;
+  firstSeconds: number;
+  seconds: number;
+  /** Lines each of the pool's workers wrote to stderr from the signal to the first import's end. */
+  workerStderrLines: number[];
+  /** Stack-trace lines (`    at …`, printed as such or inside a JSON log line) in those. */
+  stackLines: number;
+  /** Whether the restarted server said it loaded its data from the AOF. */
+  aofLoaded: boolean;
+}
+
+/**
+ * One Redis round: the file imported through the queue by the pool's workers (all on `server`);
+ * `afterMs` after the sandbox received the round's first bill request, with one in flight, the
+ * `redis-server` is stopped (SIGTERM) and started again `downMs` later, or SIGKILLed and started
+ * again at once, both from its AOF in the same folder on the same port; the import waited for;
+ * then the same file imported again, which must create only what is missing.
+ */
+export async function redisOutageRound(
+  rig: E2eRig,
+  pool: WorkerPool,
+  server: RedisProcess,
+  file: BillsFile,
+  opts: { how: 'stop' | 'kill'; afterMs: number; downMs?: number; timeoutMs?: number },
+): Promise<RedisOutageResult> {
+  const t0 = performance.now();
+  const timeoutMs = opts.timeoutMs ?? 45_000;
+  const resolver = await rig.resolver();
+  const submit = async () => {
+    const plan = await planBills(file.path, { resolver });
+    return (await submitImport(rig.queues, rig.store, plan, { account: ACCOUNT, resendUnknown: false })).importId;
+  };
+
+  const firstId = await submit();
+  const moment = await waitForMoment(rig, file, opts.afterMs, timeoutMs);
+  const stderrAt = pool.workers.map((w) => w.stderr().length);
+  const signalledAt = performance.now();
+  if (opts.how === 'stop') {
+    await server.stop();
+    await sleep(Math.max(0, signalledAt + (opts.downMs ?? 5_000) - performance.now()));
+  } else {
+    await server.kill();
+  }
+  const logAt = server.log().length;
+  await server.start();
+  const backAt = performance.now();
+  const aofLoaded = /DB loaded from append only file/.test(server.log().slice(logAt));
+  await rig.waitForImport(firstId, timeoutMs);
+  const doneAt = performance.now();
+  const during = pool.workers.map((w, i) => w.stderr().slice(stderrAt[i]));
+  const first = await rig.store.report(firstId);
+
+  const createdBefore = storedCount(rig, file);
+  const rerunId = await submit();
+  await rig.waitForImport(rerunId, timeoutMs);
+  const rerun = await rig.store.report(rerunId);
+  const asLines = (r: typeof first): RoundLine[] => r.map((l) => ({ line: l.line, status: l.status, id: String(l.id), message: l.message }));
+  return {
+    tally: await tally(rig, file, [asLines(first), asLines(rerun)]),
+    how: opts.how,
+    faultAtMs: moment.atMs,
+    storedAtFault: moment.stored,
+    inFlightAtFault: moment.inFlight,
+    downSeconds: (backAt - signalledAt) / 1000,
+    recoverSeconds: (doneAt - backAt) / 1000,
+    first: statusCounts(first),
+    rerun: statusCounts(rerun),
+    rerunCreated: storedCount(rig, file) - createdBefore,
+    firstSeconds: (doneAt - t0) / 1000,
+    seconds: (performance.now() - t0) / 1000,
+    workerStderrLines: during.map((t) => t.split('\n').filter((l) => l.trim() !== '').length),
+    stackLines: during.reduce((n, t) => n + (t.match(/(?:\n|\\n)\s+at /g)?.length ?? 0), 0),
+    aofLoaded,
   };
 }
