@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csv, freeProjectIds, runCli, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { csv, freeProjectIds, runCli, spawnCli, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
 import { startWorkerProcess, type WorkerProcess } from './helpers/worker-processes.ts';
 
 // CONTRACT.md §2: the exit code is the same whether the work ran in this process or as a queued
@@ -52,15 +52,49 @@ describe('one exit-code contract, in-process or through the queue', () => {
     expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
   }, 90_000);
 
-  it('4 for an import whose records the service kept failing (5xx), though a row was also invalid', async () => {
+  /** An import run by the command's own worker, then by a worker in another process. */
+  async function importBothWays(name: string, rows: Array<Array<string | number>>): Promise<[number | null, number | null]> {
+    const header = ['bill_ref', 'project_id', 'vendor_id', 'item_name', 'rate'];
+    const own = await runCli(['import', 'bills', rig.file(`${name}-1.csv`, csv(header, rows.map((r) => [`${r[0]}-${name}-own`, ...r.slice(1)])))], rig.env, { cwd: rig.dir, timeoutMs: 40_000 });
+    let worker: WorkerProcess | undefined;
+    try {
+      worker = await startWorkerProcess({ ...rig.env, BUILDSYNC_CONCURRENCY: '2' });
+      const queued = await runCli(['import', 'bills', rig.file(`${name}-2.csv`, csv(header, rows.map((r) => [`${r[0]}-${name}-queued`, ...r.slice(1)])))], rig.env, { cwd: rig.dir, timeoutMs: 40_000 });
+      expect(queued.stderr).not.toMatch(/no worker is running/);
+      return [own.code, queued.code];
+    } finally {
+      await worker?.stop();
+    }
+  }
+
+  it('1 for an import with an invalid row, 4 when the service kept failing (5xx) as well', async () => {
     const [a, b] = freeProjectIds(rig.sandbox);
-    const file = rig.file('five-hundreds.csv', csv(['bill_ref', 'project_id', 'vendor_id', 'item_name', 'rate'], [['F-1', a!, 55, 'Labor', '10'], ['F-2', b!, 55, 'Labor', 'ten']]));
+    const rows = [['F-1', a!, 55, 'Labor', '10'], ['F-2', b!, 55, 'Labor', 'ten']];
+    expect(await importBothWays('invalid', rows)).toEqual([1, 1]);
     rig.sandbox.setFaults({ failBeforeStore: 1 });
     try {
-      const failing = await runCli(['import', 'bills', file], rig.env, { cwd: rig.dir, timeoutMs: 40_000 });
-      expect(failing.code, failing.stdout + failing.stderr).toBe(4);
+      expect(await importBothWays('five-hundreds', rows)).toEqual([4, 4]);
     } finally {
       rig.sandbox.setFaults({});
+    }
+  }, 90_000);
+
+  it('130 when interrupted while following an import', async () => {
+    const [a] = freeProjectIds(rig.sandbox);
+    rig.sandbox.setLatency(3000);
+    try {
+      const file = rig.file('slow.csv', csv(['bill_ref', 'project_id', 'vendor_id', 'item_name', 'rate'], [['S-1', a!, 55, 'Labor', '10']]));
+      const child = spawnCli(['import', 'bills', file], rig.env, rig.dir);
+      let err = '';
+      child.stderr!.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (/planned 1 row/.test(err)) setTimeout(() => child.kill('SIGINT'), 300);
+      });
+      const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+      expect(code, err).toBe(130);
+      expect(err).not.toMatch(/\n\s+at /);
+    } finally {
+      rig.sandbox.setLatency(0);
     }
   }, 60_000);
 });
