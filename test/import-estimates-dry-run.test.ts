@@ -30,7 +30,7 @@ describe('import estimates --dry-run', () => {
   it('writes the report and prints the exact payloads without Redis or the service; the real import sends exactly those', async () => {
     const env = { REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'warn', BUILDSYNC_LIMITS: 'none' };
     const res = await runCli(['import', 'estimates', file, '--dry-run', '--print-payloads'], env, { cwd: rig.dir });
-    expect(res.stderr).toMatch(/dry run: 4 rows -> 1 estimates to send, 2 invalid rows/);
+    expect(res.stderr).toMatch(/dry run: 4 rows -> 1 estimate to send, 2 invalid rows/);
     expect(res.code).toBe(1); // some rows invalid
 
     const printed = res.stdout.trim().split('\n');

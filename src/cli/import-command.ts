@@ -158,7 +158,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       ctx.err(`dry run: ${unresolved.count} project ${unresolved.count === 1 ? 'number or name was' : 'numbers or names were'} not resolved: no credentials for the service, so its project listing was not read (set BUILDSYNC_BASE_URL and the account's credentials to check them); everything else was checked`);
     }
     ctx.err(
-      `dry run: ${planned.rows} ${plural(planned.rows, 'row')} -> ${planned.records.length} ${kind} to send, ${invalid} invalid ${plural(invalid, 'row')}; report: ${reportPath}` +
+      `dry run: ${planned.rows} ${plural(planned.rows, 'row')} -> ${planned.records.length} ${plural(planned.records.length, kind.slice(0, -1))} to send, ${invalid} invalid ${plural(invalid, 'row')}; report: ${reportPath}` +
         (fixRows > 0 ? `; rows to fix: ${errorsPath}` : '') +
         `\nsending them would take about ${formatEta(eta)} at the budget ${cfg.account.limitsText}`,
     );
@@ -192,10 +192,10 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     });
     if (flags.detach) {
       ctx.out(importId);
-      ctx.err(`submitted ${planned.records.length} ${kind}; follow with: buildsync jobs show ${importId}`);
+      ctx.err(`submitted ${planned.records.length} ${plural(planned.records.length, kind.slice(0, -1))}; follow with: buildsync jobs show ${importId}`);
       return 0;
     }
-    ctx.err(`planned ${planned.rows} ${plural(planned.rows, 'row')}: ${planned.records.length} ${kind} to send, ${planned.statics.filter((l) => l.status === 'invalid').length} invalid rows [import ${importId}]`);
+    ctx.err(`planned ${planned.rows} ${plural(planned.rows, 'row')}: ${planned.records.length} ${plural(planned.records.length, kind.slice(0, -1))} to send, ${planned.statics.filter((l) => l.status === 'invalid').length} invalid rows [import ${importId}]`);
     const worker = await ensureWorker(ctx, cfg, queues);
     const throttle = new AccountThrottle({ redis, account: account.name, limits: account.limits, prefix: cfg.prefix, timeScale: timeScale() });
     const progress = createProgress(kind);
