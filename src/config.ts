@@ -221,3 +221,11 @@ export function isLoopback(hostname: string): boolean {
 function redactRedis(url: string): string {
   return url.replace(/\/\/[^@/]*@/, '//***@');
 }
+
+/**
+ * BUILDSYNC_ALLOW_VOLATILE_REDIS=1 (CONTRACT.md §1): send even when Redis would lose the ledger
+ * in a crash. Read like every other variable: the environment over `.env`.
+ */
+export function allowVolatileRedis(env: Env = readEnv()): boolean {
+  return env.BUILDSYNC_ALLOW_VOLATILE_REDIS === '1';
+}

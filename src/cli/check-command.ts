@@ -1,3 +1,4 @@
+import { allowVolatileRedis } from '../config.ts';
 import type { Command } from 'commander';
 import { runChecks, type CheckFinding, type CheckReport } from '../engine/index.ts';
 import { action, type CommandContext } from './command.ts';
@@ -21,7 +22,7 @@ async function checkCommand(ctx: CommandContext, opts: { json?: boolean }): Prom
     account: ctx.global.account,
     allowInsecureHttp: ctx.global.allowInsecureHttp,
     // The same reading as the import and the workers, so that check predicts what they do.
-    allowVolatile: process.env.BUILDSYNC_ALLOW_VOLATILE_REDIS === '1',
+    allowVolatile: allowVolatileRedis(),
     timeScale: timeScale(),
     signal: ctx.signal,
   });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
+import { allowVolatileRedis } from '../config.ts';
 import { parseFailureReason } from '../errors/index.ts';
 import { exitCodeOf } from './exit.ts';
 import { estimateDurationMs, formatEta, AccountThrottle } from '../throttle/index.ts';
@@ -170,7 +171,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   // the file is read, and the project listing takes its token from the account's shared budget.
   const { redis, queues, close } = await openQueues(cfg, ctx);
   try {
-    const durability = durabilityDecision(await readDurabilityFacts(redis), { allowVolatile: process.env.BUILDSYNC_ALLOW_VOLATILE_REDIS === '1' });
+    const durability = durabilityDecision(await readDurabilityFacts(redis), { allowVolatile: allowVolatileRedis() });
     if (durability.mode === 'refuse') throw new RedisNotDurableError('refused', durability.message);
     if (durability.warning) ctx.err(`warning: ${durability.warning}`);
     const session = openSession(account, { redis, prefix: cfg.prefix, connections: cfg.concurrency, timeScale: timeScale() });

@@ -6,7 +6,7 @@ import { processExportProjects } from '../../jobs/export-projects.ts';
 import { processImportParent } from '../../jobs/import-parent.ts';
 import { processSendRecord } from '../../jobs/send-record.ts';
 import type { JobContext } from '../../jobs/context.ts';
-import { loadConfig, requireService, type Env } from '../config.ts';
+import { allowVolatileRedis, loadConfig, readEnv, requireService, type Env } from '../config.ts';
 import { openSession, type ServiceSession } from '../engine/index.ts';
 import { backoffMs } from '../errors/index.ts';
 import { confirmNote, DEFAULT_LEASE_MS, durabilityDecision, ImportStore, Ledger, pruneLedger, readDurabilityFacts, type DurabilityDecision } from '../ledger/index.ts';
@@ -91,7 +91,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
   // CONTRACT.md §2, Durability: a record is sent only once the ledger's note that it is being
   // sent would survive a Redis crash. Decided once at start; a refusal fails each record unsent.
   const durability: DurabilityDecision = durabilityDecision(await readDurabilityFacts(redis), {
-    allowVolatile: (opts.env ?? process.env).BUILDSYNC_ALLOW_VOLATILE_REDIS === '1',
+    allowVolatile: allowVolatileRedis(opts.env ?? readEnv()),
   });
   if (durability.mode === 'refuse') log.error(`records will not be sent: ${durability.message}`);
   else if (durability.warning && !opts.inCommand) log.warn(durability.warning);
