@@ -12,15 +12,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { ServiceClient } from '../../src/api/index.ts';
-import { importSummary, loadProjectResolver, planBills, planEstimates, type ProjectResolver } from '../../src/engine/index.ts';
-import { ImportStore, Ledger, type LedgerEntry } from '../../src/ledger/index.ts';
-import { Queues, startWorkers, submitImport, type WorkerHost } from '../../src/queue/index.ts';
+import { planBills } from '../../src/engine/index.ts';
+import { Ledger, type LedgerEntry } from '../../src/ledger/index.ts';
+import { submitImport } from '../../src/queue/index.ts';
 import type { RequestLogEntry, Sandbox, StoredBill } from '../../src/sandbox/index.ts';
-import { csv, freeProjectIds, parseReport, silentLog, spawnCli, type CliResult, type E2eRig } from './import-e2e-rig.ts';
+import { buildRig, csv, freeProjectIds, parseReport, spawnCli, type CliResult, type E2eRig } from './import-e2e-rig.ts';
 import type { RedisProcess } from './redis-server-process.ts';
 import { startWorkerProcess, type WorkerProcess } from './worker-processes.ts';
 
@@ -417,81 +416,12 @@ export function seededRandom(seed: number): () => number {
  * round's own reads resume once Redis is back.
  */
 export async function rigOnRedis(base: { sandbox: Sandbox; dir: string }, redisUrl: string): Promise<E2eRig> {
-  const { sandbox, dir } = base;
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 50, 500) });
   // The round takes Redis away on purpose: its errors are expected, and ioredis would print each.
   redis.on('error', () => {});
   await redis.ping();
-  const prefix = `outage-${randomUUID().slice(0, 8)}`;
-  const env: Record<string, string> = {
-    BUILDSYNC_BASE_URL: sandbox.url,
-    BUILDSYNC_EMAIL: sandbox.credentials.email,
-    BUILDSYNC_PASSWORD: sandbox.credentials.password,
-    BUILDSYNC_API_KEY: sandbox.credentials.apiKey,
-    BUILDSYNC_LIMITS: 'none',
-    BUILDSYNC_PREFIX: prefix,
-    REDIS_URL: redisUrl,
-    LOG_LEVEL: 'warn',
-  };
-  const queues = new Queues(redis, prefix);
-  const store = new ImportStore(redis, prefix);
-  const hosts: WorkerHost[] = [];
-  let cachedResolver: ProjectResolver | undefined;
-  const rig: E2eRig = {
-    sandbox,
-    redis,
-    prefix,
-    dir,
-    env,
-    queues,
-    store,
-    file(name, text) {
-      const path = join(dir, name);
-      writeFileSync(path, text);
-      return path;
-    },
-    async resolver() {
-      if (cachedResolver) return cachedResolver;
-      const client = new ServiceClient({ baseUrl: sandbox.url, ...sandbox.credentials });
-      try {
-        cachedResolver = await loadProjectResolver(client);
-      } finally {
-        await client.close();
-      }
-      return cachedResolver;
-    },
-    async workers(opts = {}) {
-      const host = await startWorkers({ redisUrl, prefix, concurrency: opts.concurrency ?? 4, env, lockMs: opts.lockMs, leaseMs: opts.leaseMs, log: silentLog });
-      hosts.push(host);
-      return host;
-    },
-    async importFile(kind, file, opts = {}) {
-      const { resendUnknown = false, ...planOpts } = opts;
-      const resolver = await rig.resolver();
-      const plan = kind === 'estimates' ? await planEstimates(file, { ...planOpts, resolver }) : await planBills(file, { ...planOpts, resolver });
-      const { importId } = await submitImport(queues, store, plan, { account: ACCOUNT, resendUnknown });
-      if (hosts.length === 0) await rig.workers();
-      await rig.waitForImport(importId);
-      return { importId, summary: await importSummary(store, importId), report: await store.report(importId) };
-    },
-    async waitForImport(importId, timeoutMs = 25_000) {
-      const until = Date.now() + timeoutMs;
-      for (;;) {
-        const job = await queues.imports.getJob(importId);
-        const state = job ? await job.getState() : 'missing';
-        if (state === 'completed') return;
-        if (state === 'failed') throw new Error(`import ${importId} failed: ${job!.failedReason}`);
-        if (Date.now() > until) throw new Error(`import ${importId} still ${state} after ${timeoutMs} ms; counts ${JSON.stringify(await store.counts(importId))}`);
-        await sleep(50);
-      }
-    },
-    async close() {
-      for (const h of hosts.reverse()) await h.close().catch(() => {});
-      await queues.close().catch(() => {});
-      redis.disconnect();
-    },
-  };
-  return rig;
+  // The sandbox and the folder are the caller's; only the connection is this rig's to close.
+  return buildRig({ ...base, redis, redisUrl, prefix: `outage-${randomUUID().slice(0, 8)}`, close: async () => redis.disconnect() });
 }
 
 export interface RedisOutageResult {

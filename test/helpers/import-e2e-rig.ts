@@ -64,27 +64,47 @@ export async function startE2eRig(sandboxOpts: SandboxOptions = {}): Promise<E2e
   const sandbox = await startSandbox({ limits: 'none', ...sandboxOpts });
   const t = await testRedis();
   const dir = mkdtempSync(join(tmpdir(), 'buildsync-import-'));
+  return buildRig({
+    sandbox,
+    redis: t.redis,
+    redisUrl: REDIS_URL,
+    prefix: t.prefix,
+    dir,
+    async close() {
+      await t.cleanup();
+      await sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+}
+
+/**
+ * The rig over a sandbox, a Redis connection and a prefix the caller owns; `close` closes the
+ * rig's workers and queues, then calls the caller's `close` (what it set up, it takes down).
+ */
+export function buildRig(parts: { sandbox: Sandbox; redis: Redis; redisUrl: string; prefix: string; dir: string; close(): Promise<void> }): E2eRig {
+  const { sandbox, redis, redisUrl, prefix, dir } = parts;
   const env: Record<string, string> = {
     BUILDSYNC_BASE_URL: sandbox.url,
     BUILDSYNC_EMAIL: sandbox.credentials.email,
     BUILDSYNC_PASSWORD: sandbox.credentials.password,
     BUILDSYNC_API_KEY: sandbox.credentials.apiKey,
     BUILDSYNC_LIMITS: 'none',
-    BUILDSYNC_PREFIX: t.prefix,
-    REDIS_URL,
+    BUILDSYNC_PREFIX: prefix,
+    REDIS_URL: redisUrl,
     LOG_LEVEL: 'warn',
     // This machine's Redis keeps nothing on disk (CONTRACT.md §2, Durability).
     BUILDSYNC_ALLOW_VOLATILE_REDIS: '1',
   };
-  const queues = new Queues(t.redis, t.prefix);
-  const store = new ImportStore(t.redis, t.prefix);
+  const queues = new Queues(redis, prefix);
+  const store = new ImportStore(redis, prefix);
   const hosts: WorkerHost[] = [];
   let cachedResolver: ProjectResolver | undefined;
 
   const rig: E2eRig = {
     sandbox,
-    redis: t.redis,
-    prefix: t.prefix,
+    redis,
+    prefix,
     dir,
     env,
     queues,
@@ -106,8 +126,8 @@ export async function startE2eRig(sandboxOpts: SandboxOptions = {}): Promise<E2e
     },
     async workers(opts = {}) {
       const host = await startWorkers({
-        redisUrl: REDIS_URL,
-        prefix: t.prefix,
+        redisUrl,
+        prefix,
         concurrency: opts.concurrency ?? 4,
         env,
         lockMs: opts.lockMs,
@@ -140,9 +160,7 @@ export async function startE2eRig(sandboxOpts: SandboxOptions = {}): Promise<E2e
     async close() {
       for (const h of hosts.reverse()) await h.close().catch(() => {});
       await queues.close().catch(() => {});
-      await t.cleanup();
-      await sandbox.close();
-      rmSync(dir, { recursive: true, force: true });
+      await parts.close();
     },
   };
   return rig;
