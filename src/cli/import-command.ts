@@ -3,13 +3,10 @@ import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { allowVolatileRedis } from '../config.ts';
-import { parseFailureReason } from '../errors/index.ts';
-import { exitCodeOf } from './exit.ts';
-import { estimateDurationMs, formatEta, AccountThrottle } from '../throttle/index.ts';
-import { UsageError, FileError } from '../errors/index.ts';
+import { FileError, parseFailureReason, UsageError } from '../errors/index.ts';
+import { formatEta, AccountThrottle } from '../throttle/index.ts';
 import {
-  dryRunReport,
-  importExitCode,
+  importOutcome,
   importSummary,
   loadProjectResolver,
   openSession,
@@ -20,6 +17,8 @@ import {
   errorsFilePath,
   errorsFileSource,
   linesToFix,
+  wirePayload,
+  writeDryRun,
   writeErrorsFile,
   type ImportPlan,
   type ImportSummary,
@@ -27,11 +26,11 @@ import {
 } from '../engine/index.ts';
 import { writeFileAtomically } from '../csv/atomic-file.ts';
 import { ENCODING_OPTIONS, type EncodingOption } from '../csv/index.ts';
-import { durabilityDecision, ImportStore, readDurabilityFacts, RedisNotDurableError, type ReportLine } from '../ledger/index.ts';
+import { durabilityDecision, ImportStore, readDurabilityFacts, RedisNotDurableError } from '../ledger/index.ts';
 import { loadMappingFile, presetMapping, PRESET_NAMES, UnresolvedProjects, type DateOrder } from '../mapping/index.ts';
-import { encodeBillInfo, type BillPayload } from '../payloads/index.ts';
 import { submitImport } from '../queue/index.ts';
 import { action, type CommandContext } from './command.ts';
+import { exitCodeOf } from './exit.ts';
 import { followJob } from './follow.ts';
 import { createProgress } from './progress.ts';
 import { configFor, ensureWorker, openQueues, serviceAccount, timeScale } from './runtime.ts';
@@ -138,30 +137,23 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     const unresolved = listed === undefined ? new UnresolvedProjects() : undefined;
     const planned = await plan({ ...planOpts, resolver: listed ?? unresolved });
     if (planned.rows === 0) return headerOnly(ctx, file, kind, reportPath, errorsPath);
-    const named = (label: string): string => (unresolved === undefined ? label : label.replace(/\bproject (\d{13,})\b/, (all, id: string) => unresolved.describe(Number(id)) ?? all));
-    const lines = (function* (): Generator<ReportLine> {
-      for (const l of dryRunReport(planned)) yield unresolved === undefined ? l : { ...l, record: named(l.record) };
-    })();
-    const out = await writeFileAtomically(reportPath);
-    try {
-      for (const chunk of reportCsvChunks(lines)) await out.write(chunk);
-      await out.commit();
-    } catch (err) {
-      await out.abort();
-      throw err;
-    }
-    const toFix = linesToFix(planned.statics.map((st) => ({ line: st.line, record: st.record, status: st.status, id: '', message: st.message })));
-    const fixRows = await writeErrorsFile(errorsFileSource(planned, resolve(file), planOpts), toFix, errorsPath, ctx.signal);
-    if (flags.printPayloads) for (const r of planned.records) ctx.out(wirePayload(kind, r, unresolved));
-    const invalid = planned.statics.filter((st) => st.status === 'invalid').length;
-    const eta = estimateDurationMs(cfg.account.limits, [], planned.records.length, Date.now());
+    const r = await writeDryRun(planned, {
+      reportPath,
+      errorsPath,
+      source: errorsFileSource(planned, resolve(file), planOpts),
+      limits: cfg.account.limits,
+      unresolved,
+      signal: ctx.signal,
+    });
+    if (flags.printPayloads) for (const rec of planned.records) ctx.out(wirePayload(kind, rec, unresolved));
+    const invalid = r.invalid;
     if (unresolved !== undefined && unresolved.count > 0) {
       ctx.err(`dry run: ${unresolved.count} project ${unresolved.count === 1 ? 'number or name was' : 'numbers or names were'} not resolved: no credentials for the service, so its project listing was not read (set BUILDSYNC_BASE_URL and the account's credentials to check them); everything else was checked`);
     }
     ctx.err(
       `dry run: ${planned.rows} ${plural(planned.rows, 'row')} -> ${planned.records.length} ${plural(planned.records.length, kind.slice(0, -1))} to send, ${invalid} invalid ${plural(invalid, 'row')}; report: ${reportPath}` +
-        (fixRows > 0 ? `; rows to fix: ${errorsPath}` : '') +
-        `\nsending them would take about ${formatEta(eta)} at the budget ${cfg.account.limitsText}`,
+        (r.fixRows > 0 ? `; rows to fix: ${errorsPath}` : '') +
+        `\nsending them would take about ${formatEta(r.etaMs)} at the budget ${cfg.account.limitsText}`,
     );
     return invalid > 0 ? 1 : 0;
   }
@@ -210,10 +202,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
         const now = Date.now();
         if (now - lastBudget > 1000) {
           lastBudget = now;
-          const b = await throttle.status();
-          const left = planned.records.length - c.settled;
-          const eta = left > 0 ? formatEta(await throttle.estimateMs(left)) : '0 s';
-          budgetText = `${b.reason ? `${b.reason} | ` : ''}${b.tightest ? `${b.tightest.remaining} requests left this ${b.tightest.window}` : 'no budget limit'} | ETA ${eta}`;
+          budgetText = await throttle.progressText(planned.records.length - c.settled);
         }
         progress.update(c.settled, planned.records.length, `created ${c.created} failed ${c.failed} | ${budgetText}`);
       });
@@ -231,18 +220,15 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       progress.stop();
       await worker?.close();
     }
-    const c = summary.counts;
-    // A record whose job ended without an outcome is reported unknown (see ImportStore.report).
-    const unknown = c.unknown + summary.unsettled;
-    ctx.out(
-      `${kind}: ${summary.rows} rows, ${summary.records} records: created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${unknown}; invalid rows ${c.invalidRows}`,
-    );
+    const outcome = importOutcome(summary);
+    const unknown = outcome.unknown;
+    ctx.out(outcome.line);
     ctx.out(`report: ${reportPath} [import ${importId}]`);
     if (fixRows > 0) ctx.out(`rows to fix: ${errorsPath} (${fixRows} ${plural(fixRows, 'row')}; fix them and import that file as it is)`);
     if (unknown > 0 && kind === 'bills') {
       ctx.err(`${unknown} bills are unknown: their request may have reached the service. Check them in the service (see the report), then run again with --resend-unknown for those that are missing.`);
     }
-    return importExitCode(summary);
+    return outcome.exitCode;
   } finally {
     await close();
   }
@@ -270,19 +256,3 @@ async function headerOnly(ctx: CommandContext, file: string, kind: string, repor
   return 0;
 }
 
-/**
- * What would go on the wire (CONTRACT.md §4): an estimate's JSON body; a bill's `Info` JSON,
- * decoded, with its strings. A project a dry run could not resolve is shown as null.
- */
-function wirePayload(kind: 'estimates' | 'bills', r: ImportPlan['records'][number], unresolved: UnresolvedProjects | undefined): string {
-  if (kind === 'estimates') {
-    const json = r.payloadJson ?? JSON.stringify(r.payload);
-    if (unresolved === undefined) return json;
-    const payload = JSON.parse(json) as { PROJECT_ID: number | null };
-    if (unresolved.describe(payload.PROJECT_ID ?? 0) !== undefined) payload.PROJECT_ID = null;
-    return JSON.stringify(payload);
-  }
-  const info = JSON.parse(encodeBillInfo(r.payload as BillPayload)) as { PRJ_ID: string | null };
-  if (unresolved !== undefined && unresolved.describe(Number(info.PRJ_ID)) !== undefined) info.PRJ_ID = null;
-  return JSON.stringify(info);
-}

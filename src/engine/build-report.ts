@@ -109,3 +109,15 @@ export function importExitCode(s: ImportSummary): number {
   if (s.serviceFailed && (c.failed > 0 || c.unknown > 0)) return 4;
   return c.invalidRows > 0 || c.failed > 0 || c.unknown > 0 || s.unsettled > 0 ? 1 : 0;
 }
+
+/** The closing lines of a finished import and its exit code, for every front end (CLI, page). */
+export function importOutcome(s: ImportSummary): { unknown: number; line: string; exitCode: number } {
+  const c = s.counts;
+  // A record whose job ended without an outcome counts as unknown here (ImportStore.report tells it apart per row).
+  const unknown = c.unknown + s.unsettled;
+  return {
+    unknown,
+    line: `${s.kind}: ${s.rows} rows, ${s.records} records: created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${unknown}; invalid rows ${c.invalidRows}`,
+    exitCode: importExitCode(s),
+  };
+}

@@ -8,7 +8,7 @@ export {
   type MyDocumentsMode,
 } from './export-projects.ts';
 export { sendRecord, isEstimateExists, type RecordKind, type SendRecordInput } from './send-record.ts';
-export { importSummary, importExitCode, reportCsv, reportCsvChunks, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './build-report.ts';
+export { importSummary, importExitCode, importOutcome, reportCsv, reportCsvChunks, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './build-report.ts';
 export { openSession, type ServiceSession, type SessionOptions } from './session.ts';
 export { runExport, projectSource, type ProjectExportSpec } from './run-export.ts';
 export type { ImportPlan, PlannedRecord } from './plan-types.ts';
@@ -17,3 +17,4 @@ export { loadProjectResolver } from './project-directory.ts';
 export { errorsFileChunks, errorsFilePath, errorsFileSource, linesToFix, writeErrorsFile, ERRORS_FILE_COLUMNS, type ErrorsFileSource } from './errors-file.ts';
 export { combineReadingOptions, settleReadingRules, type ReadingOptions } from './reading-rules.ts';
 export { runChecks, checkExitCode, REDIS_NEEDS, type CheckFinding, type CheckLevel, type CheckName, type CheckOptions, type CheckReport } from './check.ts';
+export { writeDryRun, wirePayload, type DryRunResult } from './dry-run.ts';

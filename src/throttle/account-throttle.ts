@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ThrottledError, type RateLimitError } from '../errors/index.ts';
 import type { BudgetStatus, WindowStatus } from './budget-status.ts';
-import { budgetUsedReason, probingText, serviceLimitReason, waitingText } from './budget-format.ts';
+import { budgetUsedReason, formatEta, probingText, serviceLimitReason, waitingText } from './budget-format.ts';
 import { estimateDurationMs } from './estimate.ts';
 import type { Limits } from './parse-limits.ts';
 import type { RequestGate } from './request-gate.ts';
@@ -172,6 +172,17 @@ export class AccountThrottle implements RequestGate {
    * made after it, whatever the timing (see RATE_LIMITED_LUA). Without it, a 429 is taken as
    * part of the burst while the burst's pause lasts.
    */
+  /**
+   * One line on the budget for a progress display (the CLI's bar, the import page): any wait and
+   * why, the requests left in the tightest window, and the ETA of `left` more requests under every
+   * window, e.g. "412 requests left this hour | ETA 3 min".
+   */
+  async progressText(left: number): Promise<string> {
+    const b = await this.status();
+    const eta = left > 0 ? formatEta(await this.estimateMs(left)) : '0 s';
+    return `${b.reason ? `${b.reason} | ` : ''}${b.tightest ? `${b.tightest.remaining} requests left this ${b.tightest.window}` : 'no budget limit'} | ETA ${eta}`;
+  }
+
   async onRateLimited(err: RateLimitError, ticket?: unknown): Promise<void> {
     this.staleUpTo = this.seq;
     const retryAfterMs = err.retryAfterMs !== undefined && Number.isFinite(err.retryAfterMs) && err.retryAfterMs >= 0 ? err.retryAfterMs : -1;

@@ -1,0 +1,76 @@
+/**
+ * What a dry run leaves behind (CONTRACT.md §2, §5), shared by the CLI and the import page: the
+ * report, the rows to fix, the payloads as they would go on the wire, and how long sending would
+ * take under the account's budget.
+ */
+import { writeFileAtomically } from '../csv/atomic-file.ts';
+import type { ReportLine } from '../ledger/index.ts';
+import type { UnresolvedProjects } from '../mapping/index.ts';
+import { encodeBillInfo, type BillPayload } from '../payloads/index.ts';
+import { estimateDurationMs, type Limits } from '../throttle/index.ts';
+import { reportCsvChunks } from './build-report.ts';
+import { linesToFix, writeErrorsFile, type ErrorsFileSource } from './errors-file.ts';
+import { dryRunReport } from './plan-import.ts';
+import type { ImportPlan, PlannedRecord } from './plan-types.ts';
+
+export interface DryRunResult {
+  /** Rows that are invalid. */
+  invalid: number;
+  /** Rows written to the errors file (0: none, and a stale one removed). */
+  fixRows: number;
+  /** How long sending the valid records would take under `limits`, every window counted. */
+  etaMs: number;
+}
+
+/**
+ * Writes the dry run's report to `reportPath` (valid rows "dry run: valid, not sent"; a project a
+ * dry run could not resolve named as written) and the rows to fix to `errorsPath`.
+ */
+export async function writeDryRun(
+  plan: ImportPlan,
+  opts: { reportPath: string; errorsPath: string; source: ErrorsFileSource; limits: Limits; unresolved?: UnresolvedProjects; signal?: AbortSignal },
+): Promise<DryRunResult> {
+  const { unresolved } = opts;
+  const lines = (function* (): Generator<ReportLine> {
+    for (const l of dryRunReport(plan)) yield unresolved === undefined ? l : { ...l, record: namedLabel(l.record, unresolved) };
+  })();
+  const out = await writeFileAtomically(opts.reportPath);
+  try {
+    for (const chunk of reportCsvChunks(lines)) await out.write(chunk);
+    await out.commit();
+  } catch (err) {
+    await out.abort();
+    throw err;
+  }
+  const toFix = linesToFix(plan.statics.map((st) => ({ line: st.line, record: st.record, status: st.status, id: '', message: st.message })));
+  const fixRows = await writeErrorsFile(opts.source, toFix, opts.errorsPath, opts.signal);
+  return {
+    invalid: plan.statics.filter((st) => st.status === 'invalid').length,
+    fixRows,
+    etaMs: estimateDurationMs(opts.limits, [], plan.records.length, Date.now()),
+  };
+}
+
+/** `project 9000000000001 / Kitchen` → `project_number "P-7" / Kitchen` for a project a dry run left unresolved. */
+function namedLabel(label: string, unresolved: UnresolvedProjects): string {
+  return label.replace(/\bproject (\d{13,})\b/, (all, id: string) => unresolved.describe(Number(id)) ?? all);
+}
+
+/**
+ * What would go on the wire (CONTRACT.md §4): an estimate's JSON body; a bill's `Info` JSON,
+ * decoded, with its strings. A project a dry run could not resolve is shown as null.
+ */
+export function wirePayload(kind: 'estimates' | 'bills', r: PlannedRecord, unresolved?: UnresolvedProjects): string {
+  if (kind === 'estimates') {
+    const json = r.payloadJson ?? JSON.stringify(r.payload);
+    if (unresolved === undefined) return json;
+    const payload = JSON.parse(json) as { PROJECT_ID: number | null };
+    if (unresolved.describe(payload.PROJECT_ID ?? 0) !== undefined) payload.PROJECT_ID = null;
+    return JSON.stringify(payload);
+  }
+  const info = encodeBillInfo(r.payload as BillPayload);
+  if (unresolved === undefined) return info;
+  const decoded = JSON.parse(info) as { PRJ_ID: string | null };
+  if (unresolved.describe(Number(decoded.PRJ_ID)) !== undefined) decoded.PRJ_ID = null;
+  return JSON.stringify(decoded);
+}
