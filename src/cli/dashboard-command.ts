@@ -13,6 +13,8 @@ interface DashboardFlags {
   allowActions?: boolean;
   authUser?: string;
   authPasswordEnv?: string;
+  allowImports?: boolean;
+  maxUploadMb?: string;
 }
 
 export function registerDashboard(program: Command): void {
@@ -22,6 +24,8 @@ export function registerDashboard(program: Command): void {
     .option('--port <port>', 'port to listen on', '3000')
     .option('--host <host>', 'address to bind (anything but loopback exposes the queues to the network)', '127.0.0.1')
     .option('--allow-actions', 'let the dashboard retry, remove, promote and pause jobs and queues')
+    .option('--allow-imports', 'serve the import page at /import (needs --auth-user unless --host is loopback)')
+    .option('--max-upload-mb <mb>', 'with --allow-imports: the largest file the import page accepts, in MB', '50')
     .option('--auth-user <user>', 'require HTTP Basic authentication with this user name')
     .option('--auth-password-env <VAR>', 'the environment variable holding the password for --auth-user (never the password itself)')
     .addHelpText('after', '\nExample: DASH_PASSWORD=… buildsync dashboard --host 0.0.0.0 --auth-user ops --auth-password-env DASH_PASSWORD')
@@ -30,6 +34,10 @@ export function registerDashboard(program: Command): void {
         const cfg = configFor(ctx);
         const port = intOption('--port', flags.port, 0, 65535);
         const auth = readAuth(flags);
+        const maxUploadMb = intOption('--max-upload-mb', flags.maxUploadMb ?? '50', 1, 10_000);
+        if (flags.allowImports && !isLoopback(flags.host) && !auth) {
+          throw new UsageError(`--allow-imports on ${flags.host} needs --auth-user and --auth-password-env: anyone who can reach the page could send imports. Bind to 127.0.0.1, or add basic auth.`);
+        }
         if (!isLoopback(flags.host) && !auth) {
           ctx.err(`warning: serving on ${flags.host} without --auth-user: anyone who can reach it sees the queues${flags.allowActions ? ' and can change them' : ''}`);
         }
@@ -43,6 +51,8 @@ export function registerDashboard(program: Command): void {
             allowActions: Boolean(flags.allowActions),
             auth,
             timeScale: timeScale(),
+            allowImports: Boolean(flags.allowImports),
+            maxUploadMb,
           });
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
@@ -51,7 +61,7 @@ export function registerDashboard(program: Command): void {
           }
           throw err;
         }
-        ctx.out(`dashboard on ${dashboard.url}/queues (budgets: ${dashboard.url}/budget)${flags.allowActions ? '' : '; read-only'}${auth ? `; user ${auth.user}` : ''}`);
+        ctx.out(`dashboard on ${dashboard.url}/queues (budgets: ${dashboard.url}/budget${flags.allowImports ? `; imports: ${dashboard.url}/import` : ''})${flags.allowActions ? '' : '; read-only'}${auth ? `; user ${auth.user}` : ''}`);
         ctx.out('press Ctrl-C to stop');
         await new Promise<void>((resolve) => {
           if (ctx.signal.aborted) resolve();

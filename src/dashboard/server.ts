@@ -1,21 +1,23 @@
 import { once } from 'node:events';
+import { hostname, networkInterfaces } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { readEnv } from '../config.ts';
+import { isLoopback, readEnv } from '../config.ts';
 import { coerceError } from '../errors/index.ts';
 import { connectRedis, Queues } from '../queue/index.ts';
 import { basicAuth } from './basic-auth.ts';
 import { boardRouter } from './board.ts';
 import { collectBudget } from './budget-data.ts';
 import { renderBudgetPage } from './budget-page.ts';
+import { importRouter, type ImportPageOptions } from './import-page.ts';
 import { DASHBOARD_DEFAULTS, type Dashboard, type DashboardOptions } from './dashboard-options.ts';
 
 /**
  * Serves bull-board over the three queues at `/queues` and the budget page at `/budget`
  * (`/budget.json` for scripts); `/` leads to the queues. Resolves once listening.
  */
-export async function startDashboard(opts: DashboardOptions): Promise<Dashboard> {
+export async function startDashboard(opts: DashboardOptions & ImportPageOptions): Promise<Dashboard> {
   const prefix = opts.prefix ?? DASHBOARD_DEFAULTS.prefix;
   const host = opts.host ?? DASHBOARD_DEFAULTS.host;
   const env = opts.env ?? readEnv();
@@ -31,6 +33,10 @@ export async function startDashboard(opts: DashboardOptions): Promise<Dashboard>
     if (first) throw first;
   };
 
+  let ownHosts: string[] = [];
+  const imports = opts.allowImports
+    ? importRouter({ redis, prefix, queues, env, timeScale: opts.timeScale, maxUploadMb: opts.maxUploadMb, ownHosts: () => ownHosts, log: opts.log })
+    : undefined;
   const app = express();
   app.disable('x-powered-by');
   if (opts.auth) app.use(basicAuth(opts.auth.user, opts.auth.password));
@@ -45,6 +51,7 @@ export async function startDashboard(opts: DashboardOptions): Promise<Dashboard>
       next,
     );
   });
+  if (imports) app.use('/import', imports.router);
   app.use(boardPath, boardRouter(queues.all(), { basePath: boardPath, allowActions: opts.allowActions ?? false, budgetPath }));
   app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     const e = coerceError(err);
@@ -57,11 +64,16 @@ export async function startDashboard(opts: DashboardOptions): Promise<Dashboard>
     server = app.listen(opts.port ?? DASHBOARD_DEFAULTS.port, host);
     await once(server, 'listening');
   } catch (err) {
+    await imports?.close().catch(() => {});
     await closeData().catch(() => {});
     throw err;
   }
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  ownHosts = [`${shownHost}:${address.port}`, host.includes(':') && !host.startsWith('[') ? `[${host}]:${address.port}` : `${host}:${address.port}`]
+    .concat(isLoopback(host) ? [`localhost:${address.port}`, `127.0.0.1:${address.port}`, `[::1]:${address.port}`] : [])
+    .concat(host === '0.0.0.0' || host === '::' ? wildcardHosts(address.port) : [])
+    .map((h) => h.toLowerCase());
   return {
     url: `http://${shownHost}:${address.port}`,
     close: async () => {
@@ -74,8 +86,18 @@ export async function startDashboard(opts: DashboardOptions): Promise<Dashboard>
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 1_000).unref();
       await closed;
+      await imports?.close().catch((err: unknown) => (first ??= err));
       await closeData().catch((err: unknown) => (first ??= err));
       if (first) throw first;
     },
   };
+}
+
+/** Bound to every interface: the page answers to this machine's addresses and host name (import page Host check). */
+function wildcardHosts(port: number): string[] {
+  const names = [hostname(), 'localhost'];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) names.push(a.family === 'IPv6' ? `[${a.address}]` : a.address);
+  }
+  return names.map((n) => `${n}:${port}`);
 }

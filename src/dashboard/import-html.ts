@@ -1,0 +1,153 @@
+/**
+ * The import page's HTML (CONTRACT.md §7): server-rendered, one small inline script, no
+ * framework. Control names are the interface tests and users' scripts rely on.
+ */
+
+export interface ImportPageData {
+  accounts: string[];
+  workers: number;
+  importId?: string;
+  maxUploadMb: number;
+}
+
+export function renderImportPage(d: ImportPageData): string {
+  const options = d.accounts.map((a) => `<option value="${esc(a)}">${esc(a)}</option>`).join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Import estimates or bills · buildsync</title>
+<style>
+body{font:15px/1.45 system-ui,sans-serif;color:#1b1b1b;background:#fff;margin:0 auto;max-width:1100px;padding:1rem}
+h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:1.5rem}
+fieldset{border:1px solid #999;border-radius:6px;margin:.8rem 0;padding:.6rem .9rem}
+label{margin-right:1rem}select,input,button{font:inherit}button{padding:.35rem .9rem;margin:.3rem .3rem .3rem 0}
+.cols{display:grid;grid-template-columns:repeat(auto-fill,minmax(240px,1fr));gap:.6rem}
+.col label{display:block;font-weight:600}.col small{color:#444;display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+table{border-collapse:collapse;width:100%;font-size:.9rem;display:block;overflow-x:auto}td,th{border:1px solid #bbb;padding:.2rem .4rem;text-align:left}
+td[aria-invalid="true"]{background:#fde2e2;outline:2px solid #b00020}
+.err{color:#b00020}.warn{background:#fff4ce;padding:.4rem .6rem;border-radius:4px}
+[role=status]{font-weight:600;background:#eef5ff;padding:.5rem .7rem;border-radius:4px}
+pre{white-space:pre-wrap;font-size:.8rem;background:#f5f5f5;padding:.4rem}
+a{color:#0645ad}
+</style></head><body>
+<nav><a href="/queues/">Queues</a> · <a href="/budget">Budget</a></nav>
+<h1>Import estimates or bills</h1>
+${d.workers === 0 ? '<p class="warn" id="no-worker">No worker is running: the page only queues imports. Start one with <code>buildsync worker</code> before sending.</p>' : ''}
+<form id="f" onsubmit="return false">
+<fieldset><legend>What to import</legend>
+<label><input type="radio" name="kind" value="estimates"> Estimates</label>
+<label><input type="radio" name="kind" value="bills"> Bills</label>
+<label for="account">Account</label> <select id="account">${options}</select>
+</fieldset>
+<fieldset><legend>Upload</legend>
+<label for="file">Spreadsheet</label> <input id="file" type="file" accept=".csv,.xlsx,.txt,.tsv">
+<label for="sheet">Sheet</label> <input id="sheet" list="sheets" placeholder="first sheet" size="14"><datalist id="sheets"></datalist>
+<button type="button" id="read">Read file</button> <small>up to ${d.maxUploadMb} MB</small>
+<p id="read-msg" class="err" role="alert"></p>
+</fieldset>
+<fieldset id="match" hidden><legend>Match columns</legend>
+<div class="cols" id="cols"></div>
+<p><label for="dateFormat">Date format</label> <select id="dateFormat"><option value="auto">auto</option><option>YMD</option><option>MDY</option><option>DMY</option></select>
+<label for="decimal">Decimal separator</label> <select id="decimal"><option value="auto">auto</option><option value=".">. (1,234.50)</option><option value=",">, (1.234,50)</option></select>
+<a id="dlmap" href="#" download="mapping.json">Download mapping</a></p>
+<button type="button" id="check">Check</button>
+<p id="check-msg" class="err" role="alert"></p>
+</fieldset>
+<section id="checked" hidden><h2>Check</h2>
+<p id="summary"></p><p><small>Fix a marked cell in place and press Check again.</small></p><p id="budget"></p>
+<div id="rows"></div>
+<h3>What it will create</h3><div id="records"></div>
+<p><label><input type="checkbox" id="skip"> Skip invalid rows</label> <button type="button" id="send" disabled>Send</button></p>
+<p id="send-msg" class="err" role="alert"></p>
+</section>
+</form>
+<section id="follow" ${d.importId ? '' : 'hidden'}><h2>Progress</h2>
+<div role="status" id="status" aria-live="polite">${d.importId ? 'loading…' : ''}</div>
+<p><a id="report" href="${d.importId ? `/import/report.csv?id=${esc(d.importId)}` : '#'}">Download report</a> · <a id="tofix" href="${d.importId ? `/import/errors.csv?id=${esc(d.importId)}` : '#'}">Download rows to fix</a></p>
+</section>
+<script>
+${SCRIPT}
+</script></body></html>`;
+}
+
+const SCRIPT = String.raw`
+(function(){
+var $=function(id){return document.getElementById(id)};
+var upload=null, columns=[], known=[], invalid=0;
+function kind(){var r=document.querySelector('input[name=kind]:checked');return r?r.value:null}
+function err(el,t){$(el).textContent=t||''}
+async function answer(res){var t=await res.text();var j;try{j=JSON.parse(t)}catch(e){j={error:t}}if(!res.ok)throw new Error(j.error||('HTTP '+res.status));return j}
+function choices(){var o={};columns.forEach(function(c,i){o[c.header]=$('col'+i).value});return o}
+function mapping(){var m={columns:{},ignore:[]};var ch=choices();Object.keys(ch).forEach(function(h){var v=ch[h];if(v==='ignore')m.ignore.push(h);else if(norm(h)!==norm(v))m.columns[h]=v});
+ if($('dateFormat').value!=='auto')m.dateFormat=$('dateFormat').value;if($('decimal').value!=='auto')m.decimalSeparator=$('decimal').value;return m}
+function norm(s){return s.toLowerCase().replace(/[\s_.\-]/g,'')}
+function refreshMap(){var blob=new Blob([JSON.stringify(mapping(),null,2)+'\n'],{type:'application/json'});var a=$('dlmap');if(a.dataset.url)URL.revokeObjectURL(a.dataset.url);a.dataset.url=URL.createObjectURL(blob);a.href=a.dataset.url}
+$('read').addEventListener('click',async function(){
+ err('read-msg');var f=$('file').files[0];var k=kind();
+ if(!k){err('read-msg','Choose Estimates or Bills first.');return}
+ if(!f){err('read-msg','Choose a spreadsheet first.');return}
+ try{
+  var res=await fetch('/import/upload?kind='+k+'&sheet='+encodeURIComponent($('sheet').value),{method:'POST',headers:{'Content-Type':'application/octet-stream','X-Filename':encodeURIComponent(f.name)},body:f});
+  var j=await answer(res);upload=j.upload;columns=j.columns;known=j.known;
+  var dl=$('sheets');dl.textContent='';(j.sheets||[]).forEach(function(n){var o=document.createElement('option');o.value=n;dl.appendChild(o)});
+  if(j.sheets&&j.sheets.length&&!$('sheet').value)$('sheet').value=j.sheets[0];
+  var box=$('cols');box.textContent='';
+  columns.forEach(function(c,i){var d=document.createElement('div');d.className='col';
+   var l=document.createElement('label');l.htmlFor='col'+i;l.textContent=c.header||('(column '+(i+1)+')');
+   var s=document.createElement('select');s.id='col'+i;
+   [['ignore','Ignore']].concat(known.map(function(k){return [k,k]})).forEach(function(p){var o=document.createElement('option');o.value=p[0];o.textContent=p[1];s.appendChild(o)});
+   s.value=c.column;s.addEventListener('change',refreshMap);
+   var sm=document.createElement('small');sm.textContent=c.samples.join(' · ');
+   d.appendChild(l);d.appendChild(s);d.appendChild(sm);box.appendChild(d)});
+  $('match').hidden=false;$('checked').hidden=true;$('send').disabled=true;refreshMap();
+ }catch(e){err('read-msg',e.message)}
+});
+$('dateFormat').addEventListener('change',refreshMap);$('decimal').addEventListener('change',refreshMap);
+$('check').addEventListener('click',async function(){
+ err('check-msg');
+ try{
+  var edits=[];document.querySelectorAll('#rows input[data-line]').forEach(function(x){if(x.value!==x.dataset.orig)edits.push({line:Number(x.dataset.line),header:x.dataset.header,value:x.value})});
+  var j=await answer(await fetch('/import/check',{method:'POST',headers:{'Content-Type':'application/json'},body:JSON.stringify({upload:upload,edits:edits,kind:kind(),account:$('account').value,sheet:$('sheet').value,columns:choices(),dateFormat:$('dateFormat').value,decimalSeparator:$('decimal').value})}));
+  invalid=j.invalid.length;
+  $('summary').textContent=j.rows+' rows: '+j.recordCount+' '+(kind()==='bills'?'bills':'estimates')+' to create, '+invalid+' invalid rows.';
+  $('budget').textContent=j.budget;
+  var bad={};j.invalid.forEach(function(x){bad[x.line]=x.message});
+  var t=document.createElement('table');var hr=document.createElement('tr');
+  ['line'].concat(j.headers).concat(['problem']).forEach(function(h){var th=document.createElement('th');th.textContent=h;hr.appendChild(th)});t.appendChild(hr);
+  j.shown.forEach(function(r){var tr=document.createElement('tr');var msg=bad[r.line];
+   var td=document.createElement('td');td.textContent=r.line;tr.appendChild(td);
+   var marked=false;
+   j.headers.forEach(function(h,i){var c=document.createElement('td');c.textContent=r.cells[i]==null?'':r.cells[i];
+    if(msg&&h&&msg.toLowerCase().indexOf(h.toLowerCase())>=0){c.setAttribute('aria-invalid','true');c.title=msg;marked=true;
+     if(j.editable){c.textContent='';var inp=document.createElement('input');inp.type='text';inp.value=r.cells[i]==null?'':r.cells[i];inp.setAttribute('aria-label',h+' line '+r.line);inp.setAttribute('aria-invalid','true');inp.dataset.line=r.line;inp.dataset.header=h;inp.dataset.orig=inp.value;inp.size=Math.max(6,inp.value.length+2);c.appendChild(inp)}}
+    tr.appendChild(c)});
+   var m=document.createElement('td');m.textContent=msg||'';if(msg&&!marked)m.setAttribute('aria-invalid','true');tr.appendChild(m);t.appendChild(tr)});
+  var rows=$('rows');rows.textContent='';rows.appendChild(t);
+  var recs=$('records');recs.textContent='';
+  j.records.forEach(function(r){var d=document.createElement('details');var s=document.createElement('summary');s.textContent=r.label+' (lines '+r.lines.join(', ')+')';var p=document.createElement('pre');p.textContent=JSON.stringify(JSON.parse(r.payload),null,2);d.appendChild(s);d.appendChild(p);recs.appendChild(d)});
+  $('checked').hidden=false;sendState();
+ }catch(e){err('check-msg',e.message)}
+});
+function sendState(){$('send').disabled=!upload||(invalid>0&&!$('skip').checked)}
+$('skip').addEventListener('change',sendState);
+$('send').addEventListener('click',async function(){
+ err('send-msg');
+ try{var j=await answer(await fetch('/import/send',{method:'POST',headers:{'Content-Type':'application/json'},body:JSON.stringify({upload:upload,skipInvalid:$('skip').checked})}));
+  $('send').disabled=true;if(j.warning)$('send-msg').textContent='warning: '+j.warning;history.replaceState(null,'','/import?id='+encodeURIComponent(j.importId));follow(j.importId);
+ }catch(e){err('send-msg',e.message)}
+});
+function follow(id){
+ $('follow').hidden=false;$('report').href='/import/report.csv?id='+encodeURIComponent(id);$('tofix').href='/import/errors.csv?id='+encodeURIComponent(id);
+ var tick=async function(){
+  try{var s=await answer(await fetch('/import/status.json?id='+encodeURIComponent(id)));var c=s.counts;
+   $('status').textContent='import '+s.importId+': '+(s.done?(s.state==='failed'?'failed: '+(s.failedReason||''):'done'):'running')+' · created '+c.created+' · exists '+c.exists+' · skipped '+c.skipped+' · failed '+c.failed+' · unknown '+c.unknown+' of '+s.records+(s.invalidRows?' · '+s.invalidRows+' invalid rows not sent':'')+(s.done?'':' · '+s.eta)+(s.workers===0&&!s.done?' · no worker is running: start buildsync worker':'');
+   if(!s.done)setTimeout(tick,1000);
+  }catch(e){$('status').textContent=e.message;setTimeout(tick,3000)}
+ };tick();
+}
+var id=new URLSearchParams(location.search).get('id');if(id)follow(id);
+})();
+`;
+
+function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

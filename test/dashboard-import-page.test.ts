@@ -1,0 +1,267 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import pino from 'pino';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
+import { startWorkers, type WorkerHost } from '../src/queue/index.ts';
+import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
+import { hasChromium, launchChromium } from './helpers/chromium.ts';
+import { CLI_BUNDLE } from './helpers/cli-path.ts';
+import { REDIS_URL, testRedis } from './helpers/redis.ts';
+
+const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
+
+// Under CI a missing Chromium is a failure, not a silent skip (issue 14).
+if (process.env.CI === 'true' && !hasChromium) {
+  describe('the import page in a browser', () => {
+    it('needs Chromium at /usr/bin/chromium', () => {
+      throw new Error('CI=true and /usr/bin/chromium is missing: install Debian\'s chromium to run the browser tests');
+    });
+  });
+}
+
+describe.skipIf(!hasChromium)('the import page in a browser (CONTRACT.md §7)', () => {
+  let t: Awaited<ReturnType<typeof testRedis>>;
+  let sandbox: Sandbox;
+  let worker: WorkerHost;
+  let dashboard: Dashboard;
+  let browser: Browser;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await testRedis();
+    sandbox = await startSandbox({ limits: 'none' });
+    env = {
+      BUILDSYNC_BASE_URL: sandbox.url,
+      BUILDSYNC_EMAIL: sandbox.credentials.email,
+      BUILDSYNC_PASSWORD: sandbox.credentials.password,
+      BUILDSYNC_API_KEY: sandbox.credentials.apiKey,
+      BUILDSYNC_LIMITS: 'hour=500,day=10000',
+      BUILDSYNC_ALLOW_VOLATILE_REDIS: '1',
+    };
+    worker = await startWorkers({ redisUrl: REDIS_URL, prefix: t.prefix, concurrency: 2, log: pino({ level: 'silent' }), env });
+    dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, env, allowImports: true, maxUploadMb: 1 });
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await dashboard?.close();
+    await worker?.close();
+    await sandbox?.close();
+    await t?.cleanup();
+  });
+
+  it('imports a bills CSV: Read file, Check, Send, follow until created', async () => {
+    const projects = sandbox.visibleProjectIds(sandbox.credentials.email, false).filter((id) => sandbox.project(id)?.NAME !== 'My Documents');
+    const [p1, p2] = projects;
+    // Headers the CLI would not know: "Unit Price" and "UOM" are matched by the page's suggestions.
+    const csv = [
+      'bill_ref,project_id,vendor_id,item_name,Unit Price,qty,UOM',
+      `WEB-1,${p1},55,Ready-mix,1250.00,6,cy`,
+      `WEB-1,${p1},55,Pump truck,480,1,day`,
+      `WEB-2,${p2},56,Lumber,38.60,120,ea`,
+      `WEB-3,${p2},57,Nails,twelve,1,box`,
+    ].join('\n') + '\n';
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(`${dashboard.url}/import`);
+      await page.getByRole('radio', { name: 'Bills' }).check();
+      await page.getByRole('combobox', { name: 'Account' }).selectOption('default');
+      await page.getByLabel('Spreadsheet').setInputFiles({ name: 'bills.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.getByRole('button', { name: 'Read file' }).click();
+      const unitPrice = page.getByRole('combobox', { name: 'Unit Price' });
+      await unitPrice.waitFor({ timeout: 10_000 });
+      expect(await unitPrice.inputValue()).toBe('rate');
+      expect(await page.getByRole('combobox', { name: 'UOM' }).inputValue()).toBe('unit');
+      expect(await page.getByRole('combobox', { name: 'bill_ref' }).inputValue()).toBe('bill_ref');
+      await expect.poll(() => page.getByRole('link', { name: 'Download mapping' }).getAttribute('href')).toMatch(/^blob:/);
+      await page.getByRole('combobox', { name: 'Date format' }).selectOption('YMD');
+      await page.getByRole('combobox', { name: 'Decimal separator' }).selectOption('.');
+
+      await page.getByRole('button', { name: 'Check' }).click();
+      const bad = page.locator('td[aria-invalid="true"]');
+      await bad.first().waitFor({ timeout: 15_000 });
+      // The bad cell is marked, and its message names the file as uploaded, not where the server keeps it.
+      expect(await page.getByRole('textbox', { name: 'Unit Price line 5' }).inputValue()).toBe('twelve');
+      expect(await bad.first().getAttribute('title')).toMatch(/^bills\.csv:5 column Unit Price/);
+      expect(await page.getByText(/2 bills to create, 1 invalid rows/).count()).toBe(1);
+      expect(await page.getByText(/ETA/).count()).toBeGreaterThan(0);
+      const send = page.getByRole('button', { name: 'Send' });
+      expect(await send.isDisabled()).toBe(true);
+      await page.getByRole('checkbox', { name: 'Skip invalid rows' }).check();
+      expect(await send.isDisabled()).toBe(false);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-check.png'), fullPage: true });
+
+      await send.click();
+      const status = page.getByRole('status');
+      await expect.poll(async () => await status.innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 2 · exists 0 · skipped 0 · failed 0 · unknown 0 of 2/);
+      expect(page.url()).toMatch(/\/import\?id=import-/);
+      await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-done.png'), fullPage: true });
+
+      // Each bill stored once.
+      const stored = sandbox.bills().map((b) => JSON.parse(b.info) as { TITLE?: string; PRJ_ID: string; VENDOR_ID: string; ITEMS: unknown[] });
+      expect(stored).toHaveLength(2);
+      expect(stored.map((b) => `${b.PRJ_ID}/${b.VENDOR_ID}/${b.ITEMS.length}`).sort()).toEqual([`${p1}/55/2`, `${p2}/56/1`].sort());
+
+      // A reload keeps following; the report downloads.
+      await page.reload();
+      await expect.poll(async () => await page.getByRole('status').innerText(), { timeout: 10_000 }).toMatch(/created 2/);
+      const reportHref = await page.getByRole('link', { name: 'Download report' }).getAttribute('href');
+      const report = await page.evaluate(async (href) => (await fetch(href!)).text(), reportHref);
+      expect(report).toMatch(/^line,record,status,id,message/);
+      expect(report).toContain('created');
+      const fixHref = await page.getByRole('link', { name: 'Download rows to fix' }).getAttribute('href');
+      const toFix = await page.evaluate(async (href) => (await fetch(href!)).text(), fixHref);
+      expect(toFix).toContain('Nails');
+      expect(toFix).toContain('source_line');
+
+      // The same file again, on a fresh page: nothing is created twice.
+      await page.goto(`${dashboard.url}/import`);
+      await page.getByRole('radio', { name: 'Bills' }).check();
+      await page.getByLabel('Spreadsheet').setInputFiles({ name: 'bills.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.getByRole('button', { name: 'Read file' }).click();
+      await page.getByRole('combobox', { name: 'Unit Price' }).waitFor({ timeout: 10_000 });
+      await page.getByRole('button', { name: 'Check' }).click();
+      await page.getByRole('checkbox', { name: 'Skip invalid rows' }).check();
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect.poll(async () => await page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 0 · exists 0 · skipped 2/);
+      expect(sandbox.bills()).toHaveLength(2);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it('imports an estimates .xlsx: the Sheet combobox lists its sheets, each estimate stored once', async () => {
+    const before = sandbox.estimates().length;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(`${dashboard.url}/import`);
+      await page.getByRole('radio', { name: 'Estimates' }).check();
+      await page.getByLabel('Spreadsheet').setInputFiles(resolve(import.meta.dirname, '..', 'samples', 'estimates.xlsx'));
+      await page.getByRole('button', { name: 'Read file' }).click();
+      await page.getByRole('combobox', { name: 'estimate_name' }).waitFor({ timeout: 10_000 });
+      expect(await page.getByRole('combobox', { name: 'Sheet' }).inputValue()).not.toBe('');
+      await page.getByRole('button', { name: 'Check' }).click();
+      await page.getByText(/estimates to create, 0 invalid rows/).waitFor({ timeout: 15_000 });
+      await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-estimates-check.png'), fullPage: true });
+      await page.getByRole('button', { name: 'Send' }).click();
+      const status = page.getByRole('status');
+      await expect.poll(async () => await status.innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created [1-9]\d* · exists 0 · skipped 0 · failed 0 · unknown 0/);
+      const created = Number(/created (\d+)/.exec(await status.innerText())![1]);
+      const stored = sandbox.estimates().slice(before);
+      expect(stored).toHaveLength(created);
+      expect(new Set(stored.map((e) => e.projectId)).size).toBe(created);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it('refuses a POST from a foreign Origin, or to a foreign Host (403), and an upload over the cap (413)', async () => {
+    const foreign = await fetch(`${dashboard.url}/import/upload?kind=bills`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/octet-stream', 'X-Filename': 'bills.csv', Origin: 'http://evil.example' },
+      body: 'bill_ref\n',
+    });
+    expect(foreign.status).toBe(403);
+    const send = await fetch(`${dashboard.url}/import/send`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: 'http://evil.example' },
+      body: '{}',
+    });
+    expect(send.status).toBe(403);
+    const big = await fetch(`${dashboard.url}/import/upload?kind=bills`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/octet-stream', 'X-Filename': 'bills.csv', Origin: dashboard.url },
+      body: Buffer.alloc(2 * 1024 * 1024, 'a'),
+    });
+    expect(big.status).toBe(413);
+    expect(JSON.stringify(await big.json())).toContain('upload limit of 1 MB');
+  });
+
+  it('says clearly when the file is not a table', async () => {
+    const res = await fetch(`${dashboard.url}/import/upload?kind=bills`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/octet-stream', 'X-Filename': 'bills.xlsx', Origin: dashboard.url },
+      body: Buffer.from('%PDF-1.4 not a workbook'),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string };
+    expect(body.error.length).toBeGreaterThan(10);
+    expect(body.error).not.toMatch(/buildsync-uploads/);
+  });
+});
+
+describe('buildsync dashboard --allow-imports', () => {
+  it('refuses to serve imports on a non-loopback address without basic auth (exit 2)', () => {
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, REDIS_URL, BUILDSYNC_PREFIX: 'test-never-used' };
+    const r = spawnSync(process.execPath, [CLI_BUNDLE, 'dashboard', '--port', '0', '--host', '0.0.0.0', '--allow-imports'], { env, encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--allow-imports on 0.0.0.0 needs --auth-user');
+  });
+});
+
+describe.skipIf(!hasChromium)('the import page: a bad cell fixed in place (CONTRACT.md §7)', () => {
+  let t: Awaited<ReturnType<typeof testRedis>>;
+  let sandbox: Sandbox;
+  let worker: WorkerHost;
+  let dashboard: Dashboard;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await testRedis();
+    sandbox = await startSandbox({ limits: 'none' });
+    const env = {
+      BUILDSYNC_BASE_URL: sandbox.url,
+      BUILDSYNC_EMAIL: sandbox.credentials.email,
+      BUILDSYNC_PASSWORD: sandbox.credentials.password,
+      BUILDSYNC_API_KEY: sandbox.credentials.apiKey,
+      BUILDSYNC_LIMITS: 'none',
+      BUILDSYNC_ALLOW_VOLATILE_REDIS: '1',
+    };
+    worker = await startWorkers({ redisUrl: REDIS_URL, prefix: t.prefix, concurrency: 2, log: pino({ level: 'silent' }), env });
+    dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, env, allowImports: true });
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await dashboard?.close();
+    await worker?.close();
+    await sandbox?.close();
+    await t?.cleanup();
+  });
+
+  it('edits the bad cell (a textbox "rate line 3"), checks again and sends every bill', async () => {
+    const [p1] = sandbox.visibleProjectIds(sandbox.credentials.email, false).filter((id) => sandbox.project(id)?.NAME !== 'My Documents');
+    const csv = `project_id,vendor_id,item_name,rate\n${p1},55,Gravel,100\n${p1},55,Sand,ten\n`;
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await page.goto(`${dashboard.url}/import`);
+      await page.getByRole('radio', { name: 'Bills' }).check();
+      await page.getByLabel('Spreadsheet').setInputFiles({ name: 'no-refs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.getByRole('button', { name: 'Read file' }).click();
+      await page.getByRole('combobox', { name: 'rate' }).waitFor({ timeout: 10_000 });
+      await page.getByRole('button', { name: 'Check' }).click();
+      const cell = page.getByRole('textbox', { name: 'rate line 3' });
+      await cell.waitFor({ timeout: 15_000 });
+      expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+      await cell.fill('10.00');
+      await page.getByRole('button', { name: 'Check' }).click();
+      await expect.poll(async () => page.getByText(/2 bills to create, 0 invalid rows/).count(), { timeout: 15_000 }).toBe(1);
+      expect(await page.locator('[aria-invalid="true"]').count()).toBe(0);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-fixed-390.png'), fullPage: true });
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect.poll(async () => await page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 2 /);
+      const rates = sandbox.bills().map((b) => (JSON.parse(b.info) as { ITEMS: Array<{ RATE: string }> }).ITEMS[0]!.RATE).sort();
+      expect(rates).toEqual(['10.00', '100.00']);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+});
