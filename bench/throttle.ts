@@ -16,13 +16,12 @@
  *
  * The sandboxes run in processes of their own. The last stdout line is one JSON object.
  */
-import { Agent, createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { ImportStore } from '../src/ledger/index.ts';
 import { Queues, submitImport } from '../src/queue/index.ts';
 import buildCliBundle from '../test/global-setup.ts';
+import { startBareProxy } from '../test/helpers/bare-429-proxy.ts';
 import { billPlan } from '../test/helpers/bill-plan.ts';
 import { maxInAlignedBucket, maxInSlidingInterval, perWindowCounts } from '../test/helpers/request-log.ts';
 import { deleteKeys } from '../test/helpers/redis.ts';
@@ -123,41 +122,6 @@ function describeLearning(label: string, r: Run, workers: number): void {
   );
 }
 
-/**
- * Passes every request on to `target`, and answers its 429s with `{"Message":"Rate limit
- * exceeded."}`: no limit, no window, no wait, like the seed's service.
- */
-async function startBareProxy(target: string): Promise<{ url: string; close(): Promise<void> }> {
-  const to = new URL(target);
-  const agent = new Agent({ keepAlive: true });
-  const server: Server = createServer((req, res) => {
-    const out = request(
-      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host }, agent },
-      (answer) => {
-        if (answer.statusCode === 429) {
-          answer.resume();
-          const body = JSON.stringify({ Message: 'Rate limit exceeded.' });
-          res.writeHead(429, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-          res.end(body);
-          return;
-        }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    out.on('error', () => res.destroy());
-    req.pipe(out);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-      agent.destroy();
-    },
-  };
-}
 
 function describe(label: string, r: Run): void {
   console.log(

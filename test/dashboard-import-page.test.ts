@@ -13,37 +13,56 @@ import { REDIS_URL, testRedis } from './helpers/redis.ts';
 
 const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
 
+interface ImportPageRig {
+  t: Awaited<ReturnType<typeof testRedis>>;
+  sandbox: Sandbox;
+  worker: WorkerHost;
+  dashboard: Dashboard;
+  browser: Browser;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** The sandbox, real Redis under a prefix of the test's own, a worker, the dashboard with imports, and Chromium. */
+async function startImportPageRig(opts: { limits: string; maxUploadMb?: number }): Promise<ImportPageRig> {
+  const t = await testRedis();
+  const sandbox = await startSandbox({ limits: 'none' });
+  const env = {
+    BUILDSYNC_BASE_URL: sandbox.url,
+    BUILDSYNC_EMAIL: sandbox.credentials.email,
+    BUILDSYNC_PASSWORD: sandbox.credentials.password,
+    BUILDSYNC_API_KEY: sandbox.credentials.apiKey,
+    BUILDSYNC_LIMITS: opts.limits,
+    BUILDSYNC_ALLOW_VOLATILE_REDIS: '1',
+  };
+  const worker = await startWorkers({ redisUrl: REDIS_URL, prefix: t.prefix, concurrency: 2, log: pino({ level: 'silent' }), env });
+  const dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, env, allowImports: true, maxUploadMb: opts.maxUploadMb });
+  const browser = await launchChromium();
+  return {
+    t, sandbox, worker, dashboard, browser, env,
+    async close() {
+      await browser.close();
+      await dashboard.close();
+      await worker.close();
+      await sandbox.close();
+      await t.cleanup();
+    },
+  };
+}
+
 describe.skipIf(!hasChromium)('the import page in a browser (CONTRACT.md §7)', () => {
-  let t: Awaited<ReturnType<typeof testRedis>>;
   let sandbox: Sandbox;
-  let worker: WorkerHost;
   let dashboard: Dashboard;
   let browser: Browser;
-  let env: Record<string, string>;
+
+  let rig: ImportPageRig | undefined;
 
   beforeAll(async () => {
-    t = await testRedis();
-    sandbox = await startSandbox({ limits: 'none' });
-    env = {
-      BUILDSYNC_BASE_URL: sandbox.url,
-      BUILDSYNC_EMAIL: sandbox.credentials.email,
-      BUILDSYNC_PASSWORD: sandbox.credentials.password,
-      BUILDSYNC_API_KEY: sandbox.credentials.apiKey,
-      BUILDSYNC_LIMITS: 'hour=500,day=10000',
-      BUILDSYNC_ALLOW_VOLATILE_REDIS: '1',
-    };
-    worker = await startWorkers({ redisUrl: REDIS_URL, prefix: t.prefix, concurrency: 2, log: pino({ level: 'silent' }), env });
-    dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, env, allowImports: true, maxUploadMb: 1 });
-    browser = await launchChromium();
+    rig = await startImportPageRig({ limits: 'hour=500,day=10000', maxUploadMb: 1 });
+    ({ sandbox, dashboard, browser } = rig);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await dashboard?.close();
-    await worker?.close();
-    await sandbox?.close();
-    await t?.cleanup();
-  });
+  afterAll(() => rig?.close());
 
   it('imports a bills CSV: Read file, Check, Send, follow until created', async () => {
     const projects = sandbox.visibleProjectIds(sandbox.credentials.email, false).filter((id) => sandbox.project(id)?.NAME !== 'My Documents');
@@ -197,35 +216,18 @@ describe('buildsync dashboard --allow-imports', () => {
 });
 
 describe.skipIf(!hasChromium)('the import page: a bad cell fixed in place (CONTRACT.md §7)', () => {
-  let t: Awaited<ReturnType<typeof testRedis>>;
   let sandbox: Sandbox;
-  let worker: WorkerHost;
   let dashboard: Dashboard;
   let browser: Browser;
 
+  let rig: ImportPageRig | undefined;
+
   beforeAll(async () => {
-    t = await testRedis();
-    sandbox = await startSandbox({ limits: 'none' });
-    const env = {
-      BUILDSYNC_BASE_URL: sandbox.url,
-      BUILDSYNC_EMAIL: sandbox.credentials.email,
-      BUILDSYNC_PASSWORD: sandbox.credentials.password,
-      BUILDSYNC_API_KEY: sandbox.credentials.apiKey,
-      BUILDSYNC_LIMITS: 'none',
-      BUILDSYNC_ALLOW_VOLATILE_REDIS: '1',
-    };
-    worker = await startWorkers({ redisUrl: REDIS_URL, prefix: t.prefix, concurrency: 2, log: pino({ level: 'silent' }), env });
-    dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, env, allowImports: true });
-    browser = await launchChromium();
+    rig = await startImportPageRig({ limits: 'none' });
+    ({ sandbox, dashboard, browser } = rig);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await dashboard?.close();
-    await worker?.close();
-    await sandbox?.close();
-    await t?.cleanup();
-  });
+  afterAll(() => rig?.close());
 
   it('edits the bad cell (a textbox "rate line 3"), checks again and sends every bill', async () => {
     const [p1] = sandbox.visibleProjectIds(sandbox.credentials.email, false).filter((id) => sandbox.project(id)?.NAME !== 'My Documents');

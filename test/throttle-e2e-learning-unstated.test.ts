@@ -1,9 +1,8 @@
-import { Agent, createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { AccountThrottle } from '../src/throttle/index.ts';
+import { startBareProxy } from './helpers/bare-429-proxy.ts';
 import { billPlan } from './helpers/bill-plan.ts';
 import { REDIS_URL } from './helpers/redis.ts';
 import { acceptedTimes, maxInSlidingInterval, perWindowCounts } from './helpers/request-log.ts';
@@ -22,40 +21,15 @@ const CONCURRENCY = 3;
 
 let rig: ThrottleRig;
 let sandbox: Sandbox;
-let proxy: Server;
+let proxy: Awaited<ReturnType<typeof startBareProxy>> | undefined;
 let workers: WorkerProcess[] = [];
-const upstream = new Agent({ keepAlive: true });
 
-/** Passes every request on to the sandbox, and answers its 429s with a bare message. */
-async function startBareProxy(target: string): Promise<{ server: Server; url: string }> {
-  const to = new URL(target);
-  const server = createServer((req, res) => {
-    const out = request(
-      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host }, agent: upstream },
-      (answer) => {
-        if (answer.statusCode === 429) {
-          answer.resume();
-          const body = JSON.stringify({ Message: 'Rate limit exceeded.' });
-          res.writeHead(429, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-          res.end(body);
-          return;
-        }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    out.on('error', () => res.destroy());
-    req.pipe(out);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
 
 beforeAll(async () => {
   rig = await throttleRig();
   sandbox = await startSandbox({ limits: { hour: SERVICE_LIMIT }, timeScale: SCALE, retryAfterHeader: false, projects: 20 });
   const bare = await startBareProxy(sandbox.url);
-  proxy = bare.server;
+  proxy = bare;
   workers = await startWorkerProcesses(WORKERS, {
     BUILDSYNC_PREFIX: rig.prefix,
     BUILDSYNC_TIME_SCALE: String(SCALE),
@@ -67,8 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopAll(workers);
-  await new Promise((r) => proxy?.close(r));
-  upstream.destroy();
+  await proxy?.close();
   await rig?.close();
   await sandbox?.close();
 });

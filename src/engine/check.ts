@@ -5,6 +5,7 @@
  * MULTI that is discarded (Redis checks ACL permissions when it queues a command, so a refusal
  * shows without anything being executed), and the service gets one GET.
  */
+import { withTimeout } from '../with-timeout.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis, ReplyError } from 'ioredis';
 import { ServiceClient } from '../api/index.ts';
@@ -676,20 +677,4 @@ export function redisUser(url: string): string {
 function redisReplyText(err: unknown): string {
   const e = coerceError(err);
   return e instanceof ReplyError ? e.message : `${e.message}`;
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(t);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(t);
-        reject(e);
-      },
-    );
-  });
 }

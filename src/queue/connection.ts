@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { withTimeout } from '../with-timeout.ts';
 import { RedisUnavailableError, redactUrl } from '../errors/index.ts';
 import { logger } from '../log.ts';
 import { describeRedisError, redisErrorLog } from './redis-errors.ts';
@@ -83,20 +84,4 @@ export async function redisAnswers(url: string): Promise<boolean> {
 
 function isTimeout(err: unknown): boolean {
   return /no answer in \d+ ms/.test(String((err as Error)?.message));
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(t);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(t);
-        reject(e);
-      },
-    );
-  });
 }
