@@ -65,7 +65,7 @@ describe('the same bill file imported twice at once', () => {
 });
 
 describe('a worker process killed mid-import, then the file imported again', () => {
-  it('stores no bill twice, loses none, and reports unknown only bills whose request the service received', async () => {
+  it('stores no bill twice, loses none, and reports unknown at most the requests the killed worker had handed over', async () => {
     pool = await WorkerPool.start(3, killRoundEnv(rig, KNOBS));
     let total = ZERO_TALLY;
     const findings: string[] = [];
@@ -80,14 +80,14 @@ describe('a worker process killed mid-import, then the file imported again', () 
           `first ${JSON.stringify(r.first)}, re-run ${JSON.stringify(r.rerun)}, ${r.tally.unknown} unknown; ${r.seconds.toFixed(1)} s`,
       );
     }
-    // Duplicates and lost bills: never. A false unknown (a bill reported unknown whose request
-    // never left) is possible only for a kill in the few milliseconds between the ledger's
-    // "sending" note and the socket write, which no record can tell from a kill just after it;
-    // before claims were handed over at the socket it was every job the worker held (8 a kill).
-    // The bench (npm run bench -- faults) measures the rate over 20 rounds.
+    // Duplicates and lost bills: never. Unknown: only a request handed to the service, so at most
+    // the killed worker's send slots (its concurrency), where marking records `sending` before
+    // they held a budget token and a slot made every job it held unknown (twice as many). A kill
+    // in the millisecond between the ledger's note and the socket write can still leave one of
+    // those unknowns for a request that never left; the bench (npm run bench -- faults) counts them.
     expect(findings.filter((f) => !/false unknown/i.test(f))).toEqual([]);
     expect(total).toMatchObject({ duplicates: 0, lost: 0 });
-    expect(total.falseUnknown).toBeLessThanOrEqual(1);
+    for (const r of rounds) expect(r.tally.unknown).toBeLessThanOrEqual(KNOBS.concurrency);
     for (const r of rounds) {
       // The kill landed while requests were in flight; the re-run created what the first import
       // left unsent, each once, and nothing else.
