@@ -1,53 +1,31 @@
 import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import pino from 'pino';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
-import { startWorkers, type WorkerHost } from '../src/queue/index.ts';
-import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
-import { hasChromium, launchChromium } from './helpers/chromium.ts';
+import type { Dashboard } from '../src/dashboard/index.ts';
+import type { Sandbox } from '../src/sandbox/index.ts';
+import { hasChromium } from './helpers/chromium.ts';
 import { CLI_BUNDLE } from './helpers/cli-path.ts';
-import { REDIS_URL, testRedis } from './helpers/redis.ts';
+import { startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
+import { REDIS_URL } from './helpers/redis.ts';
 
 const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
 
-interface ImportPageRig {
-  t: Awaited<ReturnType<typeof testRedis>>;
-  sandbox: Sandbox;
-  worker: WorkerHost;
-  dashboard: Dashboard;
-  browser: Browser;
-  env: Record<string, string>;
-  close(): Promise<void>;
-}
-
-/** The sandbox, real Redis under a prefix of the test's own, a worker, the dashboard with imports, and Chromium. */
-async function startImportPageRig(opts: { limits: string; maxUploadMb?: number }): Promise<ImportPageRig> {
-  const t = await testRedis();
-  const sandbox = await startSandbox({ limits: 'none' });
-  const env = {
-    BUILDSYNC_BASE_URL: sandbox.url,
-    BUILDSYNC_EMAIL: sandbox.credentials.email,
-    BUILDSYNC_PASSWORD: sandbox.credentials.password,
-    BUILDSYNC_API_KEY: sandbox.credentials.apiKey,
-    BUILDSYNC_LIMITS: opts.limits,
-    BUILDSYNC_ALLOW_VOLATILE_REDIS: '1',
-  };
-  const worker = await startWorkers({ redisUrl: REDIS_URL, prefix: t.prefix, concurrency: 2, log: pino({ level: 'silent' }), env });
-  const dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, env, allowImports: true, maxUploadMb: opts.maxUploadMb });
-  const browser = await launchChromium();
-  return {
-    t, sandbox, worker, dashboard, browser, env,
-    async close() {
-      await browser.close();
-      await dashboard.close();
-      await worker.close();
-      await sandbox.close();
-      await t.cleanup();
-    },
-  };
+/** A POST to the dashboard with a Host header of the caller's choosing (fetch will not forge one). */
+function postWithHost(url: string, host: string, body: string): Promise<number> {
+  const u = new URL(url);
+  return new Promise((done, fail) => {
+    const req = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'POST', headers: { Host: host, Origin: `http://${host}`, 'Content-Type': 'application/octet-stream', 'X-Filename': 'bills.csv' } }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode ?? 0));
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
 }
 
 describe.skipIf(!hasChromium)('the import page in a browser (CONTRACT.md §7)', () => {
@@ -59,7 +37,8 @@ describe.skipIf(!hasChromium)('the import page in a browser (CONTRACT.md §7)', 
 
   beforeAll(async () => {
     rig = await startImportPageRig({ limits: 'hour=500,day=10000', maxUploadMb: 1 });
-    ({ sandbox, dashboard, browser } = rig);
+    ({ sandbox, dashboard } = rig);
+    browser = rig.browser!;
   }, 60_000);
 
   afterAll(() => rig?.close());
@@ -105,13 +84,19 @@ describe.skipIf(!hasChromium)('the import page in a browser (CONTRACT.md §7)', 
       await page.getByRole('checkbox', { name: 'Skip invalid rows' }).check();
       expect(await send.isDisabled()).toBe(false);
       mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-check.png'), fullPage: true });
+      await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-check-full.png'), fullPage: true });
+      // The README's picture of the check (docs/import-page-check.png is copied from this one): 1280×800.
+      await page.locator('#checked h2').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-check.png') });
 
       await send.click();
       const status = page.getByRole('status');
       await expect.poll(async () => await status.innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 2 · exists 0 · skipped 0 · failed 0 · unknown 0 of 2/);
       expect(page.url()).toMatch(/\/import\?id=import-/);
-      await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-done.png'), fullPage: true });
+      await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-done-full.png'), fullPage: true });
+      // The README's picture of the results (docs/import-page-done.png): the check above, the counts and the downloads.
+      await page.locator('#follow').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+      await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-done.png') });
 
       // Each bill stored once.
       const stored = sandbox.bills().map((b) => JSON.parse(b.info) as { TITLE?: string; PRJ_ID: string; VENDOR_ID: string; ITEMS: unknown[] });
@@ -191,18 +176,56 @@ describe.skipIf(!hasChromium)('the import page in a browser (CONTRACT.md §7)', 
     });
     expect(big.status).toBe(413);
     expect(JSON.stringify(await big.json())).toContain('upload limit of 1 MB');
+    // The same from a real page of another site, as a CSRF attack sends it (a form posted across
+    // sites): Chromium sends that site's Origin, the dashboard refuses and the browser shows why.
+    const target = `${dashboard.url}/import/upload?kind=bills`;
+    const site = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(
+      `<!doctype html><title>another site</title><form method="post" enctype="text/plain" action="${target}"><input name="bill_ref" value="X-1"><button>Win a prize</button></form>`,
+    ));
+    site.listen(0, '127.0.0.1');
+    await once(site, 'listening');
+    const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const other = await browser.newPage();
+    try {
+      await other.goto(siteUrl);
+      const [refused] = await Promise.all([
+        other.waitForResponse((r) => r.url() === target),
+        other.getByRole('button', { name: 'Win a prize' }).click(),
+      ]);
+      expect(refused.status()).toBe(403);
+      expect(await refused.request().headerValue('origin')).toBe(siteUrl);
+      expect(await refused.text()).toBe('403: cross-origin request refused\n');
+    } finally {
+      await other.close();
+      site.close();
+    }
+    // DNS rebinding: a page of another site whose name now points here sends its own Host.
+    expect(await postWithHost(`${dashboard.url}/import/upload?kind=bills`, 'evil.example:80', 'bill_ref\n')).toBe(403);
+    expect(await postWithHost(`${dashboard.url}/import/upload?kind=bills`, new URL(dashboard.url).host, '')).toBe(400);
   });
 
-  it('says clearly when the file is not a table', async () => {
-    const res = await fetch(`${dashboard.url}/import/upload?kind=bills`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/octet-stream', 'X-Filename': 'bills.xlsx', Origin: dashboard.url },
-      body: Buffer.from('%PDF-1.4 not a workbook'),
-    });
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as { error: string };
-    expect(body.error.length).toBeGreaterThan(10);
-    expect(body.error).not.toMatch(/buildsync-uploads/);
+  it('says clearly when the file is not a table, and when it is over the cap, on the page', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(`${dashboard.url}/import`);
+      await page.getByRole('radio', { name: 'Bills' }).check();
+      const message = page.locator('#read-msg[role="alert"]');
+      await page.getByLabel('Spreadsheet').setInputFiles({ name: 'bills.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from('%PDF-1.4 not a workbook') });
+      await page.getByRole('button', { name: 'Read file' }).click();
+      await expect.poll(() => message.innerText(), { timeout: 10_000 }).toMatch(/bills\.xlsx/);
+      const notTable = await message.innerText();
+      expect(notTable).toMatch(/not|cannot|unreadable/i);
+      expect(notTable).not.toMatch(/buildsync-uploads|\/tmp\/|at .*\.ts:\d+/);
+      await page.getByLabel('Spreadsheet').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+      await page.getByRole('button', { name: 'Read file' }).click();
+      await expect.poll(() => message.innerText(), { timeout: 10_000 }).toBe('report.pdf: not a spreadsheet; choose a .csv or .xlsx file');
+      await page.getByLabel('Spreadsheet').setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.alloc(1024 * 1024 + 10, 'a') });
+      await page.getByRole('button', { name: 'Read file' }).click();
+      await expect.poll(() => message.innerText(), { timeout: 10_000 }).toBe('the file is larger than the upload limit of 1 MB');
+      expect(await page.locator('#match').isHidden()).toBe(true);
+    } finally {
+      await page.close();
+    }
   });
 });
 
@@ -224,7 +247,8 @@ describe.skipIf(!hasChromium)('the import page: a bad cell fixed in place (CONTR
 
   beforeAll(async () => {
     rig = await startImportPageRig({ limits: 'none' });
-    ({ sandbox, dashboard, browser } = rig);
+    ({ sandbox, dashboard } = rig);
+    browser = rig.browser!;
   }, 60_000);
 
   afterAll(() => rig?.close());
@@ -247,6 +271,8 @@ describe.skipIf(!hasChromium)('the import page: a bad cell fixed in place (CONTR
       await page.getByRole('button', { name: 'Check' }).click();
       await expect.poll(async () => page.getByText(/2 bills to create, 0 invalid rows/).count(), { timeout: 15_000 }).toBe(1);
       expect(await page.locator('[aria-invalid="true"]').count()).toBe(0);
+      // 390 px wide: nothing wider than the screen (wide tables scroll inside themselves).
+      expect(await page.locator('html').evaluate((el) => el.scrollWidth)).toBeLessThanOrEqual(390);
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-fixed-390.png'), fullPage: true });
       await page.getByRole('button', { name: 'Send' }).click();

@@ -26,6 +26,8 @@ table{border-collapse:collapse;width:100%;font-size:.9rem;display:block;overflow
 td[aria-invalid="true"]{background:#fde2e2;outline:2px solid #b00020}
 .err{color:#b00020}.warn{background:#fff4ce;padding:.4rem .6rem;border-radius:4px}
 [role=status]{font-weight:600;background:#eef5ff;padding:.5rem .7rem;border-radius:4px}
+caption{text-align:left;font-weight:600;padding:.2rem 0}
+#windows table{width:auto;margin-bottom:1rem}
 pre{white-space:pre-wrap;font-size:.8rem;background:#f5f5f5;padding:.4rem}
 a{color:#0645ad}
 </style></head><body>
@@ -49,11 +51,14 @@ ${d.workers === 0 ? '<p class="warn" id="no-worker">No worker is running: the pa
 <p><label for="dateFormat">Date format</label> <select id="dateFormat"><option value="auto">auto</option><option>YMD</option><option>MDY</option><option>DMY</option></select>
 <label for="decimal">Decimal separator</label> <select id="decimal"><option value="auto">auto</option><option value=".">. (1,234.50)</option><option value=",">, (1.234,50)</option></select>
 <a id="dlmap" href="#" download="mapping.json">Download mapping</a></p>
+<p><label for="savedmap">Saved mapping</label> <input id="savedmap" type="file" accept=".json,application/json"> <small>a mapping saved with Download mapping (or the CLI's <code>--mapping</code> file): applies it to the columns above</small></p>
+<p id="map-msg" class="err" role="alert"></p><p id="map-note"></p>
 <button type="button" id="check">Check</button>
 <p id="check-msg" class="err" role="alert"></p>
 </fieldset>
 <section id="checked" hidden><h2>Check</h2>
-<p id="summary"></p><p><small>Fix a marked cell in place and press Check again.</small></p><p id="budget"></p>
+<p id="summary"></p><p><small>Fix a marked cell in place and press Check again.</small></p>
+<h3>Budget before sending</h3><p id="budget"></p><div id="windows"></div>
 <div id="rows"></div>
 <h3>What it will create</h3><div id="records"></div>
 <p><label><input type="checkbox" id="skip"> Skip invalid rows</label> <button type="button" id="send" disabled>Send</button></p>
@@ -72,12 +77,12 @@ ${SCRIPT}
 const SCRIPT = String.raw`
 (function(){
 var $=function(id){return document.getElementById(id)};
-var upload=null, columns=[], known=[], invalid=0;
+var upload=null, columns=[], known=[], invalid=0, saved={};
 function kind(){var r=document.querySelector('input[name=kind]:checked');return r?r.value:null}
 function err(el,t){$(el).textContent=t||''}
 async function answer(res){var t=await res.text();var j;try{j=JSON.parse(t)}catch(e){j={error:t}}if(!res.ok)throw new Error(j.error||('HTTP '+res.status));return j}
 function choices(){var o={};columns.forEach(function(c,i){o[c.header]=$('col'+i).value});return o}
-function mapping(){var m={columns:{},ignore:[]};var ch=choices();Object.keys(ch).forEach(function(h){var v=ch[h];if(v==='ignore')m.ignore.push(h);else if(norm(h)!==norm(v))m.columns[h]=v});
+function mapping(){var m={columns:{},ignore:[]};if(saved.constants&&Object.keys(saved.constants).length)m.constants=saved.constants;if(saved.encoding&&saved.encoding!=='auto')m.encoding=saved.encoding;var ch=choices();Object.keys(ch).forEach(function(h){var v=ch[h];if(v==='ignore')m.ignore.push(h);else if(norm(h)!==norm(v))m.columns[h]=v});
  if($('dateFormat').value!=='auto')m.dateFormat=$('dateFormat').value;if($('decimal').value!=='auto')m.decimalSeparator=$('decimal').value;return m}
 function norm(s){return s.toLowerCase().replace(/[\s_.\-]/g,'')}
 function refreshMap(){var blob=new Blob([JSON.stringify(mapping(),null,2)+'\n'],{type:'application/json'});var a=$('dlmap');if(a.dataset.url)URL.revokeObjectURL(a.dataset.url);a.dataset.url=URL.createObjectURL(blob);a.href=a.dataset.url}
@@ -87,7 +92,7 @@ $('read').addEventListener('click',async function(){
  if(!f){err('read-msg','Choose a spreadsheet first.');return}
  try{
   var res=await fetch('/import/upload?kind='+k+'&sheet='+encodeURIComponent($('sheet').value),{method:'POST',headers:{'Content-Type':'application/octet-stream','X-Filename':encodeURIComponent(f.name)},body:f});
-  var j=await answer(res);upload=j.upload;columns=j.columns;known=j.known;
+  var j=await answer(res);upload=j.upload;columns=j.columns;known=j.known;saved={};err('map-msg');$('map-note').textContent='';$('savedmap').value='';
   var dl=$('sheets');dl.textContent='';(j.sheets||[]).forEach(function(n){var o=document.createElement('option');o.value=n;dl.appendChild(o)});
   if(j.sheets&&j.sheets.length&&!$('sheet').value)$('sheet').value=j.sheets[0];
   var box=$('cols');box.textContent='';
@@ -102,14 +107,28 @@ $('read').addEventListener('click',async function(){
  }catch(e){err('read-msg',e.message)}
 });
 $('dateFormat').addEventListener('change',refreshMap);$('decimal').addEventListener('change',refreshMap);
+$('savedmap').addEventListener('change',async function(){
+ err('map-msg');$('map-note').textContent='';var f=$('savedmap').files[0];if(!f||!upload)return;
+ try{
+  var j=await answer(await fetch('/import/mapping',{method:'POST',headers:{'Content-Type':'application/json'},body:JSON.stringify({upload:upload,kind:kind(),sheet:$('sheet').value,name:f.name,text:await f.text()})}));
+  var n=0;j.columns.forEach(function(c){var i=columns.findIndex(function(x){return x.header===c.header});if(i>=0){$('col'+i).value=c.column;if(c.fromMapping)n++}});
+  $('dateFormat').value=j.dateFormat;$('decimal').value=j.decimalSeparator;saved={constants:j.constants||{},encoding:j.encoding};
+  var consts=Object.keys(saved.constants);
+  $('map-note').textContent='Applied '+j.name+': '+n+' '+(n===1?'column':'columns')+' from the mapping'+(consts.length?'; constants '+consts.map(function(k){return k+' = '+saved.constants[k]}).join(', '):'')+(saved.encoding?'; encoding '+saved.encoding:'')+'.';
+  $('checked').hidden=true;$('send').disabled=true;refreshMap();
+ }catch(e){err('map-msg',e.message)}
+});
 $('check').addEventListener('click',async function(){
  err('check-msg');
  try{
   var edits=[];document.querySelectorAll('#rows input[data-line]').forEach(function(x){if(x.value!==x.dataset.orig)edits.push({line:Number(x.dataset.line),header:x.dataset.header,value:x.value})});
-  var j=await answer(await fetch('/import/check',{method:'POST',headers:{'Content-Type':'application/json'},body:JSON.stringify({upload:upload,edits:edits,kind:kind(),account:$('account').value,sheet:$('sheet').value,columns:choices(),dateFormat:$('dateFormat').value,decimalSeparator:$('decimal').value})}));
+  var j=await answer(await fetch('/import/check',{method:'POST',headers:{'Content-Type':'application/json'},body:JSON.stringify({upload:upload,edits:edits,kind:kind(),account:$('account').value,sheet:$('sheet').value,columns:choices(),dateFormat:$('dateFormat').value,decimalSeparator:$('decimal').value,constants:saved.constants,encoding:saved.encoding})}));
   invalid=j.invalid.length;
   $('summary').textContent=j.rows+' rows: '+j.recordCount+' '+(kind()==='bills'?'bills':'estimates')+' to create, '+invalid+' invalid rows.';
-  $('budget').textContent=j.budget;
+  $('budget').textContent=j.budget.text;var wb=$('windows');wb.textContent='';
+  if(j.budget.windows.length){var bt=document.createElement('table');var cap=document.createElement('caption');cap.textContent='Every window of the account\'s budget';bt.appendChild(cap);
+   var bh=document.createElement('tr');['window','limit','requests needed','left now','ETA under this window alone'].forEach(function(h){var th=document.createElement('th');th.scope='col';th.textContent=h;bh.appendChild(th)});bt.appendChild(bh);
+   j.budget.windows.forEach(function(w){var tr=document.createElement('tr');[w.window,w.limit,w.needed,w.remaining,w.eta].forEach(function(v,k){var c=document.createElement(k===0?'th':'td');if(k===0)c.scope='row';c.textContent=String(v);tr.appendChild(c)});bt.appendChild(tr)});wb.appendChild(bt)}
   var bad={};j.invalid.forEach(function(x){bad[x.line]=x.message});
   var t=document.createElement('table');var hr=document.createElement('tr');
   ['line'].concat(j.headers).concat(['problem']).forEach(function(h){var th=document.createElement('th');th.textContent=h;hr.appendChild(th)});t.appendChild(hr);

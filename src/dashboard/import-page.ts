@@ -1,17 +1,24 @@
 /**
  * The import page (CONTRACT.md §7): `/import` beside bull-board and the budget page, served with
- * `buildsync dashboard --allow-imports`. Upload (raw body + `X-Filename`), match columns, check
- * (the CLI's dry run), send (the CLI's queued import job), follow (polling `/import/status.json`),
+ * `buildsync dashboard --allow-imports`. Upload (raw body + `X-Filename`), match columns (a saved
+ * mapping applied by `/import/mapping`), check (with the budget of every window)
+ * as the CLI's dry run, send (the CLI's queued import job), follow (polling `/import/status.json`),
  * download the report and the rows to fix. Every POST is refused unless its `Host` is the
  * dashboard's own address and its `Origin` matches it (CSRF, DNS rebinding).
+ *
+ * Uploads live in a private directory (mode 0700, files 0600) "until sent or for an hour"
+ * (CONTRACT.md §7): once the import's records are sent (its job ended), its rows to fix are read
+ * from it and kept in memory for an hour, and the upload is removed; an upload never sent is removed
+ * an hour after it came (BUILDSYNC_UPLOAD_KEEP_MS, a test knob, sets both).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
+import { z } from 'zod';
 import express, { type Request, type Response, type NextFunction } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../redis-layout.ts';
 import type { Logger } from 'pino';
 import { allowVolatileRedis, loadConfig, requireService, type Env } from '../config.ts';
 import { openTable } from '../csv/index.ts';
@@ -19,11 +26,11 @@ import {
   errorsFileChunks, errorsFileSource, linesToFix, loadProjectResolver, openSession, planBills, planEstimates, reportCsvChunks, wirePayload,
   type ImportPlan, type PlanOptions,
 } from '../engine/index.ts';
-import { coerceError } from '../errors/index.ts';
+import { ConfigError, coerceError } from '../errors/index.ts';
 import { durabilityDecision, ImportStore, readDurabilityFacts } from '../ledger/index.ts';
-import { BILL_COLUMNS, ESTIMATE_COLUMNS, normalizeHeader, parseMappingFile, suggestColumn, type MappingFile } from '../mapping/index.ts';
+import { BILL_COLUMNS, ESTIMATE_COLUMNS, normalizeHeader, parseMappingFile, resolveColumns, suggestColumn, type MappingFile } from '../mapping/index.ts';
 import { submitImport, type Queues } from '../queue/index.ts';
-import { AccountThrottle } from '../throttle/index.ts';
+import { AccountThrottle, formatEta } from '../throttle/index.ts';
 import { listAccounts } from './accounts.ts';
 import { renderImportPage } from './import-html.ts';
 
@@ -33,7 +40,18 @@ export interface ImportPageOptions {
   allowImports?: boolean;
   /** Upload cap in MB. @defaultValue 50 */
   maxUploadMb?: number;
+  /** Where the private directory of uploads is made. @defaultValue os.tmpdir() */
+  uploadDir?: string;
 }
+
+export const IMPORT_PAGE_DEFAULTS = {
+  /** `--max-upload-mb`. */
+  maxUploadMb: 50,
+  /** How long an upload, or the rows to fix of its import, is kept (CONTRACT.md §7: "for an hour"); BUILDSYNC_UPLOAD_KEEP_MS. */
+  uploadKeepMs: 3_600_000,
+  /** How often the page's server looks whether a sent import has ended, to remove its upload. */
+  watchMs: 1_000,
+} as const;
 
 export interface ImportRouterOptions {
   redis: Redis;
@@ -43,6 +61,8 @@ export interface ImportRouterOptions {
   timeScale?: number;
   /** `--max-upload-mb`. @defaultValue 50 */
   maxUploadMb?: number;
+  /** @defaultValue os.tmpdir() */
+  uploadDir?: string;
   /** The `host:port` values this dashboard answers to (known once it listens). */
   ownHosts: () => readonly string[];
   log?: Logger;
@@ -59,10 +79,34 @@ interface Upload {
   plan?: ImportPlan;
   planOpts?: PlanOptions;
   account?: string;
+  /** Cells were edited in place: `file` is the edited copy, written as UTF-8 whatever the upload's encoding. */
+  edited?: boolean;
+  /** Set once sent: the import whose end removes the upload. */
+  importId?: string;
+  watch?: NodeJS.Timeout;
 }
 
-/** Uploads are kept this long (CONTRACT.md §7: "until sent or for an hour"). */
-const KEEP_MS = 3600_000;
+/** The rows to fix of an import sent from the page, read from its upload when the import ended. */
+interface KeptFixes {
+  /** The errors file's text; undefined when nothing needs fixing. */
+  text: string | undefined;
+  timer: NodeJS.Timeout;
+}
+
+/** BUILDSYNC_UPLOAD_KEEP_MS (a test knob): checked once, when the page is set up. */
+const keepMsSchema = z.coerce
+  .number({ error: 'not a number; write a whole number of milliseconds, e.g. BUILDSYNC_UPLOAD_KEEP_MS=3600000 (an hour)' })
+  .int('must be a whole number of milliseconds, e.g. BUILDSYNC_UPLOAD_KEEP_MS=3600000 (an hour)')
+  .min(100, 'must be at least 100 (ms)')
+  .max(7 * 24 * 3_600_000, 'must be at most a week (604800000 ms)');
+
+export function uploadKeepMs(env: Env): number {
+  const raw = env.BUILDSYNC_UPLOAD_KEEP_MS;
+  if (raw === undefined || raw === '') return IMPORT_PAGE_DEFAULTS.uploadKeepMs;
+  const r = keepMsSchema.safeParse(raw);
+  if (!r.success) throw new ConfigError(`BUILDSYNC_UPLOAD_KEEP_MS=${JSON.stringify(raw)}: ${r.error.issues[0]?.message ?? 'invalid'}`);
+  return r.data;
+}
 const SAMPLE_ROWS = 3;
 /** The errors file's columns (CONTRACT.md §5), recognised on import: never offered as columns to match. */
 const ERRORS_FILE_HEADERS = new Set(['sourceline', 'error']);
@@ -75,11 +119,15 @@ class PageError extends Error {
 }
 
 export function importRouter(opts: ImportRouterOptions): { router: express.Router; close(): Promise<void> } {
-  const maxBytes = Math.round((opts.maxUploadMb ?? 50) * 1024 * 1024);
+  const maxBytes = Math.round((opts.maxUploadMb ?? IMPORT_PAGE_DEFAULTS.maxUploadMb) * 1024 * 1024);
+  const keepMs = uploadKeepMs(opts.env);
   const uploads = new Map<string, Upload>();
+  const fixes = new Map<string, KeptFixes>();
   const store = new ImportStore(opts.redis, opts.prefix);
   let baseDir: Promise<string> | undefined;
-  const privateDir = () => (baseDir ??= mkdtemp(join(tmpdir(), 'buildsync-uploads-')));
+  // mkdtemp makes the directory 0700: only this user reads the uploads.
+  const privateDir = () => (baseDir ??= mkdtemp(join(opts.uploadDir ?? tmpdir(), 'buildsync-uploads-')));
+  let closed = false;
 
   const router = express.Router();
 
@@ -122,7 +170,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const file = join(dir, name);
       await writeFile(file, body, { mode: 0o600 });
       const id = randomUUID();
-      const timer = setTimeout(() => void drop(id), KEEP_MS);
+      const timer = setTimeout(() => void drop(id), keepMs);
       timer.unref();
       uploads.set(id, { id, dir, file, name, timer });
       const kind = kindOf(req.query.kind);
@@ -136,19 +184,75 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
     })().catch(next);
   });
 
+  /**
+   * A saved mapping (the CLI's mapping JSON, as `Download mapping` gives it) applied to the
+   * upload's columns: checked as the CLI checks `--mapping` (an entry naming a header the file
+   * does not have is an error naming the closest one); a header it does not mention keeps the
+   * page's own choice.
+   */
+  router.post('/mapping', express.json({ limit: '1mb' }), (req, res, next) => {
+    (async () => {
+      const body = req.body as { upload?: unknown; kind?: unknown; sheet?: unknown; name?: unknown; text?: unknown };
+      const up = uploadOf(body.upload);
+      const kind = kindOf(body.kind);
+      const name = safeName(typeof body.name === 'string' ? body.name : 'mapping.json');
+      if (typeof body.text !== 'string') throw new PageError(400, 'no saved mapping was sent; choose the mapping file again');
+      let json: unknown;
+      try {
+        json = JSON.parse(body.text.replace(/^\uFEFF/, ''));
+      } catch (err) {
+        throw new PageError(400, `${name} is not valid JSON (${(err as Error).message}); choose the file "Download mapping" saved`);
+      }
+      const mapping = parseMappingFile(json, name);
+      const sheet = typeof body.sheet === 'string' && body.sheet !== '' ? body.sheet : undefined;
+      const table = await openTable(up.file, { sheet, encoding: up.edited ? undefined : mapping.encoding });
+      const known = kind === 'estimates' ? ESTIMATE_COLUMNS : BILL_COLUMNS;
+      // The CLI's strict check of the mapping's entries; headers the mapping leaves out are the page's to choose, not unknown.
+      const mentioned = new Set([...Object.keys(mapping.columns), ...mapping.ignore].map(normalizeHeader));
+      const knownNames = new Set(known.map(normalizeHeader));
+      const unmentioned = table.headers.filter((h) => !mentioned.has(normalizeHeader(h)) && !knownNames.has(normalizeHeader(h)));
+      const resolved = resolveColumns(table.headers, known, { ...mapping, ignore: [...mapping.ignore, ...unmentioned] }, up.name, table.headerLine, { lenientMapping: false });
+      const byIndex = new Map(resolved.columns().map((c) => [resolved.source(c)!.index, c]));
+      const ignored = new Set(mapping.ignore.map(normalizeHeader));
+      const columns = table.headers
+        .map((header, index) => ({ header, index }))
+        .filter((c) => !ERRORS_FILE_HEADERS.has(normalizeHeader(c.header)))
+        .map(({ header, index }) => ({
+          header,
+          column: byIndex.get(index) ?? (ignored.has(normalizeHeader(header)) ? 'ignore' : defaultChoice(header, known)),
+          fromMapping: byIndex.has(index) ? mentioned.has(normalizeHeader(header)) : ignored.has(normalizeHeader(header)),
+        }));
+      res.json({
+        name,
+        columns,
+        dateFormat: mapping.dateFormat ?? 'auto',
+        decimalSeparator: mapping.decimalSeparator ?? 'auto',
+        encoding: mapping.encoding,
+        constants: mapping.constants,
+      });
+    })().catch(next);
+  });
+
   router.post('/check', express.json({ limit: '1mb' }), (req, res, next) => {
     (async () => {
       const body = req.body as CheckBody;
       const up = uploadOf(body.upload);
       const kind = kindOf(body.kind);
-      if (Array.isArray(body.edits) && body.edits.length > 0) up.file = await applyEdits(up, body.edits);
+      let mapping = mappingOf(body);
+      if (Array.isArray(body.edits) && body.edits.length > 0) {
+        up.file = await applyEdits(up, body.edits, up.edited ? undefined : mapping.encoding);
+        up.edited = true;
+      }
+      // The edited copy is UTF-8: the saved mapping's encoding described the upload, not it.
+      if (up.edited) mapping = { ...mapping, encoding: undefined };
       const accounts = await listAccounts(opts.env, opts.redis, opts.prefix);
       if (!accounts.includes(body.account)) throw new PageError(400, 'choose one of the configured accounts');
       const cfg = loadConfig({ env: opts.env, account: body.account });
       const account = requireService(cfg.account);
       const planOpts: PlanOptions = {
         sheet: body.sheet || undefined,
-        mapping: mappingOf(body),
+        mapping,
+        encoding: mapping.encoding,
         dateFormat: body.dateFormat as PlanOptions['dateFormat'],
         decimalSeparator: body.decimalSeparator as PlanOptions['decimalSeparator'],
       };
@@ -168,11 +272,11 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       res.json({
         rows: plan.rows,
         invalid: invalid.map((s) => ({ line: s.line, record: s.record, message: scrub(s.message) })),
-        ...(await rowsOf(up.file, planOpts.sheet, new Set(invalid.map((s) => s.line)))),
+        ...(await rowsOf(up.file, planOpts.sheet, planOpts.encoding, new Set(invalid.map((s) => s.line)))),
         editable: plan.table?.kind === 'csv',
         records: plan.records.slice(0, SHOWN_ROWS).map((r) => ({ label: r.label, lines: r.lines, payload: wirePayload(kind, r) })),
         recordCount: plan.records.length,
-        budget: `${plan.records.length} ${plan.records.length === 1 ? 'request' : 'requests'} at the budget ${cfg.account.limitsText}: ${await throttle.progressText(plan.records.length)}`,
+        budget: await budgetOf(throttle, plan.records.length, cfg.account.limitsText),
       });
     })().catch(next);
   });
@@ -187,13 +291,18 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const durability = durabilityDecision(await readDurabilityFacts(opts.redis), { allowVolatile: allowVolatileRedis(opts.env) });
       if (durability.mode === 'refuse') throw new PageError(409, durability.message);
       // The job and `jobs show` name the file as the user uploaded it.
-      const { importId } = await submitImport(opts.queues, store, { ...plan, file: up.name }, {
+      // The report's messages, like the check's, name the file as uploaded, not where it is kept.
+      const statics = plan.statics.map((st) => ({ ...st, message: scrub(st.message) }));
+      const { importId } = await submitImport(opts.queues, store, { ...plan, statics, file: up.name }, {
         account: up.account,
         resendUnknown: false,
         errorsSource: errorsFileSource(plan, up.file, up.planOpts),
       });
-      // The upload stays for the rows-to-fix file until its hour is up; a second Send needs a new Check.
+      // A second Send needs a new Check. The upload stays until the import has sent its records
+      // (the rows to fix are read from it then) or its hour is up, whichever comes first.
       up.plan = undefined;
+      up.importId = importId;
+      watch(up);
       res.json({ importId, warning: durability.warning });
     })().catch(next);
   });
@@ -240,6 +349,12 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
   router.get('/errors.csv', (req, res, next) => {
     (async () => {
       const id = String(req.query.id ?? '');
+      const kept = fixes.get(id);
+      if (kept) {
+        if (kept.text === undefined) throw new PageError(404, 'nothing to fix in this import');
+        res.set('Content-Disposition', `attachment; filename="${id}.errors.csv"`).type('text/csv').send(kept.text);
+        return;
+      }
       const meta = await store.meta(id);
       if (!meta) throw new PageError(404, `import ${id} is unknown or expired`);
       const toFix = linesToFix(await store.report(id));
@@ -249,7 +364,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       try {
         for await (const chunk of errorsFileChunks(source, toFix)) res.write(chunk.text);
       } catch (err) {
-        if (!res.headersSent) throw new PageError(410, 'the uploaded file is no longer kept (uploads are kept for an hour); use `buildsync jobs report ID --errors` where the file is');
+        if (!res.headersSent) throw new PageError(410, `the uploaded file is no longer kept (uploads are kept for ${formatEta(keepMs)}); use \`buildsync jobs report ${id} --errors\` where the file is`);
         opts.log?.warn({ err }, 'rows to fix: reading the upload failed');
       }
       res.end();
@@ -287,13 +402,53 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
     if (!up) return;
     uploads.delete(id);
     clearTimeout(up.timer);
+    clearTimeout(up.watch);
     await rm(up.dir, { recursive: true, force: true });
+  }
+
+  /** Looks every `watchMs` whether the sent import has ended; then keeps its rows to fix and removes the upload. */
+  function watch(up: Upload): void {
+    const tick = async () => {
+      if (closed || uploads.get(up.id) !== up || !up.importId) return;
+      try {
+        const job = await opts.queues.imports.getJob(up.importId);
+        const state = job ? await job.getState() : 'unknown';
+        if (state === 'completed' || state === 'failed' || state === 'unknown') {
+          await keepFixes(up, up.importId);
+          await drop(up.id);
+          return;
+        }
+      } catch (err) {
+        // Redis away for a moment: look again at the next tick; the hour's timer still removes the upload.
+        opts.log?.warn({ err: coerceError(err) }, 'import page: could not read the state of a sent import');
+      }
+      if (!closed && uploads.get(up.id) === up) up.watch = setTimeout(() => void tick(), IMPORT_PAGE_DEFAULTS.watchMs).unref();
+    };
+    up.watch = setTimeout(() => void tick(), IMPORT_PAGE_DEFAULTS.watchMs).unref();
+  }
+
+  /** The import's rows to fix, read from its upload once, kept in memory for `keepMs`. */
+  async function keepFixes(up: Upload, importId: string): Promise<void> {
+    const meta = await store.meta(importId);
+    const toFix = linesToFix(await store.report(importId));
+    const source = meta?.errorsSource as Parameters<typeof errorsFileChunks>[0] | undefined;
+    let text: string | undefined;
+    if (toFix.size > 0 && source) {
+      text = '';
+      for await (const chunk of errorsFileChunks({ ...source, file: up.file }, toFix)) text += chunk.text;
+    }
+    const timer = setTimeout(() => fixes.delete(importId), keepMs).unref();
+    clearTimeout(fixes.get(importId)?.timer);
+    fixes.set(importId, { text, timer });
   }
 
   return {
     router,
     close: async () => {
+      closed = true;
       for (const id of [...uploads.keys()]) await drop(id);
+      for (const kept of fixes.values()) clearTimeout(kept.timer);
+      fixes.clear();
       if (baseDir) await rm(await baseDir, { recursive: true, force: true });
     },
   };
@@ -309,6 +464,9 @@ interface CheckBody {
   columns: Record<string, string>;
   dateFormat?: string;
   decimalSeparator?: string;
+  /** Kept from an uploaded saved mapping: the page has no controls of its own for these. */
+  constants?: Record<string, string | number | boolean>;
+  encoding?: string;
 }
 
 function kindOf(v: unknown): Kind {
@@ -317,8 +475,18 @@ function kindOf(v: unknown): Kind {
 }
 
 /** The page's choices as the CLI's mapping file: `columns` for renamed headers, `ignore` for the rest. */
-export function mappingFromChoices(columns: Record<string, string>, dateFormat?: string, decimalSeparator?: string): MappingFile {
-  const out: { columns: Record<string, string>; ignore: string[]; constants: Record<string, string>; dateFormat?: string; decimalSeparator?: string } = { columns: {}, ignore: [], constants: {} };
+export function mappingFromChoices(
+  columns: Record<string, string>,
+  dateFormat?: string,
+  decimalSeparator?: string,
+  saved: { constants?: Record<string, string | number | boolean>; encoding?: string } = {},
+): MappingFile {
+  const out: { columns: Record<string, string>; ignore: string[]; constants: Record<string, string | number | boolean>; dateFormat?: string; decimalSeparator?: string; encoding?: string } = {
+    columns: {},
+    ignore: [],
+    constants: { ...(saved.constants ?? {}) },
+  };
+  if (saved.encoding && saved.encoding !== 'auto') out.encoding = saved.encoding;
   for (const [header, column] of Object.entries(columns)) {
     if (ERRORS_FILE_HEADERS.has(normalizeHeader(header))) continue;
     if (column === '' || column === 'ignore') out.ignore.push(header);
@@ -331,18 +499,44 @@ export function mappingFromChoices(columns: Record<string, string>, dateFormat?:
 
 function mappingOf(body: CheckBody): MappingFile {
   if (typeof body.columns !== 'object' || body.columns === null) throw new PageError(400, 'no column choices');
-  return mappingFromChoices(body.columns, body.dateFormat, body.decimalSeparator);
+  const constants = typeof body.constants === 'object' && body.constants !== null ? body.constants : undefined;
+  return mappingFromChoices(body.columns, body.dateFormat, body.decimalSeparator, { constants, encoding: typeof body.encoding === 'string' ? body.encoding : undefined });
+}
+
+/** The page's choice for a header before any saved mapping: the CLI's header rules, then close spellings and synonyms. */
+function defaultChoice(header: string, known: readonly string[]): string {
+  const exact = known.find((k) => normalizeHeader(k) === normalizeHeader(header));
+  return exact ?? (header.trim() === '' ? undefined : suggestColumn(header, known)) ?? 'ignore';
+}
+
+/**
+ * The budget before sending, every window counted (CONTRACT.md §7): the ETA under all windows at
+ * once, and per window the requests needed, those left now and the time that window alone needs.
+ * The same estimate as the CLI's progress line (`AccountThrottle.estimateWindows`).
+ */
+async function budgetOf(throttle: AccountThrottle, n: number, limitsText: string) {
+  const est = await throttle.estimateWindows(n);
+  const requests = `${n} ${n === 1 ? 'request' : 'requests'}`;
+  const text = n === 0
+    ? 'Nothing to send.'
+    : est.windows.length === 0
+      ? `${requests}, no budget limit (BUILDSYNC_LIMITS=${limitsText}): ETA ${formatEta(est.etaMs)}`
+      : `${requests} at the budget ${limitsText}: ${est.reason ? `${est.reason} | ` : ''}ETA ${formatEta(est.etaMs)}, every window counted`;
+  return {
+    text,
+    windows: est.windows.map((w) => ({ window: w.window, limit: w.limit, needed: w.needed, remaining: w.remaining, eta: w.needed === 0 ? '' : formatEta(w.etaMs), etaMs: w.etaMs })),
+    etaMs: est.etaMs,
+  };
 }
 
 /** Headers, the CLI's matching plus `suggestColumn` for each, and a few sample values. */
 async function describeTable(file: string, name: string, kind: Kind, sheet?: string) {
   const table = await openTable(file, { sheet });
   const known = kind === 'estimates' ? ESTIMATE_COLUMNS : BILL_COLUMNS;
-  const byNorm = new Map(known.map((k) => [normalizeHeader(k), k]));
   const columns = table.headers.map((h, index) => ({
     index,
     header: h,
-    column: byNorm.get(normalizeHeader(h)) ?? (h.trim() === '' ? undefined : suggestColumn(h, known)) ?? 'ignore',
+    column: defaultChoice(h, known),
     samples: [] as string[],
   }));
   const shown = () => columns.filter((c) => !ERRORS_FILE_HEADERS.has(normalizeHeader(c.header)));
@@ -371,8 +565,8 @@ async function sheetNames(file: string): Promise<string[]> {
  * The first rows of the file (and every invalid one), by the line the report uses: an edited
  * file's `source_line`, else the row's own line. The errors file's own columns are not shown.
  */
-async function rowsOf(file: string, sheet: string | undefined, invalidLines: Set<number>) {
-  const table = await openTable(file, { sheet });
+async function rowsOf(file: string, sheet: string | undefined, encoding: PlanOptions['encoding'], invalidLines: Set<number>) {
+  const table = await openTable(file, { sheet, encoding });
   const sourceLine = table.headers.findIndex((h) => normalizeHeader(h) === 'sourceline');
   const keep = table.headers.map((_, i) => i).filter((i) => !ERRORS_FILE_HEADERS.has(normalizeHeader(table.headers[i]!)));
   const shown: Array<{ line: number; cells: string[] }> = [];
@@ -391,8 +585,8 @@ async function rowsOf(file: string, sheet: string | undefined, invalidLines: Set
  * (the original columns, then `source_line`), so that every row keeps the line the report names
  * and a bill without `bill_ref` keeps its key (CONTRACT.md §5).
  */
-async function applyEdits(up: Upload, edits: NonNullable<CheckBody['edits']>): Promise<string> {
-  const table = await openTable(up.file, {});
+async function applyEdits(up: Upload, edits: NonNullable<CheckBody['edits']>, encoding: PlanOptions['encoding']): Promise<string> {
+  const table = await openTable(up.file, { encoding });
   if (table.kind !== 'csv') throw new PageError(400, 'cells can be edited in place in CSV files only; fix the workbook and read it again');
   const byKey = new Map<string, string>();
   for (const e of edits) {
