@@ -1,7 +1,10 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../src/redis-layout.ts';
 import type { Logger } from 'pino';
 import type { ServiceClient } from '../src/api/index.ts';
-import type { ImportStore, Ledger } from '../src/ledger/index.ts';
+import { loadConfig, requireService, type Env } from '../src/config.ts';
+import { openSession, type ServiceSession, type SessionOptions } from '../src/engine/index.ts';
+import { confirmNote, DEFAULT_LEASE_MS, ImportStore, Ledger, type DurabilityDecision } from '../src/ledger/index.ts';
+import type { Secret } from '../src/secret.ts';
 
 /** What a processor gets besides its job: opened once per worker process by the queue layer. */
 export interface JobContext {
@@ -17,6 +20,102 @@ export interface JobContext {
    * dashboard and `jobs list` show it; rate-limited per import inside the worker process.
    */
   importProgress(importId: string): Promise<void>;
+  /**
+   * The account's BUILDSYNC_EXPORT_DATABASE_URL (`--to postgres`), from this process's environment
+   * only, never from job data; `variable` names it for messages.
+   */
+  exportDatabase(account: string): { url: Secret | undefined; variable: string };
   /** Counters for metrics; no-ops where no metrics are served. */
   count(event: 'rows' | 'created' | 'failed' | 'unknown' | 'skipped' | 'exists', n?: number): void;
+}
+
+/** What `createJobContext` needs from the worker process that hosts the processors. */
+export interface JobContextOptions {
+  redis: Redis;
+  prefix: string;
+  log: Logger;
+  /** Where accounts' variables come from (the process environment and .env by default). */
+  env?: Env;
+  /** Requests in flight at once per account's client. */
+  concurrency: number;
+  /** Test knob: divides the rate windows' lengths (BUILDSYNC_TIME_SCALE). */
+  timeScale?: number;
+  /** How long a record's claim outlives its sender (BUILDSYNC_LEDGER_LEASE_MS). @defaultValue DEFAULT_LEASE_MS */
+  leaseMs?: number;
+  /** --allow-insecure-http. @defaultValue false */
+  allowInsecureHttp?: boolean;
+  /** How the ledger's notes are made durable, decided once per worker process. */
+  durability: DurabilityDecision;
+  /** The sessions opened per account; the caller closes them and reads their throttles for metrics. */
+  sessions: Map<string, ServiceSession>;
+  /** Puts an import's percent of settled records on its parent job (a display: failures are the caller's to ignore). */
+  setImportProgress(importId: string, percent: number): Promise<void>;
+  /** Called the first time this process serves an account (the worker starts pruning its ledger). */
+  onAccount?(account: string, ledgerRetentionDays: number): void;
+  /** Every service response (metrics). */
+  onResponse?: SessionOptions['onResponse'];
+  /** Counters for metrics. */
+  count?(event: 'rows' | 'created' | 'failed' | 'unknown' | 'skipped' | 'exists', n: number): void;
+}
+
+/** How often, at most, an import's progress is put on its parent job by one worker process. */
+const PROGRESS_EVERY_MS = 500;
+
+/** The context every processor of this worker process shares (see `JobContext`). */
+export function createJobContext(opts: JobContextOptions): JobContext {
+  const { redis, prefix, durability } = opts;
+  const store = new ImportStore(redis, prefix);
+  const progressAt = new Map<string, number>();
+  const recordsOf = new Map<string, number>();
+  const confirmMs = Math.max(1000, Math.floor((opts.leaseMs ?? DEFAULT_LEASE_MS) / 3));
+  return {
+    prefix,
+    redis,
+    ledger: new Ledger(redis, prefix, {
+      leaseMs: opts.leaseMs,
+      confirm: durability.mode === 'aof-always' && !('replicas' in durability && durability.replicas) ? undefined : (r) => confirmNote(r, durability, confirmMs),
+    }),
+    store,
+    log: opts.log,
+    async importProgress(importId) {
+      const now = Date.now();
+      if (now - (progressAt.get(importId) ?? 0) < PROGRESS_EVERY_MS) return;
+      progressAt.set(importId, now);
+      if (progressAt.size > 1000) progressAt.delete(progressAt.keys().next().value!);
+      let records = recordsOf.get(importId);
+      if (records === undefined) {
+        records = (await store.meta(importId))?.records ?? 0;
+        recordsOf.set(importId, records);
+        if (recordsOf.size > 1000) recordsOf.delete(recordsOf.keys().next().value!);
+      }
+      if (!records) return;
+      const c = await store.counts(importId);
+      // A number, so bull-board draws it as a progress bar; the counts are in `jobs show`.
+      await opts.setImportProgress(importId, Math.floor((100 * c.settled) / records));
+    },
+    client(account) {
+      let s = opts.sessions.get(account);
+      if (!s) {
+        // Secrets come from this worker's own environment; job data names the account only.
+        const cfg = loadConfig({ env: opts.env, account });
+        s = openSession(requireService(cfg.account, { allowInsecureHttp: opts.allowInsecureHttp }), {
+          redis,
+          prefix,
+          connections: opts.concurrency,
+          timeScale: opts.timeScale,
+          onResponse: opts.onResponse,
+        });
+        opts.sessions.set(account, s);
+        opts.onAccount?.(account, cfg.ledgerRetentionDays);
+      }
+      return s.client;
+    },
+    exportDatabase(account) {
+      const a = loadConfig({ env: opts.env, account }).account;
+      return { url: a.exportDatabaseUrl, variable: a.exportDatabaseVariable };
+    },
+    count(event, n = 1) {
+      opts.count?.(event, n);
+    },
+  };
 }

@@ -64,7 +64,7 @@ describe('buildsync ledger', () => {
     noSecrets(stdout);
 
     expect(toFile.code, toFile.stderr).toBe(0);
-    expect(toFile.stdout).toContain(`wrote 1 ledger entries of account north to ${out}`);
+    expect(toFile.stdout).toContain(`wrote 1 ledger entry of account north to ${out}`);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ account: 'north', key: 'estimate:project:9', entry: { state: 'created', id: 9 } });
     expect(readdirSync(join(dir, 'backup'))).toEqual(['north.jsonl']); // no temporary file left behind
 
@@ -113,7 +113,7 @@ describe('buildsync ledger', () => {
     writeFileSync(other, JSON.stringify({ account: 'default', key: 'a', entry: JSON.parse(created(99, now)) }) + '\n');
     const conflict = await runCli(['ledger', 'import', other], env(target.prefix));
     expect(conflict.code).toBe(1);
-    expect(conflict.stdout).toContain('0 added, 0 already known and kept, 1 conflicts');
+    expect(conflict.stdout).toContain('0 added, 0 already known and kept, 1 conflict');
     expect(conflict.stderr).toContain('conflict: a was created with another id');
     expect(await target.redis.hget(ledgerKey(target.prefix), 'a')).toBe(created(1, now));
   }, 60_000);

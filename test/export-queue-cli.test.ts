@@ -69,7 +69,8 @@ describe('buildsync export projects (CLI)', () => {
     expect(show.code, show.stderr).toBe(0);
     expect(show.stdout).toContain(`job       ${jobId} (export-projects)`);
     expect(show.stdout).toMatch(/state\s+completed/);
-    expect(show.stdout).toContain(`"path":${JSON.stringify(queuedOut())}`);
+    expect(show.stdout).toContain(`file      ${queuedOut()}`);
+    expect(show.stdout).toMatch(new RegExp(`projects\\s+${expectedCount()} \\(`));
     expect(show.stdout + show.stderr).not.toContain(rig.sandbox.credentials.password);
 
     const missing = await cli(['jobs', 'show', 'no-such-job']);

@@ -1,23 +1,14 @@
 import { allowVolatileRedis } from '../config.ts';
-import type { Command } from 'commander';
 import { runChecks, type CheckFinding, type CheckReport } from '../engine/index.ts';
-import { action, type CommandContext } from './command.ts';
+import type { CommandContext } from './command.ts';
 import { timeScale } from './runtime.ts';
 
 /**
- * `buildsync check [--account NAME] [--json]` (CONTRACT.md §2): the configuration, Redis, the
- * service and the budget, each problem on its own line with what to do. The checks live in
- * src/engine/check.ts; this only prints them.
+ * `buildsync check [--account NAME] [--json]` (flags in program/check.ts): the configuration,
+ * Redis, the service and the budget, each problem on its own line with what to do. The checks
+ * live in src/engine/check.ts; this only prints them.
  */
-export function registerCheck(program: Command): void {
-  program
-    .command('check')
-    .description('check the configuration, Redis (reachable, credentials, ACL permissions, persistence, eviction policy), the service (one read, counted in the budget) and the budget left; sends nothing that writes')
-    .option('--json', 'print one JSON object { ok, exitCode, checks: [{ name, ok, level, message }] } instead of the lines')
-    .action(action((ctx, opts: { json?: boolean }) => checkCommand(ctx, opts)));
-}
-
-async function checkCommand(ctx: CommandContext, opts: { json?: boolean }): Promise<number> {
+export async function checkCommand(ctx: CommandContext, opts: { json?: boolean }): Promise<number> {
   const report = await runChecks({
     account: ctx.global.account,
     allowInsecureHttp: ctx.global.allowInsecureHttp,

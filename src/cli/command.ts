@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { InterruptedError } from '../errors/index.ts';
-import { describeFailure, EXIT } from './exit.ts';
+import { BuildsyncError, InterruptedError } from '../errors/index.ts';
+import { EXIT } from './exit-codes.ts';
 
 /** Options every command accepts (CONTRACT.md §1). */
 export interface GlobalOptions {
@@ -42,9 +42,23 @@ export function wasSignalled(): NodeJS.Signals | undefined {
  * Wraps a command's action: builds its context, maps what it returns or throws to the exit codes
  * of CONTRACT.md §2 and prints a failure as one line, never as a stack trace for a user's mistake.
  */
+/** A command's failure as `--json` reports it: the exit code, the stable error code when there is one, the message. */
+export interface JsonFailure {
+  exitCode: number;
+  code: string | null;
+  message: string;
+}
+
 export function action<A extends unknown[]>(
   fn: (ctx: CommandContext, ...args: A) => Promise<number | void>,
-  opts: { runsUntilSignal?: boolean } = {},
+  opts: {
+    runsUntilSignal?: boolean;
+    /**
+     * With `--json`, the object a failure prints on stdout (the command's own shape, status
+     * `failed`), so that a script reading stdout always gets one object.
+     */
+    jsonFailure?: (args: A, failure: JsonFailure) => object;
+  } = {},
 ): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as Command;
@@ -58,10 +72,20 @@ export function action<A extends unknown[]>(
     try {
       code = (await fn(ctx, ...(args.slice(0, -1) as A))) ?? EXIT.ok;
     } catch (err) {
-      // Whatever broke after a signal broke because of it: report the interruption.
-      const f = describeFailure(signalled ? new InterruptedError(`interrupted by ${signalled}`) : err);
+      // Whatever broke after a signal broke because of it: report the interruption. Loaded only
+      // here: it reads Redis errors, and a command's start must not pay for that.
+      const { describeFailure } = await import('./exit.ts');
+      const failure = signalled ? new InterruptedError(`interrupted by ${signalled}`) : err;
+      const f = describeFailure(failure);
       ctx.err(f.message);
       code = f.code;
+      const commandArgs = args.slice(0, -1) as A;
+      const flags = commandArgs[commandArgs.length - 1] as { json?: boolean } | undefined;
+      if (opts.jsonFailure && flags?.json) {
+        const stable = failure instanceof BuildsyncError ? failure.code : /\[(BUILDSYNC_[A-Z0-9_]+)\]$/.exec(f.message)?.[1];
+        const message = f.message.replace(/^buildsync: /, '').replace(/ \[BUILDSYNC_[A-Z0-9_]+\]$/, '');
+        ctx.out(JSON.stringify(opts.jsonFailure(commandArgs, { exitCode: code, code: stable ?? null, message })));
+      }
     }
     // A long-running command (worker, sandbox, dashboard) stops on a signal by design: that is success.
     if (signalled && code === EXIT.ok && !opts.runsUntilSignal) code = EXIT.interrupted;

@@ -1,13 +1,12 @@
-import type { Command } from 'commander';
 import { isLoopback, readEnv } from '../config.ts';
 import { ConfigError, UsageError } from '../errors/index.ts';
 import { startDashboard } from '../dashboard/index.ts';
 import { Secret } from '../secret.ts';
-import { action } from './command.ts';
+import type { CommandContext } from './command.ts';
 import { intOption } from './options.ts';
 import { configFor, timeScale } from './runtime.ts';
 
-interface DashboardFlags {
+export interface DashboardFlags {
   port: string;
   host: string;
   allowActions?: boolean;
@@ -17,61 +16,47 @@ interface DashboardFlags {
   maxUploadMb?: string;
 }
 
-export function registerDashboard(program: Command): void {
-  program
-    .command('dashboard')
-    .description('serve a web dashboard: the queues (bull-board, read-only unless --allow-actions) and each account\'s rate budget and schedules at /budget')
-    .option('--port <port>', 'port to listen on', '3000')
-    .option('--host <host>', 'address to bind (anything but loopback exposes the queues to the network)', '127.0.0.1')
-    .option('--allow-actions', 'let the dashboard retry, remove, promote and pause jobs and queues')
-    .option('--allow-imports', 'serve the import page at /import (needs --auth-user unless --host is loopback)')
-    .option('--max-upload-mb <mb>', 'with --allow-imports: the largest file the import page accepts, in MB', '50')
-    .option('--auth-user <user>', 'require HTTP Basic authentication with this user name')
-    .option('--auth-password-env <VAR>', 'the environment variable holding the password for --auth-user (never the password itself)')
-    .addHelpText('after', '\nExample: DASH_PASSWORD=… buildsync dashboard --host 0.0.0.0 --auth-user ops --auth-password-env DASH_PASSWORD')
-    .action(
-      action(async (ctx, flags: DashboardFlags) => {
-        const cfg = configFor(ctx);
-        const port = intOption('--port', flags.port, 0, 65535);
-        const auth = readAuth(flags);
-        const maxUploadMb = intOption('--max-upload-mb', flags.maxUploadMb ?? '50', 1, 10_000);
-        if (flags.allowImports && !isLoopback(flags.host) && !auth) {
-          throw new UsageError(`--allow-imports on ${flags.host} needs --auth-user and --auth-password-env: anyone who can reach the page could send imports. Bind to 127.0.0.1, or add basic auth.`);
-        }
-        if (!isLoopback(flags.host) && !auth) {
-          ctx.err(`warning: serving on ${flags.host} without --auth-user: anyone who can reach it sees the queues${flags.allowActions ? ' and can change them' : ''}`);
-        }
-        let dashboard;
-        try {
-          dashboard = await startDashboard({
-            redisUrl: cfg.redisUrl,
-            prefix: cfg.prefix,
-            port,
-            host: flags.host,
-            allowActions: Boolean(flags.allowActions),
-            auth,
-            timeScale: timeScale(),
-            allowImports: Boolean(flags.allowImports),
-            maxUploadMb,
-          });
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-            throw new UsageError(`cannot listen on ${flags.host}:${port} (${code}); choose another --port or --host`, { cause: err });
-          }
-          throw err;
-        }
-        ctx.out(`dashboard on ${dashboard.url}/queues (budgets: ${dashboard.url}/budget${flags.allowImports ? `; imports: ${dashboard.url}/import` : ''})${flags.allowActions ? '' : '; read-only'}${auth ? `; user ${auth.user}` : ''}`);
-        ctx.out('press Ctrl-C to stop');
-        await new Promise<void>((resolve) => {
-          if (ctx.signal.aborted) resolve();
-          else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-        });
-        await dashboard.close();
-        ctx.err('dashboard stopped');
-        return 0;
-      }, { runsUntilSignal: true }),
-    );
+/** `buildsync dashboard` (flags in program/dashboard.ts): serves the dashboard until told to stop. */
+export async function dashboardCommand(ctx: CommandContext, flags: DashboardFlags): Promise<number> {
+  const cfg = configFor(ctx);
+  const port = intOption('--port', flags.port, 0, 65535);
+  const auth = readAuth(flags);
+  const maxUploadMb = intOption('--max-upload-mb', flags.maxUploadMb ?? '50', 1, 10_000);
+  if (flags.allowImports && !isLoopback(flags.host) && !auth) {
+    throw new UsageError(`--allow-imports on ${flags.host} needs --auth-user and --auth-password-env: anyone who can reach the page could send imports. Bind to 127.0.0.1, or add basic auth.`);
+  }
+  if (!isLoopback(flags.host) && !auth) {
+    ctx.err(`warning: serving on ${flags.host} without --auth-user: anyone who can reach it sees the queues${flags.allowActions ? ' and can change them' : ''}`);
+  }
+  let dashboard;
+  try {
+    dashboard = await startDashboard({
+      redisUrl: cfg.redisUrl,
+      prefix: cfg.prefix,
+      port,
+      host: flags.host,
+      allowActions: Boolean(flags.allowActions),
+      auth,
+      timeScale: timeScale(),
+      allowImports: Boolean(flags.allowImports),
+      maxUploadMb,
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+      throw new UsageError(`cannot listen on ${flags.host}:${port} (${code}); choose another --port or --host`, { cause: err });
+    }
+    throw err;
+  }
+  ctx.out(`dashboard on ${dashboard.url}/queues (budgets: ${dashboard.url}/budget${flags.allowImports ? `; imports: ${dashboard.url}/import` : ''})${flags.allowActions ? '' : '; read-only'}${auth ? `; user ${auth.user}` : ''}`);
+  ctx.out('press Ctrl-C to stop');
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) resolve();
+    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await dashboard.close();
+  ctx.err('dashboard stopped');
+  return 0;
 }
 
 /** --auth-user and --auth-password-env go together; the password is only ever read from the environment. */

@@ -8,49 +8,12 @@ import {
   RowError,
   UsageError,
   coerceError,
-  type ErrorCode,
 } from '../errors/index.ts';
 import { redisGraceMs } from '../queue/connection.ts';
 import { describeRedisError } from '../queue/redis-errors.ts';
+import { EXIT, exitCodeOf } from './exit-codes.ts';
 
-/** Exit codes of CONTRACT.md §2. */
-export const EXIT = {
-  ok: 0,
-  /** done, but some rows or records were invalid or failed */
-  partial: 1,
-  /** usage or configuration error */
-  usage: 2,
-  /** the service refused the credentials */
-  auth: 3,
-  /** the service could not be reached or kept failing (network, 5xx after retries) */
-  unreachable: 4,
-  interrupted: 130,
-} as const;
-
-/**
- * The exit code of a failure's stable code (CONTRACT.md §2), one table for a failure in this
- * process and one that came back from a queued job (`parseFailureReason`).
- */
-export function exitCodeOf(code: ErrorCode | undefined): number {
-  switch (code) {
-    case 'BUILDSYNC_INTERRUPTED':
-      return EXIT.interrupted;
-    case 'BUILDSYNC_CONFIG_INVALID':
-    case 'BUILDSYNC_USAGE':
-    case 'BUILDSYNC_FILE_UNREADABLE':
-    case 'BUILDSYNC_ROW_INVALID':
-    case 'BUILDSYNC_REDIS_UNAVAILABLE':
-      return EXIT.usage;
-    case 'BUILDSYNC_HTTP_401':
-      return EXIT.auth;
-    case 'BUILDSYNC_NETWORK':
-    case 'BUILDSYNC_HTTP_5XX':
-    case 'BUILDSYNC_RETRY_LATER':
-      return EXIT.unreachable;
-    default:
-      return EXIT.partial;
-  }
-}
+export { EXIT, exitCodeOf };
 
 /** What a command failure means for the user: the exit code and one line to print. */
 export function describeFailure(err: unknown): { code: number; message: string } {

@@ -3,44 +3,23 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Command } from 'commander';
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../redis-layout.ts';
 import { writeFileAtomically } from '../csv/atomic-file.ts';
 import { FileError } from '../errors/index.ts';
 import { checkLedgerLines, exportLedger, importLedger, pruneLedger } from '../ledger/index.ts';
 import { connectRedis } from '../queue/index.ts';
-import { action, type CommandContext } from './command.ts';
+import type { CommandContext } from './command.ts';
 import { EXIT } from './exit.ts';
 import { intOption } from './options.ts';
 import { configFor } from './runtime.ts';
+import { count } from './wording.ts';
 
 /**
- * `buildsync ledger export | import | prune` (CONTRACT.md §2): the ledger as JSON Lines. The
- * account is the global --account (the ledger of `default` without it), the same name imports
- * write their ledger under. Keeping the ledger bounded is a scheduled `ledger prune` (cron):
- * nothing prunes on its own.
+ * `buildsync ledger export | import | prune` (flags in program/ledger.ts): the ledger as JSON
+ * Lines. Keeping the ledger bounded is a scheduled `ledger prune` (cron) or the workers' own
+ * pruning (BUILDSYNC_LEDGER_RETENTION_DAYS).
  */
-export function registerLedger(program: Command): void {
-  const ledger = program
-    .command('ledger')
-    .description('the ledger of created records as JSON Lines: back it up, move it to another Redis, forget old entries');
-  ledger
-    .command('export')
-    .description('write the ledger of the account (--account, default: default) as JSON Lines')
-    .option('--out <path>', 'where to write it (written whole or not at all); - or none: standard output')
-    .action(action((ctx, opts: { out?: string }) => exportCommand(ctx, opts.out)));
-  ledger
-    .command('import <file>')
-    .description('merge a ledger export into the account\'s ledger; a created record is never forgotten')
-    .action(action((ctx, file: string) => importCommand(ctx, file)));
-  ledger
-    .command('prune')
-    .description('forget created records older than --older-than days (claimed, sending and unknown entries are kept)')
-    .option('--older-than <days>', 'age in days of the created entries to forget (default: BUILDSYNC_LEDGER_RETENTION_DAYS, 400)')
-    .action(action((ctx, opts: { olderThan?: string }) => pruneCommand(ctx, opts.olderThan)));
-}
-
-async function exportCommand(ctx: CommandContext, out: string | undefined): Promise<number> {
+export async function ledgerExportCommand(ctx: CommandContext, out: string | undefined): Promise<number> {
   const cfg = configFor(ctx);
   const account = cfg.account.name;
   const unreadable: string[] = [];
@@ -57,7 +36,7 @@ async function exportCommand(ctx: CommandContext, out: string | undefined): Prom
         entries++;
         if (!process.stdout.write(line)) await once(process.stdout, 'drain', { signal: ctx.signal });
       }
-      ctx.err(`${entries} ledger entries of account ${account}`);
+      ctx.err(`${count(entries, 'ledger entry', 'ledger entries')} of account ${account}`);
       return;
     }
     const path = resolve(out);
@@ -73,12 +52,12 @@ async function exportCommand(ctx: CommandContext, out: string | undefined): Prom
       await file.abort().catch(() => {});
       throw err;
     }
-    ctx.out(`wrote ${entries} ledger entries of account ${account} to ${path}`);
+    ctx.out(`wrote ${count(entries, 'ledger entry', 'ledger entries')} of account ${account} to ${path}`);
   });
   return unreadable.length ? EXIT.partial : EXIT.ok;
 }
 
-async function importCommand(ctx: CommandContext, file: string): Promise<number> {
+export async function ledgerImportCommand(ctx: CommandContext, file: string): Promise<number> {
   const cfg = configFor(ctx);
   const account = cfg.account.name;
   const path = resolve(file);
@@ -86,16 +65,16 @@ async function importCommand(ctx: CommandContext, file: string): Promise<number>
   // Every line is checked before anything is merged: a bad file changes nothing.
   await checkLedgerLines(readLines(path), account, { source: path });
   const counts = await withRedis(cfg.redisUrl, (redis) => importLedger(redis, cfg.prefix, account, readLines(path), { source: path, signal: ctx.signal }));
-  ctx.out(`merged ${path} into the ledger of account ${account}: ${counts.added} added, ${counts.kept} already known and kept, ${counts.conflicts} conflicts`);
+  ctx.out(`merged ${path} into the ledger of account ${account}: ${counts.added} added, ${counts.kept} already known and kept, ${count(counts.conflicts, 'conflict')}`);
   if (!counts.conflicts) return EXIT.ok;
   for (const key of counts.conflictKeys) {
     ctx.err(`conflict: ${key} was created with another id than the ledger's; the ledger's id is kept. The service may hold this record twice: check it there.`);
   }
-  if (counts.conflicts > counts.conflictKeys.length) ctx.err(`and ${counts.conflicts - counts.conflictKeys.length} more conflicts`);
+  if (counts.conflicts > counts.conflictKeys.length) ctx.err(`and ${count(counts.conflicts - counts.conflictKeys.length, 'more conflict', 'more conflicts')}`);
   return EXIT.partial;
 }
 
-async function pruneCommand(ctx: CommandContext, olderThan: string | undefined): Promise<number> {
+export async function ledgerPruneCommand(ctx: CommandContext, olderThan: string | undefined): Promise<number> {
   const cfg = configFor(ctx);
   const account = cfg.account.name;
   const days = olderThan === undefined ? cfg.ledgerRetentionDays : intOption('--older-than', olderThan, 1, 36_500);
@@ -105,7 +84,7 @@ async function pruneCommand(ctx: CommandContext, olderThan: string | undefined):
     const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
     return pruneLedger(redis, cfg.prefix, account, days, now, { signal: ctx.signal });
   });
-  ctx.out(`pruned ${removed} created ${removed === 1 ? 'entry' : 'entries'} older than ${days} days from the ledger of account ${account}`);
+  ctx.out(`pruned ${removed} created ${removed === 1 ? 'entry' : 'entries'} older than ${count(days, 'day')} from the ledger of account ${account}`);
   return EXIT.ok;
 }
 

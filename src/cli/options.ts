@@ -24,8 +24,11 @@ export function choiceOption<T extends string>(flag: string, value: unknown, cho
   throw new UsageError(`${flag} ${JSON.stringify(value)}: expected one of ${choices.join(', ')}`);
 }
 
+/** A yes/no flag: `true|false` or `yes|no` (as cells accept them), in any case. */
 export function boolOption(flag: string, value: unknown): boolean {
-  if (value === true || value === 'true') return true;
-  if (value === false || value === 'false') return false;
-  throw new UsageError(`${flag} ${JSON.stringify(value)}: expected true or false`);
+  if (value === true || value === false) return value;
+  const v = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (v === 'true' || v === 'yes') return true;
+  if (v === 'false' || v === 'no') return false;
+  throw new UsageError(`${flag} ${JSON.stringify(value)}: expected true, false, yes or no`);
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../redis-layout.ts';
 import { loadConfig, requireService, type AppConfig, type ServiceAccount } from '../config.ts';
 import { connectRedis, Queues, startWorkers, type WorkerHost } from '../queue/index.ts';
 import { redisGraceMs } from '../queue/connection.ts';

@@ -1,9 +1,9 @@
 export { QUEUE, JOB, DEFAULT_PREFIX, type JobKind, type QueueName } from './names.ts';
 export { connectRedis, createRedis, redisAnswers } from './connection.ts';
 export { Queues } from './queues.ts';
-export { RETENTION, RECORD_ATTEMPTS, EXPORT_ATTEMPTS } from './retention.ts';
-export { submitExport, submitImport } from './submit.ts';
+export { RETENTION, RECORD_JOB_RETENTION, RECORD_ATTEMPTS, EXPORT_ATTEMPTS } from './retention.ts';
+export { submitExport, submitImport, ImportSubmission, type SubmitImportOptions } from './submit.ts';
 export { startWorkers, type WorkerHost, type WorkerHostOptions } from './worker-host.ts';
 export { Metrics } from './metrics.ts';
-export { exportJobData, type ExportJobData, type ExportJobResult } from '../../jobs/export-projects.ts';
+export { exportJobData, type ExportJobData, type ExportJobResult } from '../../jobs/index.ts';
 export type { ImportSummary } from '../engine/index.ts';

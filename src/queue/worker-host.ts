@@ -1,29 +1,25 @@
 import type { Server } from 'node:http';
-import { Queue, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { RedisConnection as Redis } from '../redis-layout.ts';
 import type { Logger } from 'pino';
-import { processExportProjects } from '../../jobs/export-projects.ts';
-import { processImportParent } from '../../jobs/import-parent.ts';
-import { processSendRecord } from '../../jobs/send-record.ts';
-import type { JobContext } from '../../jobs/context.ts';
-import { allowVolatileRedis, loadConfig, readEnv, requireService, type Env } from '../config.ts';
-import { openSession, type ServiceSession } from '../engine/index.ts';
+import { createJobContext, PROCESSORS, type Processor } from '../../jobs/index.ts';
+import { allowVolatileRedis, notifyUrl, readEnv, type Env } from '../config.ts';
+import type { ImportSummary, ServiceSession } from '../engine/index.ts';
 import { backoffMs } from '../errors/index.ts';
-import { confirmNote, DEFAULT_LEASE_MS, durabilityDecision, ImportStore, Ledger, pruneLedger, readDurabilityFacts, type DurabilityDecision } from '../ledger/index.ts';
+import { durabilityDecision, pruneLedger, readDurabilityFacts, type DurabilityDecision } from '../ledger/index.ts';
 import { logger } from '../log.ts';
 import { connectRedis, createRedis } from './connection.ts';
 import { describeRedisError, redisErrorLog } from './redis-errors.ts';
 import { Metrics } from './metrics.ts';
-import { QUEUE } from './names.ts';
+import { Notifier } from './notify.ts';
+import { QUEUE, queuePrefix, type JobKind } from './names.ts';
+import { RECORD_JOB_RETENTION } from './retention.ts';
 
 /** How long a worker may take to stop (SIGTERM ends every command within 5 s, even while Redis is away). */
 const CLOSE_MS = 3_500;
 
 /** How often a worker prunes the ledger of each account it serves (see `pruneNow`). */
 const PRUNE_EVERY_MS = 6 * 3600_000;
-
-/** How often a worker puts an import's progress on its parent job. */
-const PROGRESS_EVERY_MS = 500;
 
 /** Record jobs active per request slot of the client's pool (see the records worker). */
 const RECORD_JOBS_PER_REQUEST_SLOT = 2;
@@ -76,17 +72,17 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
 
   // One line per cause every 10 s for every Redis error of this worker, whatever reports it.
   const redisErrors = redisErrorLog(opts.redisUrl, log);
-  const probeQueues = Object.values(QUEUE).map((name) => redisErrors.watch(new Queue(name, { connection: redis, prefix: opts.prefix }), `queue ${name}`));
+  const probeQueues = Object.values(QUEUE).map((name) => redisErrors.watch(new Queue(name, { connection: redis, prefix: queuePrefix(redis, opts.prefix) }), `queue ${name}`));
   const metrics = new Metrics(
     () => probeQueues,
     () => [...sessions.values()].flatMap((s) => (s.throttle ? [s.throttle] : [])),
   );
+  metrics.watchExports(redis, opts.prefix);
+  const notifyTo = notifyUrl(opts.env ?? readEnv());
+  const notifier = notifyTo ? new Notifier({ url: notifyTo, log }) : undefined;
 
-  // Progress of imports on their parent jobs, at most every PROGRESS_EVERY_MS per import here.
+  // Imports' progress goes on their parent jobs (jobs/context.ts says how often).
   const importsQueue = probeQueues.find((q) => q.name === QUEUE.imports)!;
-  const progressAt = new Map<string, number>();
-  const recordsOf = new Map<string, number>();
-  const store = new ImportStore(redis, opts.prefix);
 
   // CONTRACT.md §2, Durability: a record is sent only once the ledger's note that it is being
   // sent would survive a Redis crash. Decided once at start; a refusal fails each record unsent.
@@ -95,7 +91,6 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
   });
   if (durability.mode === 'refuse') log.error(`records will not be sent: ${durability.message}`);
   else if (durability.warning && !opts.inCommand) log.warn(durability.warning);
-  const confirmMs = Math.max(1000, Math.floor((opts.leaseMs ?? DEFAULT_LEASE_MS) / 3));
 
   // BUILDSYNC_LEDGER_RETENTION_DAYS: each account this worker serves has its ledger pruned of
   // created records older than that when the worker first serves it, then every PRUNE_EVERY_MS.
@@ -114,58 +109,31 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
     pruneTimers.push(t);
   };
 
-  const ctx: JobContext = {
-    prefix: opts.prefix,
+  const ctx = createJobContext({
     redis,
-    ledger: new Ledger(redis, opts.prefix, {
-      leaseMs: opts.leaseMs,
-      confirm: durability.mode === 'aof-always' && !('replicas' in durability && durability.replicas) ? undefined : (r) => confirmNote(r, durability, confirmMs),
-    }),
-    store,
+    prefix: opts.prefix,
     log,
-    async importProgress(importId) {
-      const now = Date.now();
-      if (now - (progressAt.get(importId) ?? 0) < PROGRESS_EVERY_MS) return;
-      progressAt.set(importId, now);
-      if (progressAt.size > 1000) progressAt.delete(progressAt.keys().next().value!);
-      let records = recordsOf.get(importId);
-      if (records === undefined) {
-        records = (await store.meta(importId))?.records ?? 0;
-        recordsOf.set(importId, records);
-        if (recordsOf.size > 1000) recordsOf.delete(recordsOf.keys().next().value!);
-      }
-      if (!records) return;
-      const c = await store.counts(importId);
-      // A number, so bull-board draws it as a progress bar; the counts are in `jobs show`.
-      await importsQueue.updateJobProgress(importId, Math.floor((100 * c.settled) / records)).catch(() => {
+    env: opts.env,
+    concurrency: opts.concurrency,
+    timeScale: opts.timeScale,
+    leaseMs: opts.leaseMs,
+    allowInsecureHttp: opts.allowInsecureHttp,
+    durability,
+    sessions,
+    setImportProgress: (importId, percent) =>
+      importsQueue.updateJobProgress(importId, percent).catch(() => {
         // The parent may be gone (removed by hand): progress is only a display.
-      });
+      }),
+    onAccount: pruneNow,
+    onResponse: (info) => {
+      metrics.http.inc({ account: info.account, route: info.route, status: String(info.status) });
+      if (info.status === 429) metrics.rateLimited.inc({ account: info.account });
     },
-    client(account) {
-      let s = sessions.get(account);
-      if (!s) {
-        // Secrets come from this worker's own environment; job data names the account only.
-        const cfg = loadConfig({ env: opts.env, account });
-        s = openSession(requireService(cfg.account, { allowInsecureHttp: opts.allowInsecureHttp }), {
-          redis,
-          prefix: opts.prefix,
-          connections: opts.concurrency,
-          timeScale: opts.timeScale,
-          onResponse: (info) => {
-            metrics.http.inc({ account: info.account, route: info.route, status: String(info.status) });
-            if (info.status === 429) metrics.rateLimited.inc({ account: info.account });
-          },
-        });
-        sessions.set(account, s);
-        pruneNow(account, cfg.ledgerRetentionDays);
-      }
-      return s.client;
-    },
-    count(event, n = 1) {
+    count(event, n) {
       if (event === 'rows') metrics.rows.inc(n);
       else metrics.records.inc({ status: event }, n);
     },
-  };
+  });
 
   // BullMQ does not close connections it was handed: keep them to close them ourselves.
   const connections: Redis[] = [];
@@ -175,7 +143,8 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
     return c;
   };
   const common = {
-    prefix: opts.prefix,
+    // `{PREFIX}` on a cluster: every queue key in one slot (names.ts).
+    prefix: queuePrefix(redis, opts.prefix),
     lockDuration: lockMs,
     stalledInterval: lockMs,
     // A record job that stalls (its worker died mid-request) comes back once more: the ledger
@@ -188,6 +157,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
     w.on('completed', (job: Job) => metrics.jobs.inc({ queue: w.name, kind: job.name, state: 'completed' }));
     w.on('failed', (job: Job | undefined, err: Error) => {
       metrics.jobs.inc({ queue: w.name, kind: job?.name ?? 'unknown', state: 'failed' });
+      notifier?.jobFailed(job); // BUILDSYNC_NOTIFY_URL: exports and imports, after their last attempt only
       // A job that lost its lock while Redis was away is Redis's story, told once per 10 s.
       if (describeRedisError(err, opts.redisUrl).cause === 'lock') redisErrors.report(err, `worker ${w.name}`);
       else log.warn({ queue: w.name, job: job?.id, err: err.message }, `job failed: ${err.message}`);
@@ -196,22 +166,31 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
     return w;
   };
 
+  // Each job to its kind's processor (jobs/index.ts).
+  const run = (job: Job, token: string | undefined, signal?: AbortSignal): Promise<unknown> => {
+    const processor = (PROCESSORS as Record<string, Processor>)[job.name];
+    if (!processor) throw new UnrecoverableError(`no processor for job kind ${JSON.stringify(job.name)}: was it queued by a newer buildsync than this worker?`);
+    return processor(job, token, ctx, signal);
+  };
+
   const workers = [
     track(
-      new Worker(QUEUE.records, (job, token) => processSendRecord(job, token, ctx), {
+      new Worker(QUEUE.records, (job, token) => run(job, token), {
         ...common,
         connection: connection(),
         // The client's pool holds `concurrency` requests in flight; a few more jobs than that keep
         // the pool fed while others do their Redis bookkeeping (ledger, outcome, BullMQ), so the
         // requests, not the bookkeeping, set the pace.
         concurrency: Math.ceil(opts.concurrency * RECORD_JOBS_PER_REQUEST_SLOT),
+        // Record jobs carry no retention options of their own (retention.ts): the worker's apply.
+        ...RECORD_JOB_RETENTION,
       }),
     ),
     track(
       new Worker(
         QUEUE.imports,
         async (job, token) => {
-          const summary = await processImportParent(job, token, ctx);
+          const summary = (await run(job, token)) as ImportSummary;
           metrics.rows.inc(summary.rows);
           return summary;
         },
@@ -219,7 +198,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
       ),
     ),
     track(
-      new Worker(QUEUE.exports, (job, token, signal) => processExportProjects(job, token, ctx, signal), {
+      new Worker(QUEUE.exports, (job, token, signal) => run(job, token, signal), {
         ...common,
         connection: connection(),
         concurrency: 2,
@@ -248,6 +227,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
       const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), CLOSE_MS)));
       const graceful = (async () => {
         await Promise.all(workers.map((w) => keep(w.close())));
+        await notifier?.drain(1_000);
         if (metricsServer) await keep(new Promise<void>((r) => metricsServer.close(() => r())));
         for (const s of sessions.values()) await keep(s.close());
         for (const q of probeQueues) await keep(q.close());
@@ -271,3 +251,5 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
   };
 }
 
+// Every job kind has a processor: a kind added to names.ts without one fails to compile here.
+PROCESSORS satisfies Record<JobKind, Processor>;

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import { action } from '../command.ts';
+import type { DashboardFlags } from '../dashboard-command.ts';
+import { examples } from './examples.ts';
+
+/** `buildsync dashboard`; the work is in ../dashboard-command.ts, loaded when it runs. */
+export function registerDashboard(program: Command): void {
+  program
+    .command('dashboard')
+    .description('serve a web dashboard: the queues (bull-board, read-only unless --allow-actions) and each account\'s rate budget and schedules at /budget')
+    .option('--port <port>', 'port to listen on', '3000')
+    .option('--host <host>', 'address to bind (anything but loopback exposes the queues to the network)', '127.0.0.1')
+    .option('--allow-actions', 'let the dashboard retry, remove, promote and pause jobs and queues')
+    .option('--allow-imports', 'serve the import page at /import (needs --auth-user unless --host is loopback)')
+    .option('--max-upload-mb <mb>', 'with --allow-imports: the largest file the import page accepts, in MB', '50')
+    .option('--auth-user <user>', 'require HTTP Basic authentication with this user name')
+    .option('--auth-password-env <VAR>', 'the environment variable holding the password for --auth-user (never the password itself)')
+    .addHelpText(
+      'after',
+      examples([
+        'buildsync dashboard                                  # http://127.0.0.1:3000/queues, read-only',
+        'buildsync dashboard --allow-imports                  # and the import page at /import',
+        'DASH_PASSWORD=… buildsync dashboard --host 0.0.0.0 --auth-user ops --auth-password-env DASH_PASSWORD',
+      ]),
+    )
+    .action(action(async (ctx, flags: DashboardFlags) => (await import('../dashboard-command.ts')).dashboardCommand(ctx, flags), { runsUntilSignal: true }));
+}

@@ -1,0 +1,83 @@
+import { Option, type Command } from 'commander';
+import { resolve } from 'node:path';
+import { action, type JsonFailure } from '../command.ts';
+import type { ImportFlags, ImportJson } from '../import-command.ts';
+// The decoder's module itself, not csv/index.ts, which would load the readers (csv-parse, exceljs).
+import { ENCODING_OPTIONS } from '../../csv/input-decoder.ts';
+import { examples } from './examples.ts';
+
+/** `buildsync import estimates|bills`; the work is in ../import-command.ts, loaded when it runs. */
+export function registerImport(program: Command): void {
+  const imp = program
+    .command('import')
+    .description('create records in the service from a file')
+    .addHelpText('after', examples(['buildsync import estimates estimates.csv', 'buildsync import bills bills.csv --vendors vendors.csv']));
+  const common = (c: Command) =>
+    c
+      .option('--dry-run', 'read, validate and map FILE; write the report; send nothing (needs neither Redis nor the service)')
+      .option('--print-payloads', 'with --dry-run: print each payload that would be sent, one JSON per line, on stdout')
+      .option('--report <path>', 'where the per-row report goes (default FILE.report.csv)')
+      .option('--out <path>', 'the same as --report')
+      .option('--detach', 'submit the import, print its id and return')
+      .option('--json', 'print the summary as one JSON object on standard output (progress stays on standard error)')
+      .option('--resend-unknown', 'send again records whose earlier request may have reached the service (bills: may create a duplicate)')
+      .addOption(new Option('--encoding <encoding>', 'CSV: how FILE is encoded; auto reads UTF-8 (BOM or not), UTF-16 with BOM and Windows-1252, and stops on a mix').choices([...ENCODING_OPTIONS]))
+      .addOption(new Option('--date-format <order>', 'how 03/02/2026 is read; auto decides from the file and stops when it cannot').choices(['auto', 'YMD', 'MDY', 'DMY']))
+      .addOption(new Option('--decimal-separator <sep>', 'how numbers are written; auto: "," in a ;-separated file, else "."').choices(['auto', '.', ',']));
+  common(
+    imp
+      .command('estimates <file>')
+      .description('create one estimate per (project, estimate name) group in FILE (.csv or .xlsx)')
+      .option('--mapping <map.json>', 'mapping file: rename, ignore or set columns')
+      .option('--sheet <name>', '.xlsx: the sheet to read (default the first)'),
+  )
+    .addHelpText(
+      'after',
+      examples([
+        'buildsync import estimates estimates.csv',
+        'buildsync import estimates estimates.xlsx --sheet Alternates',
+        'buildsync import estimates other-headers.csv --mapping estimates-mapping.json',
+        'buildsync import estimates big.csv --dry-run --print-payloads > payloads.jsonl',
+        'buildsync import estimates estimates.csv --json > summary.json',
+        'buildsync template estimates --out estimates.xlsx     # an empty spreadsheet to fill in',
+      ]),
+    )
+    .action(action(async (ctx, file: string, flags: ImportFlags) => (await import('../import-command.ts')).importCommand(ctx, 'estimates', file, flags), { jsonFailure: failedImport('estimates') }));
+  common(
+    imp
+      .command('bills <file>')
+      .description('create one bill per bill group in FILE (.csv or .xlsx)')
+      .option('--mapping <map.json|quickbooks|xero>', 'mapping file, or quickbooks / xero for a QuickBooks or Xero bill export')
+      .option('--vendors <vendors.csv>', 'CSV of vendor,vendor_id to look up vendor names')
+      .option('--sheet <name>', '.xlsx: the sheet to read (default the first)'),
+  )
+    .addHelpText(
+      'after',
+      examples([
+        'buildsync import bills bills.csv --vendors vendors.csv',
+        'buildsync import bills quickbooks-bills.csv --mapping quickbooks',
+        'buildsync import bills bills.csv --dry-run                 # check the file, send nothing',
+        'buildsync import bills bills.csv --detach                  # print the import id and return',
+        'buildsync import bills bills.csv --resend-unknown          # after checking the unknown ones in the service',
+        'buildsync jobs report IMPORT_ID --errors --out fix.csv     # the rows to fix, to import again',
+      ]),
+    )
+    .action(action(async (ctx, file: string, flags: ImportFlags) => (await import('../import-command.ts')).importCommand(ctx, 'bills', file, flags), { jsonFailure: failedImport('bills') }));
+}
+
+/** `--json` of an import that failed before it had a summary (a bad file, no Redis, …): the same keys. */
+function failedImport(kind: 'estimates' | 'bills') {
+  return ([file]: [string, ImportFlags], f: JsonFailure): ImportJson => ({
+    status: 'failed',
+    importId: null,
+    kind,
+    file: resolve(file),
+    rows: 0,
+    records: 0,
+    counts: { created: 0, exists: 0, skipped: 0, failed: 0, unknown: 0, invalidRows: 0 },
+    report: null,
+    errorsFile: null,
+    exitCode: f.exitCode,
+    error: { code: f.code, message: f.message },
+  });
+}

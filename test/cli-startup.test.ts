@@ -1,0 +1,113 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error bin/build.mjs is plain JavaScript without types
+import { buildBundle } from '../bin/build.mjs';
+import { CLI_BUNDLE } from './helpers/cli-path.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const tempDir = (name: string) => {
+  const d = mkdtempSync(join(tmpdir(), `buildsync-${name}-`));
+  dirs.push(d);
+  return d;
+};
+
+interface Metafile {
+  outputs: Record<string, { imports: Array<{ path: string; kind: string; external?: boolean }>; entryPoint?: string }>;
+}
+
+/** The packages a module loads before its first line runs: its static imports, and theirs. */
+function staticPackages(meta: Metafile, from: string): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length) {
+    const out = stack.pop()!;
+    if (seen.has(out)) continue;
+    seen.add(out);
+    for (const i of meta.outputs[out]!.imports) {
+      if (i.kind !== 'import-statement') continue;
+      if (i.external) packages.add(i.path);
+      else stack.push(i.path);
+    }
+  }
+  return packages;
+}
+
+const cli = (args: string[]) => spawnSync(process.execPath, [CLI_BUNDLE, ...args], { encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '' } });
+
+describe('cold start: --version and --help load commander and nothing heavy', () => {
+  it('the bundle entry reaches no heavy package statically; each command is its own lazily loaded chunk', async () => {
+    const meta = (await (buildBundle as (dir: string) => Promise<Metafile>)(tempDir('bundle'))) as Metafile;
+    const entry = Object.keys(meta.outputs).find((o) => o.endsWith('/buildsync.mjs'))!;
+    const loaded = [...staticPackages(meta, entry)];
+    // Only node's own modules and commander: no bullmq, ioredis, exceljs, undici, express,
+    // bull-board, prom-client, zod, pino, csv-parse, dotenv or pg before a command runs.
+    expect(loaded.filter((p) => !p.startsWith('node:')).sort()).toEqual(['commander']);
+    // …and the command's work is there, behind dynamic imports.
+    const lazy = meta.outputs[entry]!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
+    for (const command of ['import-command', 'export-command', 'worker-command', 'jobs-command', 'schedule-command', 'dashboard-command']) {
+      expect(lazy.some((p) => p.includes(`/${command}-`)), command).toBe(true);
+    }
+    const importChunk = Object.keys(meta.outputs).find((o) => o.includes('/import-command-'))!;
+    expect([...staticPackages(meta, importChunk)]).toEqual(expect.arrayContaining(['bullmq', 'ioredis', 'undici']));
+  });
+
+  it('prints the version, and every command\'s --help ends with examples', () => {
+    const version = cli(['--version']);
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toBe(VERSION);
+    const commands = [
+      [], ['export'], ['export', 'projects'], ['import'], ['import', 'estimates'], ['import', 'bills'], ['worker'],
+      ['schedule'], ['schedule', 'export-projects'], ['schedule', 'list'], ['schedule', 'remove'],
+      ['jobs'], ['jobs', 'list'], ['jobs', 'show'], ['jobs', 'report'], ['check'], ['ledger'], ['ledger', 'export'],
+      ['ledger', 'import'], ['ledger', 'prune'], ['template'], ['sandbox'], ['dashboard'], ['demo'],
+    ];
+    for (const c of commands) {
+      const help = cli([...c, '--help']);
+      expect(help.status, c.join(' ')).toBe(0);
+      expect(help.stdout, c.join(' ')).toMatch(/\nExamples:\n {2}\$ buildsync /);
+    }
+    // The flags the contract names are listed where a script looks for them.
+    const exportHelp = cli(['export', 'projects', '--help']).stdout;
+    expect(exportHelp).toMatch(/--out <path>\s+output file, or - for standard output/);
+    expect(exportHelp).toMatch(/--json\s+print the summary as one JSON object/);
+    expect(exportHelp).toMatch(/--include-client-sub <yes\|no>/);
+    const importHelp = cli(['import', 'bills', '--help']).stdout;
+    for (const flag of ['--report <path>', '--out <path>', '--json', '--detach', '--dry-run']) expect(importHelp).toContain(flag);
+  });
+});
+
+describe('bin/buildsync.mjs runs a current bundle, and builds it when it is missing or stale', () => {
+  it('builds dist/ on first use, runs it, and rebuilds after a source file changes', () => {
+    // A copy of the checkout (its node_modules linked), so that the real dist/ is left alone.
+    const root = tempDir('checkout');
+    for (const part of ['bin', 'src', 'jobs', 'samples', 'package.json']) cpSync(join(ROOT, part), join(root, part), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+    const run = () => spawnSync(process.execPath, [join(root, 'bin', 'buildsync.mjs'), '--version'], { encoding: 'utf8', timeout: 60_000 });
+
+    const first = run();
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout.trim()).toBe(VERSION);
+    expect(first.stderr).toBe('');
+    const built = statSync(join(root, 'dist', 'buildsync.mjs')).mtimeMs;
+
+    // Current: run as it is, not rebuilt.
+    expect(run().status).toBe(0);
+    expect(statSync(join(root, 'dist', 'buildsync.mjs')).mtimeMs).toBe(built);
+
+    // A source file newer than the bundle: rebuilt before it runs.
+    const later = new Date(built + 5_000);
+    utimesSync(join(root, 'src', 'cli', 'options.ts'), later, later);
+    const second = run();
+    expect(second.status, second.stderr).toBe(0);
+    expect(statSync(join(root, 'dist', 'buildsync.mjs')).mtimeMs).toBeGreaterThan(built);
+  });
+});
