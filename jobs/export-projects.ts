@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { z } from 'zod';
-import { defaultExportPath, runExport, type ExportFormat } from '../src/engine/index.ts';
+import { defaultExportPath, runExport, type ExportFormat, type ProjectExportResult } from '../src/engine/index.ts';
 import { BuildsyncError, coerceError, failureReason, retryDecision } from '../src/errors/index.ts';
+import { recordExportSuccess } from '../src/engine/export-freshness.ts';
 import type { JobContext } from './context.ts';
 
 /** Job data of `export-projects`: the account by name and the export's options, never a secret. */
@@ -16,16 +17,14 @@ export const exportJobData = z.object({
   /** Exact output path; when absent the file is `projects-YYYY-MM-DD.<ext>` in `outDir`. */
   out: z.string().optional(),
   outDir: z.string().default('exports'),
+  /** `postgres`: upsert into buildsync_projects of the worker's BUILDSYNC_EXPORT_DATABASE_URL (CONTRACT.md §5b); no export file. */
+  to: z.enum(['file', 'postgres']).default('file'),
+  /** Also write the changes file beside the export file's path (CONTRACT.md §5b). */
+  changes: z.boolean().default(false),
 });
 export type ExportJobData = z.infer<typeof exportJobData>;
 
-export interface ExportJobResult {
-  path: string;
-  projects: number;
-  bytes: number;
-  skippedMyDocuments: number;
-  ms: number;
-}
+export type ExportJobResult = ProjectExportResult;
 
 /**
  * Runs one export. A scheduled run is dated by the time it was scheduled for (not when a worker
@@ -37,11 +36,15 @@ export async function processExportProjects(job: Job, token: string | undefined,
   const out = data.out ?? datedExportPath(data.format, scheduledAt(job), data.outDir, schedulerZone(job));
   let lastReport = 0;
   try {
+    const db = data.to === 'postgres' ? ctx.exportDatabase(data.account) : undefined;
     const result = await runExport(
       ctx.client(data.account),
       { ...data, out },
       {
         signal,
+        changeState: { redis: ctx.redis, prefix: ctx.prefix, account: data.account },
+        databaseUrl: db?.url,
+        databaseVariable: db?.variable,
         onProgress: (p) => {
           const now = Date.now();
           if (now - lastReport < 500) return;
@@ -51,7 +54,11 @@ export async function processExportProjects(job: Job, token: string | undefined,
       },
     );
     await job.updateProgress({ projects: result.projects, bytes: result.bytes, done: true });
-    ctx.log.info({ job: job.id, path: result.path, projects: result.projects }, 'export written');
+    ctx.log.info({ job: job.id, to: result.to, path: result.path || undefined, projects: result.projects, changes: result.changes, postgres: result.postgres }, 'export written');
+    // For the staleness alert (README, "For data teams"); a metric is not worth failing the export.
+    await recordExportSuccess(ctx.redis, ctx.prefix, { account: data.account, schedule: job.repeatJobKey ?? '', result }).catch((err: unknown) =>
+      ctx.log.warn({ job: job.id, err: (err as Error).message }, 'could not record the export for the buildsync_export_last_success metrics'),
+    );
     return { ...result };
   } catch (err) {
     if (signal?.aborted && token) {

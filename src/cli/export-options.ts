@@ -8,15 +8,21 @@ export interface ExportOptionFlags {
   source: string;
   pageSize: string;
   myDocuments: string;
+  /** `--to file|postgres` (CONTRACT.md §5b). */
+  to?: string;
+  /** `--changes`: also write the changes file. */
+  changes?: boolean;
 }
 
 export function addExportOptions(cmd: Command): Command {
   return cmd
     .option('--format <format>', 'csv or jsonl', 'csv')
-    .option('--include-client-sub <bool>', 'include projects where the user is client or subcontractor (v2 source)', 'true')
+    .option('--include-client-sub <yes|no>', 'include projects where the user is client or subcontractor (v2 source): true|false or yes|no', 'true')
     .option('--source <source>', 'v2 (one streamed listing) or paged (skip/take pages)', 'v2')
     .option('--page-size <n>', 'records per page with --source paged (at least 2: pages overlap)', '500')
-    .option('--my-documents <mode>', 'exclude, official or all "My Documents" pseudo-projects', 'exclude');
+    .option('--my-documents <mode>', 'exclude, official or all "My Documents" pseudo-projects', 'exclude')
+    .option('--to <destination>', 'file, or postgres: upsert into buildsync_projects of BUILDSYNC_EXPORT_DATABASE_URL (read by the worker) instead of writing a file', 'file')
+    .option('--changes', 'also write PROJECTS-changes.csv: the projects added, changed or removed since the last successful export of the same options');
 }
 
 /** The flags checked, each bad value named with what to write instead. */
@@ -27,5 +33,7 @@ export function parseExportOptions(flags: ExportOptionFlags) {
     pageSize: intOption('--page-size', flags.pageSize, 2, 10_000),
     format: choiceOption('--format', flags.format, ['csv', 'jsonl'] as const),
     myDocuments: choiceOption('--my-documents', flags.myDocuments, ['exclude', 'official', 'all'] as const),
+    to: choiceOption('--to', flags.to ?? 'file', ['file', 'postgres'] as const),
+    changes: flags.changes === true,
   };
 }

@@ -1,5 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { ServiceClient } from '../api/index.ts';
-import { exportProjects, type ExportFormat, type ExportResult, type MyDocumentsMode } from './export-projects.ts';
+import { ConfigError } from '../errors/index.ts';
+import { exportStateKeyOf, type RedisConnection } from '../redis-layout.ts';
+import type { Secret } from '../secret.ts';
+import { PostgresProjectSink, type UpsertCounts } from '../warehouse/index.ts';
+import { ChangeTracker, changesPathFor, type ChangeCounts } from './export-changes.ts';
+import { exportProjects, type ExportFormat, type ExportResult, type ExportSink, type MyDocumentsMode } from './export-projects.ts';
+
+export type ExportDestination = 'file' | 'postgres';
 
 export interface ProjectExportSpec {
   /** `v2`: GET /api/v2/Projects, streamed (seed §4.2); `paged`: GET /api/Projects?skip&take (seed §4.1). */
@@ -8,7 +16,43 @@ export interface ProjectExportSpec {
   pageSize: number;
   format: ExportFormat;
   myDocuments: MyDocumentsMode;
+  /**
+   * The export file. With `to: 'postgres'` no export file is written, and this path only names
+   * the changes file (`changesPathFor(out)`).
+   */
   out: string;
+  /** `file` (the default) or `postgres`: upsert into `buildsync_projects` (CONTRACT.md §5b). @defaultValue 'file' */
+  to?: ExportDestination;
+  /** Also write the changes file (CONTRACT.md §5b). @defaultValue false */
+  changes?: boolean;
+}
+
+/** Where `--changes` and `--to postgres` keep and write what they need; secrets stay out of the spec (job data). */
+export interface ExportServices {
+  /** Where the comparison state lives: the Redis, the key prefix and the account (redis-layout.ts `exportStateKeyOf`). */
+  changeState?: { redis: RedisConnection; prefix: string; account: string };
+  /** The account's BUILDSYNC_EXPORT_DATABASE_URL, from this process's environment. */
+  databaseUrl?: Secret;
+  /** Which variable to name when `databaseUrl` is missing. @defaultValue BUILDSYNC_EXPORT_DATABASE_URL */
+  databaseVariable?: string;
+}
+
+export interface ProjectExportResult extends ExportResult {
+  to: ExportDestination;
+  /** Added, changed and removed since the previous successful export of the same variant; with `--changes` or `--to postgres`. */
+  changes?: ChangeCounts & { path?: string };
+  /** What happened to `buildsync_projects` (`--to postgres`). */
+  postgres?: UpsertCounts;
+}
+
+/** The part of the comparison state's key that tells one listing variant from another (CONTRACT.md §5b). */
+export function exportVariant(spec: Pick<ProjectExportSpec, 'source' | 'includeClientSub' | 'myDocuments'>): string {
+  return `${spec.source}:${spec.includeClientSub}:${spec.myDocuments}`;
+}
+
+/** Whether this export keeps the comparison state (and so needs Redis). */
+export function tracksChanges(spec: Pick<ProjectExportSpec, 'to' | 'changes'>): boolean {
+  return spec.changes === true || spec.to === 'postgres';
 }
 
 /** The listing an export reads. The paged listing has no includeClientSub (seed §4.1 scope: client/sub projects included). */
@@ -18,17 +62,61 @@ export function projectSource(client: ServiceClient, spec: ProjectExportSpec, si
     : client.listProjectsPaged({ pageSize: spec.pageSize, signal });
 }
 
-/** Lists every visible project and writes the export file (complete, or not at all). */
-export function runExport(
+/**
+ * Lists every visible project and writes it where the spec says: the export file (complete, or
+ * not at all), `buildsync_projects` (one transaction), the changes file and the comparison state
+ * (replaced only when everything else succeeded).
+ */
+export async function runExport(
   client: ServiceClient,
   spec: ProjectExportSpec,
-  opts: { signal?: AbortSignal; onProgress?: (p: { projects: number; bytes: number }) => void } = {},
-): Promise<ExportResult> {
-  return exportProjects(projectSource(client, spec, opts.signal), {
-    out: spec.out,
+  opts: { signal?: AbortSignal; onProgress?: (p: { projects: number; bytes: number }) => void } & ExportServices = {},
+): Promise<ProjectExportResult> {
+  const to = spec.to ?? 'file';
+  const sinks: ExportSink[] = [];
+  let tracker: ChangeTracker | undefined;
+  let warehouse: PostgresProjectSink | undefined;
+  if (to === 'postgres' && !opts.databaseUrl) {
+    const name = opts.databaseVariable ?? 'BUILDSYNC_EXPORT_DATABASE_URL';
+    throw new ConfigError(`--to postgres needs ${name} in the environment of the process that runs the export (the worker); e.g. ${name}=postgres://user@db.example.com/warehouse`);
+  }
+  if (tracksChanges(spec) && !opts.changeState) {
+    throw new ConfigError(`${spec.changes ? '--changes' : '--to postgres'} keeps what was exported last time in Redis, and no Redis answers; start one or set REDIS_URL`);
+  }
+  try {
+    if (tracksChanges(spec) && opts.changeState) {
+      const { redis, prefix, account } = opts.changeState;
+      const variant = exportVariant(spec);
+      tracker = await ChangeTracker.open({
+        redis,
+        key: exportStateKeyOf(redis, prefix, account, variant),
+        nextKey: exportStateKeyOf(redis, prefix, account, variant, randomBytes(6).toString('hex')),
+        changesPath: spec.changes ? changesPathFor(spec.out) : undefined,
+      });
+    }
+    if (to === 'postgres') {
+      warehouse = await PostgresProjectSink.open({ url: opts.databaseUrl! });
+      sinks.push(warehouse);
+    }
+  } catch (err) {
+    await tracker?.abort();
+    throw err;
+  }
+  // The state is replaced last: a changes file or table that failed leaves it as it was.
+  if (tracker) sinks.push(tracker);
+
+  const result = await exportProjects(projectSource(client, spec, opts.signal), {
+    out: to === 'file' ? spec.out : null,
     format: spec.format,
     myDocuments: spec.myDocuments,
+    sinks,
     signal: opts.signal,
     onProgress: opts.onProgress,
   });
+  return {
+    ...result,
+    to,
+    ...(tracker ? { changes: { ...tracker.counts, ...(tracker.changesPath ? { path: tracker.changesPath } : {}) } } : {}),
+    ...(warehouse ? { postgres: warehouse.counts } : {}),
+  };
 }

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Queue } from 'bullmq';
 import { registerBudgetMetrics, type AccountThrottle } from '../throttle/index.ts';
+import { readExportSuccesses } from '../engine/export-freshness.ts';
+import type { RedisConnection } from '../redis-layout.ts';
 
 /** The worker's Prometheus metrics (prom-client), in a registry of its own. */
 export class Metrics {
@@ -52,6 +54,60 @@ export class Metrics {
       },
     });
     registerBudgetMetrics(this.registry, throttles);
+  }
+
+  /**
+   * The last successful export per account and schedule (README, "For data teams"), read from
+   * Redis at each scrape, so every worker shows the same values and a restart loses none. An
+   * alert on staleness: `time() - max by (account, schedule) (buildsync_export_last_success_timestamp_seconds) > 26 * 3600`.
+   */
+  watchExports(redis: RedisConnection, prefix: string): void {
+    let read: ReturnType<typeof readExportSuccesses> | undefined;
+    let readAt = 0;
+    // One read of Redis per scrape, shared by the three gauges.
+    const successes = () => {
+      if (!read || Date.now() - readAt > 1000) {
+        readAt = Date.now();
+        read = readExportSuccesses(redis, prefix);
+      }
+      return read;
+    };
+    const labelNames = ['account', 'schedule'] as const;
+    new Gauge({
+      name: 'buildsync_export_last_success_timestamp_seconds',
+      help: 'When the last successful project export of each account and schedule ended (schedule "" for one-off exports)',
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const e of await successes()) this.set({ account: e.account, schedule: e.schedule }, e.at / 1000);
+      },
+    });
+    new Gauge({
+      name: 'buildsync_export_last_success_projects',
+      help: 'Projects exported by the last successful export of each account and schedule',
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const e of await successes()) this.set({ account: e.account, schedule: e.schedule }, e.projects);
+      },
+    });
+    new Gauge({
+      name: 'buildsync_export_last_success_changes',
+      help: 'Projects added, changed and removed by the last successful export with --changes or --to postgres',
+      labelNames: [...labelNames, 'change'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const e of await successes()) {
+          for (const change of ['added', 'changed', 'removed'] as const) {
+            const n = e[change];
+            if (n !== null) this.set({ account: e.account, schedule: e.schedule, change }, n);
+          }
+        }
+      },
+    });
   }
 
   /** Serves GET /metrics on host:port; resolves once listening. */

@@ -30,7 +30,7 @@ export interface ParsedBill {
 
 /** `info` is the decoded `Info` query value. */
 export function parseBill(info: string | null): ParsedBill {
-  if (info === null || info.trim() === '') throw bad('The Info query parameter is required: a JSON object with the bill (seed §4.4).');
+  if (info === null || info.trim() === '') throw bad('The Info query parameter is required: a JSON object with the bill.');
   let payload: unknown;
   try {
     payload = JSON.parse(info);

@@ -214,6 +214,13 @@ export class Dataset {
     return id;
   }
 
+  /** Lays `fields` over the project's record (its ID stays). */
+  edit(id: number, fields: Record<string, unknown>): void {
+    const e = this.byId.get(id);
+    if (!e) throw new RangeError(`editProject: no project ${id}`);
+    e.overrides = { ...e.overrides, ...fields, ID: id };
+  }
+
   delete(id: number): void {
     const e = this.byId.get(id);
     if (!e) throw new RangeError(`deleteProject: no project ${id}`);

@@ -40,7 +40,7 @@ export interface ParsedEstimate {
 
 /** Checks the payload and keeps only the fields the seed lists (others are ignored). */
 export function parseEstimate(payload: unknown): ParsedEstimate {
-  if (!isObject(payload)) throw bad('The request body must be a JSON object with the estimate (seed §2.2).');
+  if (!isObject(payload)) throw bad('The request body must be a JSON object with the estimate.');
   const name = requiredText('NAME', payload.NAME);
   if (!present(payload.PROJECT_ID)) throw bad('PROJECT_ID is required.');
   const projectId = identifier('PROJECT_ID', payload.PROJECT_ID);

@@ -30,6 +30,11 @@ export class FaultInjector {
     return undefined;
   }
 
+  /** After how many records a listing's connection is destroyed, if at all. */
+  listingCut(): number | undefined {
+    return this.faults.cutListingsAfter;
+  }
+
   afterStore(): AfterStoreFault {
     const f = this.faults;
     if (f.failAfterStore === 0 && f.dropAfterStore === 0) return undefined;

@@ -68,12 +68,14 @@ export async function streamJsonArray(
   res: ServerResponse,
   count: number,
   elementJson: (i: number) => string,
+  /** A fault for tests: destroy the connection once this many elements were sent. */
+  cutAfter?: number,
 ): Promise<void> {
   const encoding = negotiateEncoding(req.headers['accept-encoding']);
   const headers: OutgoingHttpHeaders = { 'Content-Type': JSON_TYPE, Vary: 'Accept-Encoding' };
   if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
   res.writeHead(200, headers);
-  const source = Readable.from(jsonArrayChunks(count, elementJson), { objectMode: false, highWaterMark: 64 * 1024 });
+  const source = Readable.from(jsonArrayChunks(count, elementJson, cutAfter), { objectMode: false, highWaterMark: 64 * 1024 });
   try {
     if (encoding === 'identity') await pipeline(source, res);
     else await pipeline(source, compressStream(encoding), res);
@@ -82,9 +84,14 @@ export async function streamJsonArray(
   }
 }
 
-function* jsonArrayChunks(count: number, elementJson: (i: number) => string): Generator<string> {
+function* jsonArrayChunks(count: number, elementJson: (i: number) => string, cutAfter?: number): Generator<string> {
   let chunk = '[';
   for (let i = 0; i < count; i++) {
+    if (i === cutAfter) {
+      yield chunk;
+      // The pipeline fails and destroys the response: the caller sees the body end mid-array.
+      throw new Error('listing cut (sandbox fault cutListingsAfter)');
+    }
     chunk += i === 0 ? elementJson(i) : ',' + elementJson(i);
     if (chunk.length >= 64 * 1024) {
       yield chunk;

@@ -18,7 +18,7 @@ function nonNegativeInteger(name: string, raw: string): number {
 
 function stream(ctx: RequestContext, list: readonly ProjectEntry[], from: number, to: number): Promise<void> {
   const seed = ctx.state.dataset.seed;
-  return streamJsonArray(ctx.req, ctx.res, Math.max(0, to - from), (i) => JSON.stringify(generateProject(list[from + i]!, seed)));
+  return streamJsonArray(ctx.req, ctx.res, Math.max(0, to - from), (i) => JSON.stringify(generateProject(list[from + i]!, seed)), ctx.state.faults.listingCut());
 }
 
 export function listProjectsPaged(ctx: RequestContext): Promise<void> {

@@ -36,6 +36,7 @@ export interface NormalizedFaults {
   dropBeforeStore: number;
   dropAfterStore: number;
   onGets: boolean;
+  cutListingsAfter: number | undefined;
   seed: number | undefined;
 }
 
@@ -108,6 +109,7 @@ export function normalizeFaults(f: SandboxFaults): NormalizedFaults {
     dropBeforeStore: probability('dropBeforeStore', f.dropBeforeStore),
     dropAfterStore: probability('dropAfterStore', f.dropAfterStore),
     onGets: f.onGets ?? false,
+    cutListingsAfter: f.cutListingsAfter === undefined ? undefined : integerIn('faults.cutListingsAfter', f.cutListingsAfter, 0, 2 ** 31 - 1),
     seed: f.seed === undefined ? undefined : integerIn('faults.seed', f.seed, 0, 2 ** 32 - 1),
   };
   if (out.failBeforeStore + out.dropBeforeStore > 1 || out.failAfterStore + out.dropAfterStore > 1) {

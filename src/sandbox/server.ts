@@ -154,6 +154,7 @@ export async function startSandbox(opts?: SandboxOptions): Promise<Sandbox> {
     projectIdsWithEstimate: () => state.store.projectIdsWithEstimate(),
     addProject: (overrides) => dataset.add(overrides),
     deleteProject: (id) => dataset.delete(id),
+    editProject: (id, fields) => dataset.edit(id, fields),
     setFaults: (f) => state.faults.set(normalizeFaults(f)),
     setLatency: (ms) => {
       latencyMs = normalizeLatency(ms);

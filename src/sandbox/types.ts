@@ -42,6 +42,8 @@ export interface SandboxFaults {
   dropAfterStore?: number;
   /** Also apply failBeforeStore / dropBeforeStore to the GET listings. */
   onGets?: boolean;
+  /** Every listing answers 200, sends this many records, then the connection is destroyed mid-body. */
+  cutListingsAfter?: number;
   /** Seed of the fault RNG, for deterministic runs. @defaultValue 1 */
   seed?: number;
 }
@@ -109,6 +111,8 @@ export interface Sandbox {
   /** Adds an active project of company 1 (visible to the main user); returns its ID. */
   addProject(overrides?: Record<string, unknown>): number;
   deleteProject(id: number): void;
+  /** Changes fields of a project (laid over its generated record, as addProject's overrides). */
+  editProject(id: number, fields: Record<string, unknown>): void;
   setFaults(f: SandboxFaults): void;
   setLatency(ms: number): void;
   setLimits(l: SandboxOptions['limits']): void;

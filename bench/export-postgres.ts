@@ -1,0 +1,247 @@
+/**
+ * `export projects --to postgres` against the CSV export of the same listing (issue 17).
+ *
+ *   npm run bench -- export-postgres [projects] [--tsx]      (default 200,000 projects)
+ *
+ * The sandbox serves `projects` projects from a child process of its own. Then, each in a child of
+ * its own so that peak RSS (`process.resourceUsage().maxRSS`) is per pipeline:
+ *
+ * - csv:    `runExport` to a CSV file (the floor: the same listing, parsed and written);
+ * - pg:     `runExport --to postgres` into an empty `buildsync_projects` (200k rows inserted
+ *           through COPY + one upsert, in one transaction; the change state written to Redis);
+ * - pg-again: the same with nothing changed: no row may be updated.
+ *
+ * PostgreSQL: BENCH_PG_URL, or postgres@127.0.0.1:5432/test; the bench works in a schema of its
+ * own (dropped at the end). Redis: REDIS_URL, under a prefix of its own (removed at the end).
+ * Children run as an esbuild bundle (as bench/export.ts does), `--tsx` runs them through tsx.
+ * Goals: pg / csv at most 1.5, peak RSS at most 150 MB, pg-again / csv at most 1.2 with 0 rows
+ * updated. The last stdout line is one JSON object.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const SELF = fileURLToPath(import.meta.url);
+const BUNDLE = path.resolve(path.dirname(SELF), '../node_modules/.cache/buildsync-bench/export-postgres.mjs');
+let childEntry: string[] = [BUNDLE];
+
+interface Target {
+  url: string;
+  email: string;
+  password: string;
+  apiKey: string;
+  pgUrl: string;
+  redisUrl: string;
+  prefix: string;
+}
+
+interface Measured {
+  seconds: number;
+  peak_rss_mb: number;
+  projects: number;
+  inserted?: number;
+  updated?: number;
+  removed?: number;
+}
+
+const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+async function serveSandbox(projects: number): Promise<void> {
+  const { startSandbox } = await import('../src/sandbox/index.ts');
+  const sandbox = await startSandbox({ projects, limits: 'none' });
+  process.stdout.write(`${JSON.stringify({ url: sandbox.url, ...sandbox.credentials })}\n`);
+  const stop = () => void sandbox.close().finally(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.stdin.on('end', stop);
+  process.stdin.resume();
+}
+
+async function client(t: Target) {
+  const { ServiceClient } = await import('../src/api/index.ts');
+  return new ServiceClient({ baseUrl: t.url, email: t.email, password: t.password, apiKey: t.apiKey, acceptEncoding: 'identity', connections: 1 });
+}
+
+const SPEC = { source: 'v2', includeClientSub: true, pageSize: 500, format: 'csv', myDocuments: 'all' } as const;
+
+async function csvRun(t: Target, out: string): Promise<Measured> {
+  const { runExport } = await import('../src/engine/run-export.ts');
+  const started = performance.now();
+  const c = await client(t);
+  try {
+    const r = await runExport(c, { ...SPEC, out });
+    return { seconds: (performance.now() - started) / 1000, peak_rss_mb: peakRssMb(), projects: r.projects };
+  } finally {
+    await c.close();
+  }
+}
+
+/** The CSV export with `--changes` (change state in Redis, changes file): what tracking costs on its own. */
+async function csvChangesRun(t: Target, out: string): Promise<Measured> {
+  const { runExport } = await import('../src/engine/run-export.ts');
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(t.redisUrl, { maxRetriesPerRequest: null });
+  const started = performance.now();
+  const c = await client(t);
+  try {
+    const r = await runExport(c, { ...SPEC, out, changes: true }, { changeState: { redis, prefix: `${t.prefix}-changes`, account: 'bench' } });
+    return { seconds: (performance.now() - started) / 1000, peak_rss_mb: peakRssMb(), projects: r.projects };
+  } finally {
+    await c.close();
+    redis.disconnect();
+  }
+}
+
+async function pgRun(t: Target, out: string): Promise<Measured> {
+  const { runExport } = await import('../src/engine/run-export.ts');
+  const { Secret } = await import('../src/secret.ts');
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(t.redisUrl, { maxRetriesPerRequest: null });
+  const started = performance.now();
+  const c = await client(t);
+  try {
+    const r = await runExport(c, { ...SPEC, out, to: 'postgres' }, { databaseUrl: new Secret(t.pgUrl), changeState: { redis, prefix: t.prefix, account: 'bench' } });
+    return { seconds: (performance.now() - started) / 1000, peak_rss_mb: peakRssMb(), projects: r.projects, ...r.postgres };
+  } finally {
+    await c.close();
+    redis.disconnect();
+  }
+}
+
+function child(args: string[], onLine?: (line: string) => boolean): Promise<{ last: string; kill: () => void; done: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [...childEntry, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let buf = '';
+    let last = '';
+    let resolved = false;
+    const done = new Promise<void>((res, rej) => p.on('exit', (code, signal) => (code === 0 || signal === 'SIGTERM' ? res() : rej(new Error(`${args[0]} exited ${code ?? signal}`)))));
+    const handle = { kill: () => p.kill('SIGTERM'), done };
+    p.stdout.on('data', (b: Buffer) => {
+      buf += b.toString();
+      let i: number;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        last = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        if (!resolved && onLine?.(last)) {
+          resolved = true;
+          resolve({ last, ...handle });
+        }
+      }
+    });
+    if (!onLine) done.then(() => resolve({ last, ...handle }), reject);
+    else done.catch(reject);
+  });
+}
+
+async function measure(role: string, t: Target, out: string): Promise<Measured> {
+  const { last } = await child([role, JSON.stringify(t), out]);
+  return JSON.parse(last) as Measured;
+}
+
+async function main(projects: number, useTsx: boolean): Promise<void> {
+  if (useTsx) childEntry = ['--import', 'tsx', SELF];
+  else {
+    const { build } = await import('esbuild');
+    await build({ entryPoints: [SELF], outfile: BUNDLE, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  }
+  const pg = (await import('pg')).default;
+  const { Redis } = await import('ioredis');
+  const base = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `bench_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const pgUrl = new URL(base);
+  pgUrl.searchParams.set('options', `-c search_path=${schema}`);
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = `bench-pg-${randomUUID().slice(0, 8)}`;
+  const redis = new Redis(redisUrl);
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-export-pg-'));
+  console.log(`starting the sandbox with ${projects.toLocaleString('en-US')} projects (a process of its own)…`);
+  const sandbox = await child(['sandbox', String(projects)], (line) => line.startsWith('{'));
+  try {
+    const t: Target = { ...(JSON.parse(sandbox.last) as Omit<Target, 'pgUrl' | 'redisUrl' | 'prefix'>), pgUrl: pgUrl.toString(), redisUrl, prefix };
+    const csv = await measure('csv', t, path.join(dir, 'projects.csv'));
+    console.log(`csv:      ${csv.seconds.toFixed(2)} s, peak RSS ${csv.peak_rss_mb} MB, ${csv.projects} projects`);
+    const changes = await measure('csv-changes', t, path.join(dir, 'projects.csv'));
+    console.log(`csv --changes: ${changes.seconds.toFixed(2)} s, peak RSS ${changes.peak_rss_mb} MB (first run: every project added)`);
+    const first = await measure('pg', t, path.join(dir, 'projects.csv'));
+    console.log(`pg:       ${first.seconds.toFixed(2)} s, peak RSS ${first.peak_rss_mb} MB, inserted ${first.inserted}, updated ${first.updated}, removed ${first.removed}`);
+    const again = await measure('pg', t, path.join(dir, 'projects.csv'));
+    console.log(`pg-again: ${again.seconds.toFixed(2)} s, peak RSS ${again.peak_rss_mb} MB, inserted ${again.inserted}, updated ${again.updated}, removed ${again.removed}`);
+    const { stateBytes, stateEntries } = await stateSize(redis, prefix);
+    const n = (await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.buildsync_projects`)).rows[0]!.n;
+    const ratio = first.seconds / csv.seconds;
+    const ratioAgain = again.seconds / csv.seconds;
+    console.log(`ratio pg / csv ${ratio.toFixed(3)} (goal <= 1.5); unchanged re-run / csv ${ratioAgain.toFixed(3)} (goal <= 1.2, 0 rows updated: ${again.updated === 0 && again.inserted === 0 ? 'yes' : 'NO'}); peak RSS ${Math.max(first.peak_rss_mb, again.peak_rss_mb)} MB (goal <= 150)`);
+    console.log(`change state in Redis: ${stateEntries} projects, ${(stateBytes / 1e6).toFixed(1)} MB (MEMORY USAGE), ${Math.round(stateBytes / Math.max(1, stateEntries))} bytes per project; table rows ${n}`);
+    console.log(
+      JSON.stringify({
+        bench: 'export-postgres',
+        ratio: Number(ratio.toFixed(3)),
+        ratio_unchanged: Number(ratioAgain.toFixed(3)),
+        peak_rss_mb: Math.max(first.peak_rss_mb, again.peak_rss_mb),
+        seconds: Number(first.seconds.toFixed(2)),
+        seconds_unchanged: Number(again.seconds.toFixed(2)),
+        csv_seconds: Number(csv.seconds.toFixed(2)),
+        csv_peak_rss_mb: csv.peak_rss_mb,
+        csv_changes_seconds: Number(changes.seconds.toFixed(2)),
+        csv_changes_peak_rss_mb: changes.peak_rss_mb,
+        projects: first.projects,
+        inserted: first.inserted,
+        updated_unchanged: again.updated,
+        inserted_unchanged: again.inserted,
+        table_rows: n,
+        state_bytes_per_project: Math.round(stateBytes / Math.max(1, stateEntries)),
+        loader: useTsx ? 'tsx' : 'bundle',
+      }),
+    );
+  } finally {
+    sandbox.kill();
+    await sandbox.done.catch(() => {});
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+    await admin.end().catch(() => {});
+    for (const key of await redis.keys(`${prefix}*`)) await redis.unlink(key);
+    redis.disconnect();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Bytes of the comparison state (`MEMORY USAGE … SAMPLES 0`: every field counted). */
+async function stateSize(redis: import('ioredis').Redis, prefix: string): Promise<{ stateBytes: number; stateEntries: number }> {
+  const { exportStateKeyOf } = await import('../src/redis-layout.ts');
+  const key = exportStateKeyOf(redis, prefix, 'bench', 'v2:true:all');
+  const bytes = Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
+  return { stateBytes: bytes, stateEntries: await redis.hlen(key) };
+}
+
+const [role, ...rest] = process.argv.slice(2);
+const emit = (m: Measured) => process.stdout.write(`${JSON.stringify(m)}\n`);
+switch (role) {
+  case 'sandbox':
+    await serveSandbox(Number(rest[0]));
+    break;
+  case 'csv':
+    emit(await csvRun(JSON.parse(rest[0]!) as Target, rest[1]!));
+    break;
+  case 'csv-changes':
+    emit(await csvChangesRun(JSON.parse(rest[0]!) as Target, rest[1]!));
+    break;
+  case 'pg':
+    emit(await pgRun(JSON.parse(rest[0]!) as Target, rest[1]!));
+    break;
+  default: {
+    const args = process.argv.slice(2);
+    const tsxAt = args.indexOf('--tsx');
+    if (tsxAt >= 0) args.splice(tsxAt, 1);
+    const projects = args[0] !== undefined ? Number(args[0]) : 200_000;
+    if (!Number.isInteger(projects) || projects < 1) {
+      console.error('usage: npm run bench -- export-postgres [projects] [--tsx]');
+      process.exit(2);
+    }
+    await main(projects, tsxAt >= 0);
+  }
+}
