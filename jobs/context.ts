@@ -103,6 +103,8 @@ export function createJobContext(opts: JobContextOptions): JobContext {
           prefix,
           connections: opts.concurrency,
           timeScale: opts.timeScale,
+          // The job slots are shared by every account: one with a small budget must not fill them with waits.
+          maxInlineWaiters: 'auto',
           onResponse: opts.onResponse,
         });
         opts.sessions.set(account, s);

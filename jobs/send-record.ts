@@ -5,8 +5,21 @@ import { ConfigError, failureReason, retryDecision, waitMs } from '../src/errors
 import type { RecordOutcome } from '../src/ledger/index.ts';
 import type { JobContext } from './context.ts';
 
-/** Job data of `send-estimate` / `send-bill`: one record, never a secret (the account is a name). */
+/**
+ * Job data of `send-estimate` / `send-bill`: the numbers of its records in the import's plan
+ * (`n`, and the `count` records from there, one unless the import is big: queue/submit.ts) and
+ * the account (a name, never a secret). The records themselves (key, label, content hash,
+ * payload) wait in the import store, once; the import is the job's parent.
+ */
 export const recordJobData = z.object({
+  account: z.string().min(1),
+  n: z.number().int().nonnegative(),
+  count: z.number().int().positive().optional(),
+});
+export type RecordJobData = z.infer<typeof recordJobData>;
+
+/** The job data record jobs had before the plan moved into the import store: jobs queued then are still sent. */
+const inlineRecordJobData = z.object({
   kind: z.enum(['estimate', 'bill']),
   account: z.string().min(1),
   importId: z.string().min(1),
@@ -16,64 +29,116 @@ export const recordJobData = z.object({
   payload: z.record(z.string(), z.unknown()),
   resendUnknown: z.boolean().default(false),
 });
-export type RecordJobData = z.infer<typeof recordJobData>;
+
+interface RecordToSend {
+  kind: 'estimate' | 'bill';
+  account: string;
+  importId: string;
+  key: string;
+  label: string;
+  contentHash: string;
+  payload: Record<string, unknown>;
+  resendUnknown: boolean;
+}
+
+/** The records a job sends: from the import store by their numbers, or (older jobs) from its data. */
+async function recordsOf(job: Job, ctx: JobContext): Promise<RecordToSend[]> {
+  const inline = inlineRecordJobData.safeParse(job.data);
+  if (inline.success) return [inline.data];
+  const data = recordJobData.parse(job.data);
+  const importId = job.parent?.id;
+  if (importId === undefined) throw new UnrecoverableError(`record job ${job.id} has no parent import; it cannot be sent`);
+  const [stored, meta] = await Promise.all([ctx.store.records(importId, data.n, data.count ?? 1), ctx.store.meta(importId)]);
+  if (meta === undefined || stored.some((r) => r === undefined)) {
+    throw new UnrecoverableError(`import ${importId} is gone from Redis (expired or removed): records ${data.n}+${data.count ?? 1} cannot be sent; run the import again`);
+  }
+  return stored.map((record) => ({
+    kind: meta.kind === 'estimates' ? 'estimate' : 'bill',
+    account: data.account,
+    importId,
+    key: record!.key,
+    label: record!.label,
+    contentHash: record!.contentHash,
+    payload: JSON.parse(record!.payloadJson) as Record<string, unknown>,
+    resendUnknown: meta.resendUnknown === true,
+  }));
+}
 
 /** How long to put a job back when the service said 429 without saying how long. */
 const DEFAULT_429_DELAY_MS = 5_000;
 
 /**
- * Sends one record (engine `sendRecord`) and settles its outcome in the import's store.
- * A record waiting for the account's budget goes back to the delayed set instead of holding a
- * worker slot, so that one throttled account does not slow another; that does not use up an
- * attempt (BullMQ's DelayedError).
+ * Sends a job's records one after the other (engine `sendRecord`) and settles each outcome in the
+ * import's store. A record waiting for the account's budget puts the job back in the delayed set
+ * instead of holding a worker slot, so that one throttled account does not slow another; that
+ * does not use up an attempt (BullMQ's DelayedError). A record that may be retried (5xx, a
+ * refused connection) makes the job fail this attempt once the others are sent; the next attempt
+ * skips the records already settled, so each record gets the job's attempts.
  */
-export async function processSendRecord(job: Job, token: string | undefined, ctx: JobContext): Promise<RecordOutcome> {
-  const data = recordJobData.parse(job.data);
+export async function processSendRecord(job: Job, token: string | undefined, ctx: JobContext): Promise<RecordOutcome | Partial<Record<RecordOutcome['status'], number>>> {
+  const records = await recordsOf(job, ctx);
   const attempts = job.opts.attempts ?? 1;
+  const importId = records[0]!.importId;
+  // An earlier attempt of this job may have settled some: the first outcome stands (ImportStore.settle).
+  const settled = records.length > 1 ? await ctx.store.settledKeys(importId, records.map((r) => r.key)) : [false];
   let client;
   try {
-    client = ctx.client(data.account);
+    client = ctx.client(records[0]!.account);
   } catch (err) {
     // This worker cannot reach the account (missing variables, refused http://): nothing was
     // sent; say so on the record instead of failing the job into an unexplained `unknown`.
     if (!(err instanceof ConfigError)) throw err;
     const failed: RecordOutcome = { status: 'failed', code: err.code, message: `this worker's configuration: ${err.message}` };
-    await ctx.store.settle(data.importId, data.key, failed);
-    ctx.count('failed');
+    for (const r of records) await ctx.store.settle(importId, r.key, failed);
+    ctx.count('failed', records.length);
     return failed;
   }
-  let outcome: RecordOutcome;
-  try {
-    outcome = await sendRecord(
-      {
-        kind: data.kind,
-        account: data.account,
-        importId: data.importId,
-        key: data.key,
-        contentHash: data.contentHash,
-        payload: data.payload as never,
-        resendUnknown: data.resendUnknown,
-        mayRetry: job.attemptsMade + 1 < attempts,
-      },
-      { client, ledger: ctx.ledger },
-    );
-  } catch (err) {
-    // The one retry table (src/errors/retry-policy.ts) decides: wait without using an attempt
-    // (the budget, or another live sender holding the record), retry with backoff, or never.
-    switch (retryDecision(err)) {
-      case 'budget':
-        await job.moveToDelayed(Date.now() + waitMs(err, Date.now(), DEFAULT_429_DELAY_MS), token);
-        throw new DelayedError();
-      case 'bounded':
-        ctx.log.warn({ job: job.id, record: data.label, attempt: job.attemptsMade + 1 }, `will retry: ${(err as Error).message}`);
-        throw err;
-      default:
-        // sendRecord turns every failure it understands into an outcome; what is left is a bug.
-        throw new UnrecoverableError(failureReason(err));
+  let retry: unknown;
+  let bug: UnrecoverableError | undefined;
+  let last: RecordOutcome | undefined;
+  const counts: Partial<Record<RecordOutcome['status'], number>> = {};
+  for (let i = 0; i < records.length; i++) {
+    if (settled[i]) continue;
+    const data = records[i]!;
+    let outcome: RecordOutcome;
+    try {
+      outcome = await sendRecord(
+        {
+          kind: data.kind,
+          account: data.account,
+          importId: data.importId,
+          key: data.key,
+          contentHash: data.contentHash,
+          payload: data.payload as never,
+          resendUnknown: data.resendUnknown,
+          mayRetry: job.attemptsMade + 1 < attempts,
+        },
+        { client, ledger: ctx.ledger },
+      );
+    } catch (err) {
+      // The one retry table (src/errors/retry-policy.ts) decides: wait without using an attempt
+      // (the budget, or another live sender holding the record), retry with backoff, or never.
+      switch (retryDecision(err)) {
+        case 'budget':
+          await job.moveToDelayed(Date.now() + waitMs(err, Date.now(), DEFAULT_429_DELAY_MS), token);
+          throw new DelayedError();
+        case 'bounded':
+          ctx.log.warn({ job: job.id, record: data.label, attempt: job.attemptsMade + 1 }, `will retry: ${(err as Error).message}`);
+          retry ??= err;
+          continue;
+        default:
+          // sendRecord turns every failure it understands into an outcome; what is left is a bug.
+          bug ??= new UnrecoverableError(failureReason(err));
+          continue;
+      }
     }
+    await ctx.store.settle(data.importId, data.key, outcome);
+    ctx.count(outcome.status);
+    counts[outcome.status] = (counts[outcome.status] ?? 0) + 1;
+    last = outcome;
+    await ctx.importProgress(data.importId);
   }
-  await ctx.store.settle(data.importId, data.key, outcome);
-  ctx.count(outcome.status);
-  await ctx.importProgress(data.importId);
-  return outcome;
+  if (bug !== undefined) throw bug;
+  if (retry !== undefined) throw retry;
+  return records.length === 1 && last !== undefined ? last : counts;
 }

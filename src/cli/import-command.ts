@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Option, type Command } from 'commander';
 import { allowVolatileRedis } from '../config.ts';
 import { FileError, parseFailureReason, UsageError } from '../errors/index.ts';
 import { formatEta, AccountThrottle } from '../throttle/index.ts';
@@ -20,19 +19,23 @@ import {
   wirePayload,
   writeDryRun,
   writeErrorsFile,
+  streamBills,
+  streamEstimates,
   type ImportPlan,
+  type PlanFacts,
   type ImportSummary,
   type PlanOptions,
 } from '../engine/index.ts';
 import { writeFileAtomically } from '../csv/atomic-file.ts';
-import { ENCODING_OPTIONS, type EncodingOption } from '../csv/index.ts';
+import type { EncodingOption } from '../csv/index.ts';
 import { durabilityDecision, ImportStore, readDurabilityFacts, RedisNotDurableError } from '../ledger/index.ts';
 import { loadMappingFile, presetMapping, PRESET_NAMES, UnresolvedProjects, type DateOrder } from '../mapping/index.ts';
-import { submitImport } from '../queue/index.ts';
-import { action, type CommandContext } from './command.ts';
+import { ImportSubmission } from '../queue/index.ts';
+import type { CommandContext } from './command.ts';
 import { exitCodeOf } from './exit.ts';
 import { followJob } from './follow.ts';
-import { createProgress } from './progress.ts';
+import { createProgress, outcomeText } from './progress.ts';
+import { count } from './wording.ts';
 import { configFor, ensureWorker, openQueues, serviceAccount, timeScale } from './runtime.ts';
 
 export interface ImportFlags {
@@ -42,40 +45,41 @@ export interface ImportFlags {
   dryRun?: boolean;
   printPayloads?: boolean;
   report?: string;
+  /** The same as --report: `--out` names a command's output file everywhere. */
+  out?: string;
   detach?: boolean;
+  json?: boolean;
   resendUnknown?: boolean;
   encoding?: EncodingOption;
   dateFormat?: 'auto' | DateOrder;
   decimalSeparator?: 'auto' | '.' | ',';
 }
 
-export function registerImport(program: Command): void {
-  const imp = program.command('import').description('create records in the service from a file');
-  const common = (c: Command) =>
-    c
-      .option('--dry-run', 'read, validate and map FILE; write the report; send nothing (needs neither Redis nor the service)')
-      .option('--print-payloads', 'with --dry-run: print each payload that would be sent, one JSON per line, on stdout')
-      .option('--report <path>', 'where the per-row report goes (default FILE.report.csv)')
-      .option('--detach', 'submit the import, print its id and return')
-      .option('--resend-unknown', 'send again records whose earlier request may have reached the service (bills: may create a duplicate)')
-      .addOption(new Option('--encoding <encoding>', 'CSV: how FILE is encoded; auto reads UTF-8 (BOM or not), UTF-16 with BOM and Windows-1252, and stops on a mix').choices([...ENCODING_OPTIONS]))
-      .addOption(new Option('--date-format <order>', 'how 03/02/2026 is read; auto decides from the file and stops when it cannot').choices(['auto', 'YMD', 'MDY', 'DMY']))
-      .addOption(new Option('--decimal-separator <sep>', 'how numbers are written; auto: "," in a ;-separated file, else "."').choices(['auto', '.', ',']));
-  common(
-    imp
-      .command('estimates <file>')
-      .description('create one estimate per (project, estimate name) group in FILE (.csv or .xlsx)')
-      .option('--mapping <map.json>', 'mapping file: rename, ignore or set columns')
-      .option('--sheet <name>', '.xlsx: the sheet to read (default the first)'),
-  ).action(action((ctx, file: string, flags: ImportFlags) => importCommand(ctx, 'estimates', file, flags)));
-  common(
-    imp
-      .command('bills <file>')
-      .description('create one bill per bill group in FILE')
-      .option('--mapping <map.json|quickbooks|xero>', 'mapping file, or quickbooks / xero for a QuickBooks or Xero bill export')
-      .option('--vendors <vendors.csv>', 'CSV of vendor,vendor_id to look up vendor names')
-      .option('--sheet <name>', '.xlsx: the sheet to read (default the first)'),
-  ).action(action((ctx, file: string, flags: ImportFlags) => importCommand(ctx, 'bills', file, flags)));
+/**
+ * `import … --json`: one object on stdout, always these keys (README, "Scripting"). `status` is
+ * `done`, `submitted` (--detach), `dry-run` or `failed` (the import job itself failed: `error`).
+ * A dry run's counts are all 0 but `invalidRows`; `records` is what it would send.
+ */
+export interface ImportJson {
+  status: 'done' | 'submitted' | 'dry-run' | 'failed';
+  importId: string | null;
+  kind: 'estimates' | 'bills';
+  file: string;
+  rows: number;
+  records: number;
+  counts: { created: number; exists: number; skipped: number; failed: number; unknown: number; invalidRows: number };
+  report: string | null;
+  errorsFile: string | null;
+  exitCode: number;
+  error: { code: string | null; message: string } | null;
+}
+
+function importJson(fields: Partial<ImportJson> & Pick<ImportJson, 'status' | 'kind' | 'file' | 'rows' | 'records' | 'exitCode'>): string {
+  const zero = { created: 0, exists: 0, skipped: 0, failed: 0, unknown: 0, invalidRows: 0 };
+  const o: ImportJson = { importId: null, report: null, errorsFile: null, error: null, ...fields, counts: { ...zero, ...fields.counts } };
+  // Keys in the documented order, whatever order the fields came in.
+  const { status, importId, kind, file, rows, records, counts, report, errorsFile, exitCode, error } = o;
+  return JSON.stringify({ status, importId, kind, file, rows, records, counts, report, errorsFile, exitCode, error });
 }
 
 /**
@@ -106,6 +110,10 @@ async function dryRunResolver(ctx: CommandContext, cfg: ReturnType<typeof config
 export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bills', file: string, flags: ImportFlags): Promise<number> {
   if (!existsSync(file)) throw new FileError(file, `${file}: no such file; check the path`);
   if (flags.printPayloads && !flags.dryRun) throw new UsageError('--print-payloads goes with --dry-run');
+  if (flags.printPayloads && flags.json) throw new UsageError('--print-payloads and --json both write to standard output; use one of them');
+  if (flags.report !== undefined && flags.out !== undefined && resolve(flags.report) !== resolve(flags.out)) {
+    throw new UsageError(`--report ${flags.report} and --out ${flags.out} name two places for the report; give one of them`);
+  }
   const planOpts: PlanOptions = {
     sheet: flags.sheet,
     vendorsFile: flags.vendors,
@@ -127,7 +135,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       planOpts.mapping = await loadMappingFile(flags.mapping);
     }
   }
-  const reportPath = resolve(flags.report ?? `${file}.report.csv`);
+  const reportPath = resolve(flags.report ?? flags.out ?? `${file}.report.csv`);
   const errorsPath = errorsFilePath(reportPath);
   const cfg = configFor(ctx);
   const plan = (p: PlanOptions): Promise<ImportPlan> => (kind === 'estimates' ? planEstimates(file, p) : planBills(file, p));
@@ -136,7 +144,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     const listed = await dryRunResolver(ctx, cfg);
     const unresolved = listed === undefined ? new UnresolvedProjects() : undefined;
     const planned = await plan({ ...planOpts, resolver: listed ?? unresolved });
-    if (planned.rows === 0) return headerOnly(ctx, file, kind, reportPath, errorsPath);
+    if (planned.rows === 0) return headerOnly(ctx, file, kind, reportPath, errorsPath, flags.json);
     const r = await writeDryRun(planned, {
       reportPath,
       errorsPath,
@@ -151,11 +159,15 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       ctx.err(`dry run: ${unresolved.count} project ${unresolved.count === 1 ? 'number or name was' : 'numbers or names were'} not resolved: no credentials for the service, so its project listing was not read (set BUILDSYNC_BASE_URL and the account's credentials to check them); everything else was checked`);
     }
     ctx.err(
-      `dry run: ${planned.rows} ${plural(planned.rows, 'row')} -> ${planned.records.length} ${plural(planned.records.length, kind.slice(0, -1))} to send, ${invalid} invalid ${plural(invalid, 'row')}; report: ${reportPath}` +
+      `dry run: ${count(planned.rows, 'row')} -> ${count(planned.records.length, kind.slice(0, -1))} to send, ${count(invalid, 'invalid row')}; report: ${reportPath}` +
         (r.fixRows > 0 ? `; rows to fix: ${errorsPath}` : '') +
         `\nsending them would take about ${formatEta(r.etaMs)} at the budget ${cfg.account.limitsText}`,
     );
-    return invalid > 0 ? 1 : 0;
+    const exitCode = invalid > 0 ? 1 : 0;
+    if (flags.json) {
+      ctx.out(importJson({ status: 'dry-run', kind, file: resolve(file), rows: planned.rows, records: planned.records.length, counts: { invalidRows: invalid } as ImportJson['counts'], report: reportPath, errorsFile: r.fixRows > 0 ? errorsPath : null, exitCode }));
+    }
+    return exitCode;
   }
 
   const account = serviceAccount(ctx, cfg);
@@ -167,28 +179,38 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     if (durability.mode === 'refuse') throw new RedisNotDurableError('refused', durability.message);
     if (durability.warning) ctx.err(`warning: ${durability.warning}`);
     const session = openSession(account, { redis, prefix: cfg.prefix, connections: cfg.concurrency, timeScale: timeScale() });
-    let planned: ImportPlan;
-    try {
-      planned = await plan({ ...planOpts, resolver: await loadProjectResolver(session.client, ctx.signal) });
-    } finally {
-      await session.close();
-    }
-    if (planned.rows === 0) return headerOnly(ctx, file, kind, reportPath, errorsPath);
-    const errorsSource = errorsFileSource(planned, resolve(file), planOpts);
-
     const store = new ImportStore(redis, cfg.prefix);
-    const { importId } = await submitImport(queues, store, planned, {
-      account: account.name,
-      reportPath,
-      resendUnknown: Boolean(flags.resendUnknown),
-      errorsSource,
-    });
+    // The plan streams into the import store while the file is read, so memory stays flat; no
+    // record job exists before the whole file is read and valid (commit), and a file-level error
+    // deletes what was written (abort).
+    const submission = new ImportSubmission(queues, store, kind, { account: account.name, reportPath, resendUnknown: Boolean(flags.resendUnknown) });
+    let planned: PlanFacts;
+    try {
+      try {
+        const stream = kind === 'estimates' ? streamEstimates : streamBills;
+        planned = await stream(file, { ...planOpts, resolver: await loadProjectResolver(session.client, ctx.signal) }, submission);
+      } finally {
+        await session.close();
+      }
+    } catch (err) {
+      await submission.abort().catch(() => {});
+      throw err;
+    }
+    if (planned.rows === 0) {
+      await submission.abort();
+      return headerOnly(ctx, file, kind, reportPath, errorsPath, flags.json);
+    }
+    const errorsSource = errorsFileSource(planned, resolve(file), planOpts);
+    const { importId } = await submission.commit({ file: planned.file, rows: planned.rows, errorsSource });
     if (flags.detach) {
-      ctx.out(importId);
-      ctx.err(`submitted ${planned.records.length} ${plural(planned.records.length, kind.slice(0, -1))}; follow with: buildsync jobs show ${importId}`);
+      if (flags.json) {
+        const invalidRows = planned.invalidRows;
+        ctx.out(importJson({ status: 'submitted', importId, kind, file: resolve(file), rows: planned.rows, records: planned.records, counts: { invalidRows } as ImportJson['counts'], report: reportPath, exitCode: 0 }));
+      } else ctx.out(importId);
+      ctx.err(`submitted ${count(planned.records, kind.slice(0, -1))}; follow with: buildsync jobs show ${importId}`);
       return 0;
     }
-    ctx.err(`planned ${planned.rows} ${plural(planned.rows, 'row')}: ${planned.records.length} ${plural(planned.records.length, kind.slice(0, -1))} to send, ${planned.statics.filter((l) => l.status === 'invalid').length} invalid rows [import ${importId}]`);
+    ctx.err(`planned ${count(planned.rows, 'row')}: ${count(planned.records, kind.slice(0, -1))} to send, ${count(planned.invalidRows, 'invalid row')} [import ${importId}]`);
     const worker = await ensureWorker(ctx, cfg, queues);
     const throttle = new AccountThrottle({ redis, account: account.name, limits: account.limits, prefix: cfg.prefix, timeScale: timeScale() });
     const progress = createProgress(kind);
@@ -202,16 +224,19 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
         const now = Date.now();
         if (now - lastBudget > 1000) {
           lastBudget = now;
-          budgetText = await throttle.progressText(planned.records.length - c.settled);
+          budgetText = await throttle.progressText(planned.records - c.settled);
         }
-        progress.update(c.settled, planned.records.length, `created ${c.created} failed ${c.failed} | ${budgetText}`);
+        // Every settled outcome moves the bar, and each is named: a re-run ends at "4/4 … skipped 4".
+        progress.update(c.settled, planned.records, outcomeText(c, budgetText));
       });
       progress.stop();
       if (done.state === 'failed') {
         // The import job itself failed (not a record): the same exit code as in-process.
         const f = parseFailureReason(done.job.failedReason);
         ctx.err(`buildsync: import ${importId} failed: ${f.message}${f.code ? ` [${f.code}]` : ''}`);
-        return exitCodeOf(f.code);
+        const exitCode = exitCodeOf(f.code);
+        if (flags.json) ctx.out(importJson({ status: 'failed', importId, kind, file: resolve(file), rows: planned.rows, records: planned.records, exitCode, error: { code: f.code ?? null, message: f.message } }));
+        return exitCode;
       }
       summary = await importSummary(store, importId);
       await writeReport(store, importId, reportPath);
@@ -222,11 +247,16 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     }
     const outcome = importOutcome(summary);
     const unknown = outcome.unknown;
-    ctx.out(outcome.line);
-    ctx.out(`report: ${reportPath} [import ${importId}]`);
-    if (fixRows > 0) ctx.out(`rows to fix: ${errorsPath} (${fixRows} ${plural(fixRows, 'row')}; fix them and import that file as it is)`);
+    if (flags.json) {
+      const { created, exists, skipped, failed, invalidRows } = summary.counts;
+      ctx.out(importJson({ status: 'done', importId, kind, file: resolve(file), rows: summary.rows, records: summary.records, counts: { created, exists, skipped, failed, unknown, invalidRows }, report: reportPath, errorsFile: fixRows > 0 ? errorsPath : null, exitCode: outcome.exitCode }));
+    } else {
+      ctx.out(outcome.line);
+      ctx.out(`report: ${reportPath} [import ${importId}]`);
+      if (fixRows > 0) ctx.out(`rows to fix: ${errorsPath} (${count(fixRows, 'row')}; fix them and import that file as it is)`);
+    }
     if (unknown > 0 && kind === 'bills') {
-      ctx.err(`${unknown} bills are unknown: their request may have reached the service. Check them in the service (see the report), then run again with --resend-unknown for those that are missing.`);
+      ctx.err(`${unknown === 1 ? '1 bill is' : `${unknown} bills are`} unknown: their request may have reached the service. Check them in the service (see the report), then run again with --resend-unknown for those that are missing.`);
     }
     return outcome.exitCode;
   } finally {
@@ -234,15 +264,11 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   }
 }
 
-function plural(n: number, word: string): string {
-  return n === 1 ? word : `${word}s`;
-}
-
 /**
  * A file with a header and no data rows: nothing to do, and the user is told so (CONTRACT.md §2);
  * its report (a header line) is written as every import's is, and a stale errors file removed.
  */
-async function headerOnly(ctx: CommandContext, file: string, kind: string, reportPath: string, errorsPath: string): Promise<number> {
+async function headerOnly(ctx: CommandContext, file: string, kind: 'estimates' | 'bills', reportPath: string, errorsPath: string, json?: boolean): Promise<number> {
   const out = await writeFileAtomically(reportPath);
   try {
     for (const chunk of reportCsvChunks([])) await out.write(chunk);
@@ -253,6 +279,7 @@ async function headerOnly(ctx: CommandContext, file: string, kind: string, repor
   }
   await rm(errorsPath, { force: true });
   ctx.err(`${file} has a header row and no data rows: no ${kind} to import; report: ${reportPath}`);
+  if (json) ctx.out(importJson({ status: 'done', kind, file: resolve(file), rows: 0, records: 0, report: reportPath, exitCode: 0 }));
   return 0;
 }
 

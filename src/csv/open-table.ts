@@ -3,7 +3,7 @@ import { FileError } from '../errors/index.ts';
 import { readCsv, type CsvHead } from './csv-reader.ts';
 import { fileSystemError } from './file-errors.ts';
 import type { OpenedTable, OpenTableOptions, SourceRow } from './types.ts';
-import { readXlsx, type XlsxHead } from './xlsx-reader.ts';
+import { readXlsx, type XlsxCache, type XlsxHead } from './xlsx-reader.ts';
 
 /**
  * Opens FILE (CSV or .xlsx, CONTRACT.md §3 and §4) and reads its header row; the rows are read
@@ -20,11 +20,13 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
       throw new FileError(file, `--encoding applies to CSV files only; ${file} is an .xlsx workbook, whose text is always Unicode. Remove --encoding.`);
     }
     let head: XlsxHead | undefined;
-    for await (const _ of readXlsx(file, opts.sheet, (h) => (head = h), { headOnly: true, signal })) {
+    // Every pass over the sheet (the header, the date order, the rows) shares one parse of the shared strings.
+    const cache: XlsxCache = {};
+    for await (const _ of readXlsx(file, opts.sheet, (h) => (head = h), { headOnly: true, signal, cache })) {
       // headOnly yields nothing
     }
     const { headers, headerLine } = head!;
-    const batches = (): AsyncIterable<SourceRow[]> => readXlsx(file, opts.sheet, noop, { signal });
+    const batches = (): AsyncIterable<SourceRow[]> => readXlsx(file, opts.sheet, noop, { signal, cache });
     return { file, headers, headerLine, kind, batches, rows: () => flatten(batches()) };
   }
   if (opts.sheet !== undefined) {

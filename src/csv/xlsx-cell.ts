@@ -45,10 +45,17 @@ export interface RawCell {
   overlong: boolean;
 }
 
+/** The texts of `xl/sharedStrings.xml`, in order (an array will do). */
+export interface SharedTexts {
+  readonly length: number;
+  /** The text at `index` (0 … length - 1). */
+  at(index: number): string | OverlongText | undefined;
+}
+
 /** What a cell needs from its workbook. */
 export interface CellContext {
   /** `xl/sharedStrings.xml`, in order; undefined when the workbook has none. */
-  sharedStrings: readonly (string | OverlongText)[] | undefined;
+  sharedStrings: SharedTexts | undefined;
   /** Whether cell format `s` shows a number as a date or time. */
   isDateStyle(s: number): boolean;
   /** `<workbookPr date1904="1"/>`: serial 0 is 1904-01-01. */
@@ -79,7 +86,7 @@ export function readRawCell(c: RawCell, ctx: CellContext, ref: () => string): Ce
       if (text === '') return null;
       const index = Number(text);
       const strings = ctx.sharedStrings;
-      const s = Number.isInteger(index) && strings !== undefined ? strings[index] : undefined;
+      const s = Number.isInteger(index) && index >= 0 && strings !== undefined ? strings.at(index) : undefined;
       if (s === undefined) {
         return damaged(ref(), `a reference to shared text #${cut(text)}, which the workbook does not have`, text);
       }

@@ -25,6 +25,7 @@ import {
   xlsxHeaderText,
   type CellContext,
   type RawCell,
+  type SharedTexts,
 } from './xlsx-cell.ts';
 
 /*
@@ -117,7 +118,7 @@ export async function* readXlsx(
   file: string,
   sheet: string | undefined,
   onHead: (head: XlsxHead) => void,
-  options: { headOnly?: boolean; signal?: AbortSignal } = {},
+  options: { headOnly?: boolean; signal?: AbortSignal; cache?: XlsxCache } = {},
 ): AsyncGenerator<SourceRow[]> {
   const { headOnly = false, signal } = options;
   let handle: FileHandle;
@@ -128,7 +129,7 @@ export async function* readXlsx(
   }
   try {
     const zip = await openZip(file, handle);
-    const book = await readWorkbook(file, zip);
+    const book = await readWorkbook(file, zip, options.cache);
     const name = book.wantedSheet(sheet);
     if (name === undefined) {
       if (sheet === undefined) throw new FileError(file, `${file} has no worksheets.`);
@@ -162,7 +163,16 @@ interface Workbook {
  * order, and for the cells: the date formats of `xl/styles.xml` and the texts of
  * `xl/sharedStrings.xml` (read whole before any sheet, whatever their place in the zip).
  */
-async function readWorkbook(file: string, zip: Zip): Promise<Workbook> {
+/**
+ * What several reads of one workbook share (`readXlsx`'s `cache`, one per opened table): the cell
+ * context, whose shared strings are most of a big workbook's memory and parsing time, is read
+ * once, not once per pass over the sheet.
+ */
+export interface XlsxCache {
+  context?: CellContext;
+}
+
+async function readWorkbook(file: string, zip: Zip, cache?: XlsxCache): Promise<Workbook> {
   const rootRels = zip.entry('_rels/.rels');
   const officeDocument = rootRels && (await parseRelationships(zip.read(rootRels))).find((r) => !r.external && /\/officeDocument$/.test(r.type));
   const workbookPath = officeDocument ? resolvePart('', officeDocument.target) : 'xl/workbook.xml';
@@ -177,10 +187,15 @@ async function readWorkbook(file: string, zip: Zip): Promise<Workbook> {
     const rel = rels.find((r) => !r.external && r.type.endsWith(`/${type}`));
     return zip.entry(rel ? resolvePart(workbookPath, rel.target) : fallback);
   };
-  const stylesEntry = partOf('styles', 'xl/styles.xml');
-  const dateStyles = stylesEntry ? await parseDateStyles(zip.read(stylesEntry)) : [];
-  const stringsEntry = partOf('sharedStrings', 'xl/sharedStrings.xml');
-  const sharedStrings = stringsEntry ? await parseSharedStrings(zip.read(stringsEntry)) : undefined;
+  let context = cache?.context;
+  if (context === undefined) {
+    const stylesEntry = partOf('styles', 'xl/styles.xml');
+    const dateStyles = stylesEntry ? await parseDateStyles(zip.read(stylesEntry)) : [];
+    const stringsEntry = partOf('sharedStrings', 'xl/sharedStrings.xml');
+    const sharedStrings = stringsEntry ? await parseSharedStrings(zip.read(stringsEntry)) : undefined;
+    context = { sharedStrings, isDateStyle: (s) => dateStyles[s] === true, date1904 };
+    if (cache !== undefined) cache.context = context;
+  }
   const relOf = (s: SheetEntry): Relationship | undefined => rels.find((r) => r.id === s.rId);
   const worksheets = sheets.filter((s) => {
     const rel = relOf(s);
@@ -188,7 +203,7 @@ async function readWorkbook(file: string, zip: Zip): Promise<Workbook> {
   });
   return {
     sheets,
-    context: { sharedStrings, isDateStyle: (s) => dateStyles[s] === true, date1904 },
+    context,
     wantedSheet(sheet) {
       if (sheet === undefined) {
         // A hidden sheet (say, the lists behind drop-downs) is not the first one a user sees.
@@ -301,8 +316,8 @@ async function parseDateStyles(entry: AsyncIterable<Buffer>): Promise<boolean[]>
  * runs (`<r>`), without the phonetic readings (`<rPh>`) Japanese Excel adds. A string longer than
  * a cell may hold is kept as its first characters only.
  */
-async function parseSharedStrings(entry: AsyncIterable<Buffer>): Promise<(string | OverlongText)[]> {
-  const strings: (string | OverlongText)[] = [];
+async function parseSharedStrings(entry: AsyncIterable<Buffer>): Promise<SharedTexts> {
+  const strings = new PackedTexts();
   const xml = new XmlText();
   let text = '';
   let overlong = false;
@@ -336,7 +351,58 @@ async function parseSharedStrings(entry: AsyncIterable<Buffer>): Promise<(string
       }
     }
   }
+  strings.seal();
   return strings;
+}
+
+/** Texts per `PackedTexts` block. */
+const PACKED_BLOCK = 4096;
+
+/**
+ * The shared strings, packed: each block of `PACKED_BLOCK` texts is one flat string, with the end
+ * of each text in it. Why: a workbook of 200,000 rows holds about 600,000 shared strings, which
+ * are held while every pass over the sheet reads them. As strings of their own they cost a
+ * header each (more than the text of a short one) and, cut from the parser's chunks, could keep
+ * those chunks alive; packed, they cost their characters and four bytes. A cell's text is sliced
+ * out when the cell is read, and dies with its row.
+ */
+class PackedTexts implements SharedTexts {
+  length = 0;
+  readonly #blocks: string[] = [];
+  readonly #ends: Uint32Array[] = [];
+  readonly #overlong = new Map<number, OverlongText>();
+  #pending: string[] = [];
+
+  push(text: string | OverlongText): void {
+    if (text instanceof OverlongText) {
+      this.#overlong.set(this.length, text);
+      this.#pending.push('');
+    } else this.#pending.push(text);
+    this.length++;
+    if (this.#pending.length === PACKED_BLOCK) this.seal();
+  }
+
+  /** Packs the texts pushed since the last block; call once more after the last push. */
+  seal(): void {
+    if (this.#pending.length === 0) return;
+    const ends = new Uint32Array(this.#pending.length);
+    let at = 0;
+    for (let i = 0; i < this.#pending.length; i++) ends[i] = at += this.#pending[i]!.length;
+    this.#blocks.push(this.#pending.join(''));
+    this.#ends.push(ends);
+    this.#pending = [];
+  }
+
+  at(index: number): string | OverlongText | undefined {
+    if (!(index >= 0 && index < this.length)) return undefined;
+    const long = this.#overlong.size > 0 ? this.#overlong.get(index) : undefined;
+    if (long !== undefined) return long;
+    const block = Math.floor(index / PACKED_BLOCK);
+    const ends = this.#ends[block];
+    if (ends === undefined) return this.#pending[index - block * PACKED_BLOCK];
+    const k = index - block * PACKED_BLOCK;
+    return this.#blocks[block]!.slice(k === 0 ? 0 : ends[k - 1], ends[k]);
+  }
 }
 
 /**

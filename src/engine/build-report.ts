@@ -117,7 +117,7 @@ export function importOutcome(s: ImportSummary): { unknown: number; line: string
   const unknown = c.unknown + s.unsettled;
   return {
     unknown,
-    line: `${s.kind}: ${s.rows} rows, ${s.records} records: created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${unknown}; invalid rows ${c.invalidRows}`,
+    line: `${s.kind}: ${s.rows} ${s.rows === 1 ? 'row' : 'rows'}, ${s.records} ${s.records === 1 ? 'record' : 'records'}: created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${unknown}; invalid rows ${c.invalidRows}`,
     exitCode: importExitCode(s),
   };
 }

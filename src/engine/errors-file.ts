@@ -40,7 +40,7 @@ export interface ErrorsFileSource {
 }
 
 /** The errors file's source description of a planned import. */
-export function errorsFileSource(plan: ImportPlan, file: string, opts: { sheet?: string; encoding?: EncodingOption }): ErrorsFileSource {
+export function errorsFileSource(plan: Pick<ImportPlan, 'kind' | 'table'>, file: string, opts: { sheet?: string; encoding?: EncodingOption }): ErrorsFileSource {
   const t = plan.table!;
   return {
     kind: plan.kind,

@@ -8,16 +8,21 @@
  * validated once (against the API's schema, or a hand check that only passes what the schema
  * passes) and hashed once. Planned estimates keep their payload as its JSON text
  * (`PlannedRecord.payloadJson`), outside the JavaScript heap.
+ *
+ * `planBills` / `planEstimates` return the whole plan (a dry run, the import page);
+ * `streamBills` / `streamEstimates` hand it to a `PlanSink` in batches (an import: the sink is the
+ * queue's `ImportSubmission`, which makes nothing runnable before the whole file is read).
  */
 import type { BillPayload, EstimatePayload } from '../payloads/index.ts';
 import { openTable, type CellValue, type OpenedTable, type SourceRow } from '../csv/index.ts';
 import { FileError, UsageError } from '../errors/index.ts';
 import type { ReportLine, StaticLine } from '../ledger/index.ts';
 import {
-  BILL_COLUMNS, BILL_DATE_COLUMNS, BillGrouper, ESTIMATE_COLUMNS, EstimateGrouper, VendorDirectory, isBuiltInPreset, resolveColumns, type ColumnMap,
+  BILL_COLUMNS, BILL_DATE_COLUMNS, BillGrouper, billRefReader, ESTIMATE_COLUMNS, EstimateGrouper, estimateProjectKeyReader, VendorDirectory, isBuiltInPreset, resolveColumns, type ColumnMap,
   type MappingFile, type ProjectResolver, type ReadingRules,
 } from '../mapping/index.ts';
-import type { ImportPlan, PlannedRecord } from './plan-types.ts';
+import type { ImportPlan, PlanFacts, PlannedRecord, PlanSink } from './plan-types.ts';
+import { HeapTrim } from './heap-trim.ts';
 import { combineReadingOptions, settleReadingRules, type ReadingOptions } from './reading-rules.ts';
 
 export { projectResolverFromListing, type ProjectResolver } from '../mapping/index.ts';
@@ -65,6 +70,97 @@ export async function planBills(file: string, opts: PlanOptions = {}): Promise<I
   return { kind: 'bills', file, rows, records: records as PlannedRecord<BillPayload>[], statics, table: tableFacts(table, columns, rules) };
 }
 
+/**
+ * `planBills` handed to `sink` in batches as the bills are complete, holding only the bills still
+ * open: memory stays flat however long the file (CONTRACT.md §4: a bill's rows need not be
+ * adjacent, so a first pass, the one that settles the date order, notes where each bill_ref's
+ * last row is). The sink gets records in the order they complete, not in file order. A
+ * file-level error can come after batches were handed out: whoever sends them must wait until
+ * this resolves (queue/submit.ts `ImportSubmission`).
+ */
+export async function streamBills(file: string, opts: PlanOptions, sink: PlanSink): Promise<PlanFacts> {
+  const reading = combineReadingOptions(opts, opts.mapping);
+  const table = await openTable(file, { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding });
+  const columns = resolveColumns(table.headers, BILL_COLUMNS, opts.mapping, file, table.headerLine);
+  const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
+  const refOf = billRefReader(columns);
+  const lastLine = new Map<string, number>();
+  const heap = new HeapTrim();
+  const visit = refOf === undefined ? undefined : (rows: readonly SourceRow[]): void => {
+    heap.check();
+    for (let i = 0; i < rows.length; i++) {
+      const ref = refOf(rows[i]!.values);
+      // A flat copy: a cell may be a slice of a whole chunk of the file, which the map would keep.
+      if (ref !== undefined) lastLine.set(lastLine.has(ref) ? ref : flat(ref), rows[i]!.line);
+    }
+  };
+  const rules = await settleReadingRules(table, columns, BILL_DATE_COLUMNS, reading, opts.signal, visit);
+  const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown);
+  requireColumns(table, grouper.missingColumns());
+  grouper.closeBillsAfter(lastLine);
+  let records = 0;
+  let invalidRows = 0;
+  const hand = async ({ records: r, statics }: { records: unknown[]; statics: StaticLine[] }): Promise<void> => {
+    records += r.length;
+    for (const st of statics) if (st.status === 'invalid') invalidRows++;
+    await sink.add(r as PlannedRecord<BillPayload>[], statics);
+  };
+  const rows = await feed(table, columns, grouper, async () => {
+    await hand(grouper.takeFinished());
+    heap.check();
+  });
+  lastLine.clear();
+  await hand(grouper.finish());
+  return { kind: 'bills', file, rows, records, invalidRows, table: tableFacts(table, columns, rules) };
+}
+
+/**
+ * `planEstimates` handed to `sink` in batches as the estimates are complete (the same plan, in
+ * another order). An estimate's rows need not be adjacent and a project may have one estimate
+ * (CONTRACT.md §3), so a first pass notes the last row naming each project; an estimate is handed
+ * out once that row is passed. As with `streamBills`, nothing may be sent before this resolves.
+ */
+export async function streamEstimates(file: string, opts: PlanOptions, sink: PlanSink): Promise<PlanFacts> {
+  if (isBuiltInPreset(opts.mapping)) throw new UsageError('the built-in mappings (quickbooks, xero) read bill exports; they do not apply to estimates. Pass a mapping file (--mapping MAP.json) instead.');
+  if (opts.vendorsFile !== undefined) throw new UsageError('--vendors applies to bill imports only; remove it.');
+  const reading = combineReadingOptions(opts, opts.mapping);
+  const table = await openTable(file, { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding });
+  const columns = resolveColumns(table.headers, ESTIMATE_COLUMNS, opts.mapping, file, table.headerLine);
+  const projectOf = estimateProjectKeyReader(file, columns, opts.resolver);
+  const lastLine = new Map<string, number>();
+  const heap = new HeapTrim();
+  const visit = (rows: readonly SourceRow[]): void => {
+    heap.check();
+    for (let i = 0; i < rows.length; i++) {
+      const key = projectOf(rows[i]!.values, rows[i]!.line);
+      if (key !== undefined) lastLine.set(lastLine.has(key) ? key : flat(key), rows[i]!.line);
+    }
+  };
+  const rules = await settleReadingRules(table, columns, [], reading, opts.signal, visit);
+  const grouper = new EstimateGrouper(file, columns, opts.resolver, rules);
+  requireColumns(table, grouper.missingColumns());
+  grouper.closeEstimatesAfter(lastLine);
+  let records = 0;
+  let invalidRows = 0;
+  const hand = async ({ records: r, statics }: { records: unknown[]; statics: StaticLine[] }): Promise<void> => {
+    records += r.length;
+    for (const st of statics) if (st.status === 'invalid') invalidRows++;
+    await sink.add(r as PlannedRecord<EstimatePayload>[], statics);
+  };
+  const rows = await feed(table, columns, grouper, async () => {
+    await hand(grouper.takeFinished());
+    heap.check();
+  });
+  lastLine.clear();
+  await hand(grouper.finish());
+  return { kind: 'estimates', file, rows, records, invalidRows, table: tableFacts(table, columns, rules) };
+}
+
+/** A copy of `s` that does not share storage with it (V8 keeps a slice's whole parent string alive). */
+function flat(s: string): string {
+  return (' ' + s).slice(1);
+}
+
 function tableFacts(table: OpenedTable, columns: ColumnMap, rules: ReadingRules): ImportPlan['table'] {
   return {
     kind: table.kind,
@@ -99,13 +195,14 @@ function requireColumns(table: OpenedTable, missing: string[]): void {
   );
 }
 
-async function feed(table: OpenedTable, columns: ColumnMap, grouper: { add(row: SourceRow): void }): Promise<number> {
+async function feed(table: OpenedTable, columns: ColumnMap, grouper: { add(row: SourceRow): void }, afterBatch?: () => Promise<void>): Promise<number> {
   const unnamed = unnamedColumns(table.headers, columns);
   let rows = 0;
   for await (const batch of table.batches()) {
     if (unnamed.length > 0) for (let i = 0; i < batch.length; i++) checkUnnamed(table, unnamed, batch[i]!);
     for (let i = 0; i < batch.length; i++) grouper.add(batch[i]!);
     rows += batch.length;
+    if (afterBatch !== undefined) await afterBatch();
   }
   return rows;
 }

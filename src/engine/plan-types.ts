@@ -49,3 +49,17 @@ export interface ImportPlan<P = unknown> {
     errorIndex: number;
   };
 }
+
+/** Where a streamed plan goes, batch by batch (plan-import.ts `streamBills`, `streamEstimates`). */
+export interface PlanSink {
+  /** Records complete so far (in the order they complete) and report lines decided so far. */
+  add(records: readonly PlannedRecord[], statics: readonly StaticLine[]): Promise<void>;
+}
+
+/** What a streamed plan says of the file once it is read: an `ImportPlan` without its records and lines. */
+export type PlanFacts = Omit<ImportPlan, 'records' | 'statics'> & {
+  /** Records handed to the sink. */
+  records: number;
+  /** Rows reported `invalid`. */
+  invalidRows: number;
+};

@@ -3,7 +3,7 @@
  * (CONTRACT.md §3). Nothing here guesses: where the file and the options leave the reading open,
  * planning stops (a `FileError`, exit 2) and asks for the option that settles it.
  */
-import type { EncodingOption, OpenedTable } from '../csv/index.ts';
+import type { EncodingOption, OpenedTable, SourceRow } from '../csv/index.ts';
 import { FileError, UsageError } from '../errors/index.ts';
 import { dayMonthEvidence, type ColumnMap, type DateOrder, type MappingFile, type ReadingRules } from '../mapping/index.ts';
 
@@ -57,10 +57,12 @@ export async function settleDateOrder(
   option: ReadingOptions['dateFormat'],
   decimalSeparator: '.' | ',',
   signal?: AbortSignal,
+  visit?: RowVisitor,
 ): Promise<DateOrder> {
-  if (option !== undefined && option !== 'auto') return option;
-  const sources = dateColumns.map((c) => columns.source(c)).filter((s) => s !== undefined);
-  if (sources.length === 0) return 'MDY';
+  const weighing = option === undefined || option === 'auto';
+  if (!weighing && visit === undefined) return option;
+  const sources = weighing ? dateColumns.map((c) => columns.source(c)).filter((s) => s !== undefined) : [];
+  if (sources.length === 0 && visit === undefined) return 'MDY';
   const proofs: { 'day-first'?: Where; 'month-first'?: Where; ambiguous?: Where } = {};
   const weigh = (cell: unknown, line: number, header: string): void => {
     const kind = dayMonthEvidence(cell as never);
@@ -68,13 +70,16 @@ export async function settleDateOrder(
   };
   for (const s of sources) if (s.index === -1) weigh(s.constant, table.headerLine, `${s.column} (a constant of the mapping file)`);
   const read = sources.filter((s) => s.index !== -1);
-  if (read.length > 0) {
+  if (read.length > 0 || visit !== undefined) {
     for await (const batch of table.batches()) {
       if (signal?.aborted) break;
-      for (const row of batch) for (const s of read) weigh(row.values[s.index] ?? null, row.line, s.header);
+      visit?.(batch);
+      if (read.length > 0) for (const row of batch) for (const s of read) weigh(row.values[s.index] ?? null, row.line, s.header);
       if (proofs['day-first'] && proofs['month-first']) break;
     }
   }
+  if (!weighing) return option;
+  if (sources.length === 0) return 'MDY';
   const dayFirst = proofs['day-first'];
   const monthFirst = proofs['month-first'];
   if (dayFirst && monthFirst) {
@@ -95,6 +100,12 @@ export async function settleDateOrder(
   return 'MDY';
 }
 
+/**
+ * Sees every row of the first pass (a planner that needs the whole file in view before mapping,
+ * e.g. where each bill's last row is), so that the file is read twice, not three times.
+ */
+export type RowVisitor = (rows: readonly SourceRow[]) => void;
+
 interface Where {
   line: number;
   header: string;
@@ -108,8 +119,9 @@ export async function settleReadingRules(
   dateColumns: readonly string[],
   options: ReadingOptions,
   signal?: AbortSignal,
+  visit?: RowVisitor,
 ): Promise<ReadingRules> {
   const decimalSeparator = settleDecimalSeparator(table, options.decimalSeparator);
-  const dateOrder = await settleDateOrder(table, columns, dateColumns, options.dateFormat, decimalSeparator, signal);
+  const dateOrder = await settleDateOrder(table, columns, dateColumns, options.dateFormat, decimalSeparator, signal, visit);
   return { decimalSeparator, dateOrder };
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { importKeyOf, type RedisConnection } from '../redis-layout.ts';
 import { Ledger, type LedgerEntry } from './ledger.ts';
 
 /** A report line's status (CONTRACT.md §5); `pending` only while the import still runs. */
@@ -22,6 +22,17 @@ export interface PlannedRecordRef {
   lines: number[];
 }
 
+/**
+ * A record as the import store keeps it until it is sent: what sending needs (key, content hash,
+ * payload) and what the report needs (label, lines), once. The record job carries only its
+ * number in the plan (jobs/send-record.ts).
+ */
+export interface StoredRecord extends PlannedRecordRef {
+  contentHash: string;
+  /** The payload's JSON text, exactly as it is sent (and hashed). */
+  payloadJson: string;
+}
+
 /** A report line decided while planning (invalid rows), with no request behind it. */
 export interface StaticLine {
   line: number;
@@ -42,6 +53,8 @@ export interface ImportMeta {
   /** Rows reported `invalid` while planning. */
   invalidRows: number;
   createdAt: number;
+  /** `--resend-unknown` was given: record jobs read it here rather than each carrying it. */
+  resendUnknown?: boolean;
   /** How the input was read, for `jobs report ID --errors` (the engine's `ErrorsFileSource`; no secret in it). */
   errorsSource?: unknown;
 }
@@ -74,6 +87,8 @@ function unsettledOutcome(entry: LedgerEntry | undefined, importId: string): { s
 
 /** Import data is kept this long so that `buildsync jobs report ID` works later. */
 export const IMPORT_TTL_SECONDS = 30 * 24 * 3600;
+/** A plan still being written expires this long after its last batch (ImportStore.appendPlan). */
+const PLANNING_TTL_SECONDS = 24 * 3600;
 
 // First outcome wins; the per-status counter moves only when the outcome was new.
 const SETTLE_LUA = `
@@ -90,7 +105,7 @@ return 0
  * An import's plan and outcomes in Redis, shared by every worker: the report is assembled from
  * it when the last record settles, and again on `jobs report ID`.
  */
-type StoreRedis = Redis & {
+type StoreRedis = RedisConnection & {
   bsImportSettle(outcomes: string, counts: string, recordKey: string, outcome: string, status: string, ttl: string): Promise<number>;
 };
 
@@ -98,14 +113,18 @@ export class ImportStore {
   readonly #redis: StoreRedis;
   readonly #prefix: string;
 
-  constructor(redis: Redis, prefix: string) {
+  constructor(redis: RedisConnection, prefix: string) {
     if (!('bsImportSettle' in redis)) redis.defineCommand('bsImportSettle', { numberOfKeys: 2, lua: SETTLE_LUA });
     this.#redis = redis as StoreRedis;
     this.#prefix = prefix;
   }
 
-  #k(importId: string, part: 'meta' | 'records' | 'static' | 'outcomes' | 'counts'): string {
-    return `${this.#prefix}:import:${importId}:${part}`;
+  /**
+   * `plan`: record number → its `StoredRecord` (encodePlanEntry); `records`: the same from before
+   * the plan held payloads (record key → label and lines), still read by the report.
+   */
+  #k(importId: string, part: 'meta' | 'plan' | 'records' | 'static' | 'outcomes' | 'counts'): string {
+    return importKeyOf(this.#redis, this.#prefix, importId, part);
   }
 
   async saveMeta(meta: ImportMeta): Promise<void> {
@@ -118,28 +137,74 @@ export class ImportStore {
     return v ? (JSON.parse(v) as ImportMeta) : undefined;
   }
 
-  /** Stores planned records and static lines in batches (a 100,000-record plan in few round trips). */
+  /**
+   * Stores planned records (numbered from 0 in the order given) and static lines, in batches. For
+   * records known only by key, label and lines (no payload); a submitted import uses `appendPlan`.
+   */
   async savePlan(importId: string, records: Iterable<PlannedRecordRef>, statics: Iterable<StaticLine>): Promise<void> {
-    const rk = this.#k(importId, 'records');
-    const sk = this.#k(importId, 'static');
-    let pipe = this.#redis.pipeline();
     let n = 0;
-    const flush = async () => {
-      if (n) await pipe.exec();
-      pipe = this.#redis.pipeline();
-      n = 0;
-    };
+    let batch: StoredRecord[] = [];
+    let lines: StaticLine[] = [];
     for (const r of records) {
-      pipe.hset(rk, r.key, JSON.stringify({ label: r.label, lines: r.lines }));
-      if (++n >= 1000) await flush();
+      batch.push({ key: r.key, label: r.label, lines: r.lines, contentHash: '', payloadJson: 'null' });
+      if (batch.length === 1000) {
+        await this.appendPlan(importId, n, batch, []);
+        n += batch.length;
+        batch = [];
+      }
     }
     for (const s of statics) {
-      pipe.rpush(sk, JSON.stringify(s));
-      if (++n >= 1000) await flush();
+      lines.push(s);
+      if (lines.length === 1000) {
+        await this.appendPlan(importId, n, [], lines);
+        lines = [];
+      }
     }
-    pipe.expire(rk, IMPORT_TTL_SECONDS).expire(sk, IMPORT_TTL_SECONDS);
-    n++;
-    await flush();
+    await this.appendPlan(importId, n, batch, lines);
+    await this.keep(importId);
+  }
+
+  /**
+   * Adds a batch of the plan in one round trip: records numbered from `first`, and static lines.
+   * Until the import is submitted (`keep`) the plan expires a day after its last batch, so that
+   * the plan of a planner that died mid-file goes by itself.
+   */
+  async appendPlan(importId: string, first: number, records: readonly StoredRecord[], statics: readonly StaticLine[]): Promise<void> {
+    const pk = this.#k(importId, 'plan');
+    const sk = this.#k(importId, 'static');
+    const pipe = this.#redis.multi();
+    if (records.length > 0) {
+      const args: string[] = new Array(records.length * 2);
+      for (let i = 0; i < records.length; i++) {
+        args[2 * i] = String(first + i);
+        args[2 * i + 1] = encodePlanEntry(records[i]!);
+      }
+      pipe.hset(pk, ...args).expire(pk, PLANNING_TTL_SECONDS);
+    }
+    if (statics.length > 0) pipe.rpush(sk, ...statics.map((l) => JSON.stringify(l))).expire(sk, PLANNING_TTL_SECONDS);
+    if (records.length + statics.length > 0) await pipe.exec();
+  }
+
+  /** The import is submitted: its plan is kept as long as its report (IMPORT_TTL_SECONDS). */
+  async keep(importId: string): Promise<void> {
+    const pk = this.#k(importId, 'plan');
+    const sk = this.#k(importId, 'static');
+    await this.#redis.multi().expire(pk, IMPORT_TTL_SECONDS).expire(sk, IMPORT_TTL_SECONDS).exec();
+  }
+
+  /** Planned records `n` … `n + count - 1`, by number; undefined for one that is gone (the import expired or was removed). */
+  async records(importId: string, n: number, count = 1): Promise<Array<StoredRecord | undefined>> {
+    const fields: string[] = [];
+    for (let i = n; i < n + count; i++) fields.push(String(i));
+    const values = await this.#redis.hmget(this.#k(importId, 'plan'), ...fields);
+    return values.map((v) => (v ? decodePlanEntry(v) : undefined));
+  }
+
+  /** For each record key, whether its outcome is settled. */
+  async settledKeys(importId: string, keys: readonly string[]): Promise<boolean[]> {
+    if (keys.length === 0) return [];
+    const values = await this.#redis.hmget(this.#k(importId, 'outcomes'), ...keys);
+    return values.map((v) => v !== null);
   }
 
   /**
@@ -192,16 +257,20 @@ export class ImportStore {
     const outcomes = new Map<string, RecordOutcome>();
     for await (const [k, v] of this.#scan(this.#k(importId, 'outcomes'))) outcomes.set(k, JSON.parse(v) as RecordOutcome);
     const lines: ReportLine[] = [];
-    const unsettled: Array<{ key: string; label: string; lines: number[] }> = [];
-    for await (const [k, v] of this.#scan(this.#k(importId, 'records'))) {
-      const r = JSON.parse(v) as { label: string; lines: number[] };
-      const o = outcomes.get(k);
+    const unsettled: PlannedRecordRef[] = [];
+    const add = (r: PlannedRecordRef): void => {
+      const o = outcomes.get(r.key);
       if (o === undefined) {
-        unsettled.push({ key: k, ...r });
-        continue;
+        unsettled.push(r);
+        return;
       }
       for (const line of r.lines) lines.push({ line, record: r.label, status: o.status, id: o.id ?? '', message: o.message });
+    };
+    for await (const [, v] of this.#scan(this.#k(importId, 'plan'))) {
+      const r = decodePlanEntry(v);
+      add({ key: r.key, label: r.label, lines: r.lines });
     }
+    for await (const [k, v] of this.#scan(this.#k(importId, 'records'))) add({ key: k, ...(JSON.parse(v) as { label: string; lines: number[] }) });
     if (unsettled.length > 0) {
       const account = opts.running ? undefined : (await this.meta(importId))?.account;
       const ledger = account === undefined ? undefined : new Ledger(this.#redis, this.#prefix);
@@ -226,6 +295,7 @@ export class ImportStore {
   async remove(importId: string): Promise<void> {
     await this.#redis.del(
       this.#k(importId, 'meta'),
+      this.#k(importId, 'plan'),
       this.#k(importId, 'records'),
       this.#k(importId, 'static'),
       this.#k(importId, 'outcomes'),
@@ -239,4 +309,20 @@ export class ImportStore {
       for (let i = 0; i < batch.length; i += 2) yield [batch[i]!, batch[i + 1]!];
     }
   }
+}
+
+/**
+ * A planned record as one JSON array, `[key, label, lines, contentHash, payload]`, the payload's
+ * JSON text put in as it is (no second encoding): short, since 100,000 of them wait in Redis.
+ */
+export function encodePlanEntry(r: StoredRecord): string {
+  return `[${JSON.stringify(r.key)},${JSON.stringify(r.label)},[${r.lines.join(',')}],${JSON.stringify(r.contentHash)},${r.payloadJson}]`;
+}
+
+function decodePlanEntry(text: string): StoredRecord {
+  // The payload is the tail of the text: its JSON is cut out as stored, not parsed and re-encoded.
+  const head = JSON.parse(text) as [string, string, number[], string, unknown];
+  const [key, label, lines, contentHash] = head;
+  const prefixLength = `[${JSON.stringify(key)},${JSON.stringify(label)},[${lines.join(',')}],${JSON.stringify(contentHash)},`.length;
+  return { key, label, lines, contentHash, payloadJson: text.slice(prefixLength, -1) };
 }

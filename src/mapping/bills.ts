@@ -24,7 +24,7 @@ import type { CellValue, SourceRow } from '../csv/index.ts';
 import type { StaticLine } from '../ledger/index.ts';
 import { encodeBillInfo, MAX_BILL_QUERY_LENGTH, type BillPayload } from '../payloads/index.ts';
 import { BuildsyncError, RowError } from '../errors/index.ts';
-import { contentHash } from './content-hash.ts';
+import { contentHashOfJson } from './content-hash.ts';
 import { numberOf, textOf } from './fast-cells.ts';
 import type { ColumnMap } from './header.ts';
 import type { MappedRecord } from './mapped-record.ts';
@@ -114,6 +114,8 @@ interface BillGroup {
   setOn: Map<string, number> | undefined;
   badLines: number[] | undefined;
   badMessages: string[] | undefined;
+  /** Its key in `byRef` (bills with a bill_ref). */
+  mapKey: string | undefined;
 }
 
 export interface BillMapping {
@@ -127,6 +129,26 @@ export interface BillMapping {
  */
 const PRIOR_UNKNOWN = /^\s*unknown:/;
 
+/**
+ * How `BillGrouper.add` reads a row's bill_ref (undefined: none, or a cell that cannot be read,
+ * which makes the row a bill of its own), for a first pass over the file that finds each
+ * bill_ref's last row (`BillGrouper.closeBillsAfter`). Undefined when the file has no bill_ref.
+ */
+export function billRefReader(columns: ColumnMap): ((values: readonly CellValue[]) => string | undefined) | undefined {
+  const ref = colOf(columns, 'bill_ref');
+  if (ref === undefined) return undefined;
+  return (values) => {
+    const cell = ref.index === -1 ? ref.constant : (values[ref.index] ?? null);
+    if (cell === null || cell === '') return undefined;
+    try {
+      return textOf(cell);
+    } catch (err) {
+      if (err instanceof CellValueError) return undefined;
+      throw err;
+    }
+  };
+}
+
 /** Groups the rows of one bill file into bills: `add` every data row in file order, then `finish` once. */
 export class BillGrouper {
   private readonly projects: ProjectRefReader;
@@ -138,9 +160,15 @@ export class BillGrouper {
   private readonly billScratch: unknown[];
   private readonly itemScratch: unknown[];
   private readonly byRef = new Map<string, BillGroup>();
-  /** Every bill in order of its first line. */
-  private readonly bills: BillGroup[] = [];
-  private readonly loose: StaticLine[] = [];
+  /** Every bill not finished yet, in order of its first line. */
+  private bills: BillGroup[] = [];
+  private loose: StaticLine[] = [];
+  /** `bill:row:` keys: occurrences of each content among the valid bills finished so far. */
+  private readonly occurrences = new Map<string, number>();
+  /** The last line of each bill_ref in the file (`closeBillsAfter`): a bill is complete once it is passed. */
+  private lastLineOfRef: ReadonlyMap<string, number> | undefined;
+  /** The last line `add` saw. */
+  private seen = 0;
   private readonly errors: string[] = [];
   private readonly sourceLineIndex: number;
   private readonly errorIndex: number;
@@ -178,8 +206,18 @@ export class BillGrouper {
     return missing;
   }
 
+  /**
+   * Lets `takeFinished` finish a bill as soon as the last row of its bill_ref has been added
+   * (`lastLine`: each bill_ref's last line, from a first pass with `billRefReader`), so that a streamed
+   * plan holds only the bills still open. Rows without a bill_ref are bills finished at once.
+   */
+  closeBillsAfter(lastLine: ReadonlyMap<string, number>): void {
+    this.lastLineOfRef = lastLine;
+  }
+
   add(row: SourceRow): void {
     const { line, values } = row;
+    this.seen = line;
     const errors = this.errors;
     errors.length = 0;
 
@@ -246,6 +284,7 @@ export class BillGrouper {
         group = this.byRef.get(key);
         if (group === undefined) {
           group = this.newGroup(ref, projectId, vendorId, target);
+          group.mapKey = key;
           this.byRef.set(key, group);
         }
       } else group = this.newGroup(undefined, projectId, vendorId, target);
@@ -284,61 +323,89 @@ export class BillGrouper {
     group.payload.ITEMS.push(item as BillPayload['ITEMS'][number]);
   }
 
+  /** Every remaining bill, finished: call once, after the last `add`. */
   finish(): BillMapping {
     const records: MappedRecord<BillPayload>[] = [];
     const statics = this.loose;
-    const occurrences = new Map<string, number>();
-    for (const g of this.bills) {
-      const label = g.ref !== undefined ? `bill ${g.ref} / ${g.target}` : `bill row ${g.lines[0]} / ${g.target}`;
-      if (g.badLines !== undefined) {
-        this.reject(g, label, statics);
-        continue;
-      }
-      const payload = ordered(g.payload);
-      let info: string;
-      try {
-        info = encodeBillInfo(payload);
-      } catch (err) {
-        if (!(err instanceof BuildsyncError)) throw err;
-        for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message: `not sent: ${err.message}` });
-        continue;
-      }
-      // The same count as ServiceClient#billQueryLength: `Info=` and the percent-encoded JSON.
-      const queryLength = 'Info='.length + encodeURIComponent(info).length;
-      if (queryLength > MAX_BILL_QUERY_LENGTH) {
-        const message = `not sent: this bill's query string would be ${queryLength.toLocaleString('en-US')} characters, over the ${MAX_BILL_QUERY_LENGTH.toLocaleString('en-US')} the service accepts (the bill travels in the URL, seed §4.4); it is never sent truncated. Split it into smaller bills (fewer items per bill_ref) or shorten its texts`;
-        for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message });
-        continue;
-      }
-      const hash = contentHash(payload);
-      let key: string;
-      if (g.ref !== undefined) key = `bill:ref:${g.ref}|${g.projectId}|${g.vendorId}`;
-      else if (g.sourceLine !== undefined) {
-        // A row of an errors file: its place in the original file is its `source_line`, so two
-        // identical bills of the original (one created, one fixed later) stay two records.
-        key = `bill:row:${hash}@L${g.sourceLine}`;
-      } else {
-        const n = occurrences.get(hash) ?? 0;
-        occurrences.set(hash, n + 1);
-        key = `bill:row:${hash}#${n}`;
-      }
-      if (g.priorUnknown && !this.resendUnknown) {
-        const message = 'unknown: an earlier import could not tell whether this bill reached the service (see its errors file); it is not sent again on its own. Check the bill in the service, then import with --resend-unknown if it is missing';
-        for (const line of g.lines) statics.push({ line, record: label, status: 'unknown', message });
-        continue;
-      }
-      records.push({ key, label, lines: g.lines, contentHash: hash, payload });
-    }
-    this.bills.length = 0;
+    this.loose = [];
+    for (const g of this.bills) this.finishBill(g, records, statics);
+    this.bills = [];
     this.byRef.clear();
     return { records, statics };
+  }
+
+  /**
+   * The bills complete so far (see `closeBillsAfter`) and the report lines decided so far, handed
+   * out once each; `finish` then hands out the rest. Without `closeBillsAfter`, only the lines.
+   */
+  takeFinished(): BillMapping {
+    const records: MappedRecord<BillPayload>[] = [];
+    const statics = this.loose;
+    this.loose = [];
+    const lastLine = this.lastLineOfRef;
+    if (lastLine === undefined) return { records, statics };
+    let open = 0;
+    for (let i = 0; i < this.bills.length; i++) {
+      const g = this.bills[i]!;
+      if (g.ref === undefined || (lastLine.get(g.ref) ?? Infinity) <= this.seen) {
+        this.finishBill(g, records, statics);
+        if (g.mapKey !== undefined) this.byRef.delete(g.mapKey);
+      } else this.bills[open++] = g;
+    }
+    this.bills.length = open;
+    return { records, statics };
+  }
+
+  /** One complete bill: a record to send, or report lines saying why it is not sent. */
+  private finishBill(g: BillGroup, records: MappedRecord<BillPayload>[], statics: StaticLine[]): void {
+    const label = g.ref !== undefined ? `bill ${g.ref} / ${g.target}` : `bill row ${g.lines[0]} / ${g.target}`;
+    if (g.badLines !== undefined) {
+      this.reject(g, label, statics);
+      return;
+    }
+    const payload = ordered(g.payload);
+    let info: string;
+    try {
+      info = encodeBillInfo(payload);
+    } catch (err) {
+      if (!(err instanceof BuildsyncError)) throw err;
+      for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message: `not sent: ${err.message}` });
+      return;
+    }
+    // The same count as ServiceClient#billQueryLength: `Info=` and the percent-encoded JSON.
+    const queryLength = 'Info='.length + encodeURIComponent(info).length;
+    if (queryLength > MAX_BILL_QUERY_LENGTH) {
+      const message = `not sent: this bill's query string would be ${queryLength.toLocaleString('en-US')} characters, over the ${MAX_BILL_QUERY_LENGTH.toLocaleString('en-US')} the service accepts (the bill travels in the URL); it is never sent truncated. Split it into smaller bills (fewer items per bill_ref) or shorten its texts`;
+      for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message });
+      return;
+    }
+    const json = JSON.stringify(payload);
+    const hash = contentHashOfJson(json);
+    let key: string;
+    if (g.ref !== undefined) key = `bill:ref:${g.ref}|${g.projectId}|${g.vendorId}`;
+    else if (g.sourceLine !== undefined) {
+      // A row of an errors file: its place in the original file is its `source_line`, so two
+      // identical bills of the original (one created, one fixed later) stay two records.
+      key = `bill:row:${hash}@L${g.sourceLine}`;
+    } else {
+      const n = this.occurrences.get(hash) ?? 0;
+      this.occurrences.set(hash, n + 1);
+      key = `bill:row:${hash}#${n}`;
+    }
+    if (g.priorUnknown && !this.resendUnknown) {
+      const message = 'unknown: an earlier import could not tell whether this bill reached the service (see its errors file); it is not sent again on its own. Check the bill in the service, then import with --resend-unknown if it is missing';
+      for (const line of g.lines) statics.push({ line, record: label, status: 'unknown', message });
+      return;
+    }
+    // A streamed plan sends the JSON at once; a plan held whole (a dry run) keeps only the object.
+    records.push(this.lastLineOfRef !== undefined ? { key, label, lines: g.lines, contentHash: hash, payload, payloadJson: json } : { key, label, lines: g.lines, contentHash: hash, payload });
   }
 
   private newGroup(ref: string | undefined, projectId: number, vendorId: number, target: string): BillGroup {
     const g: BillGroup = {
       ref, sourceLine: undefined, priorUnknown: false, projectId, vendorId, target, lines: [],
       payload: { PRJ_ID: projectId, VENDOR_ID: vendorId, ITEMS: [] },
-      setOn: undefined, badLines: undefined, badMessages: undefined,
+      setOn: undefined, badLines: undefined, badMessages: undefined, mapKey: undefined,
     };
     this.bills.push(g);
     return g;

@@ -130,6 +130,10 @@ interface EstimateGroup {
   badMessages: string[] | undefined;
   /** Set when another estimate of the file already targets the project. */
   conflict: string | undefined;
+  /** The project as `estimateProjectKeyReader` keys it (`closeEstimatesAfter`). */
+  closeKey: string;
+  /** Its key in `unresolved`, for an estimate whose project could not be resolved. */
+  unresolvedKey: string | undefined;
 }
 
 interface Col {
@@ -171,6 +175,20 @@ export interface EstimateMapping {
 }
 
 /**
+ * How `EstimateGrouper` keys a row's project for `closeEstimatesAfter`: the project ID, or the
+ * project as written when it cannot be resolved (undefined when the row names none), for a first
+ * pass over the file that finds the last row naming each project.
+ */
+export function estimateProjectKeyReader(file: string, columns: ColumnMap, resolver: ProjectResolver | undefined): (values: readonly CellValue[], line: number) => string | undefined {
+  const projects = new ProjectRefReader(file, columns, resolver);
+  return (values, line) => {
+    const id = projects.read(values, line);
+    if (id !== -1) return String(id);
+    return projects.unresolvedKey !== '' ? `?${projects.unresolvedKey}` : undefined;
+  };
+}
+
+/**
  * Groups the rows of one estimate file into estimates. Feed every data row to `add` (in file
  * order), then call `finish` once.
  */
@@ -192,7 +210,11 @@ export class EstimateGrouper {
   private readonly byProject = new Map<number, EstimateGroup[]>();
   /** Estimates whose project could not be resolved, by the project as written and the name. */
   private readonly unresolved = new Map<string, EstimateGroup>();
-  private readonly loose: StaticLine[] = [];
+  private loose: StaticLine[] = [];
+  /** The last line naming each project (`closeEstimatesAfter`): an estimate is complete once it is passed. */
+  private lastLineOfProject: ReadonlyMap<string, number> | undefined;
+  /** The last line `add` saw. */
+  private seen = 0;
   /** Scratch for one row's values, reused across rows. */
   private readonly scratch: unknown[];
   private readonly topScratch: unknown[];
@@ -244,8 +266,50 @@ export class EstimateGrouper {
     return missing;
   }
 
+  /**
+   * Lets `takeFinished` finish an estimate as soon as the last row naming its project has been
+   * added (`lastLine`: from a first pass with `estimateProjectKeyReader`). Only then is it
+   * complete: its rows need not be adjacent, and a later estimate of the same project would make
+   * it a conflict (one estimate per project).
+   */
+  closeEstimatesAfter(lastLine: ReadonlyMap<string, number>): void {
+    this.lastLineOfProject = lastLine;
+  }
+
+  /**
+   * The estimates complete so far (see `closeEstimatesAfter`) and the report lines decided so
+   * far, handed out once each; `finish` then hands out the rest.
+   */
+  takeFinished(): EstimateMapping {
+    const records: MappedRecord<EstimatePayload>[] = [];
+    const statics = this.loose;
+    this.loose = [];
+    const lastLine = this.lastLineOfProject;
+    if (lastLine === undefined) return { records, statics };
+    let open = 0;
+    for (let i = 0; i < this.groups.length; i++) {
+      const g = this.groups[i]!;
+      if ((lastLine.get(g.closeKey) ?? Infinity) > this.seen) {
+        this.groups[open++] = g;
+        continue;
+      }
+      if (g === this.current) {
+        this.seal(g);
+        this.current = undefined;
+      }
+      // Every estimate of the project closes at the same line: the project's entry goes whole.
+      if (g.projectId !== -1) this.byProject.delete(g.projectId);
+      if (g.unresolvedKey !== undefined) this.unresolved.delete(g.unresolvedKey);
+      const record = this.finishGroup(g, statics);
+      if (record !== undefined) records.push(record);
+    }
+    this.groups.length = open;
+    return { records, statics };
+  }
+
   add(row: SourceRow): void {
     const { line, values } = row;
+    this.seen = line;
     const errors = this.errors;
     errors.length = 0;
 
@@ -302,9 +366,9 @@ export class EstimateGrouper {
         errors.push(this.rowError(line, this.markupName?.header ?? 'markup_name', 'markup columns belong on a markup row, which has no category; put the markup on a row of its own'));
       }
       if (item !== undefined && subcategory === undefined) {
-        errors.push(this.rowError(line, this.subcategory?.header ?? 'subcategory', `item ${JSON.stringify(item)} needs a subcategory: items belong to a subcategory (seed §2.2)`));
+        errors.push(this.rowError(line, this.subcategory?.header ?? 'subcategory', `item ${JSON.stringify(item)} needs a subcategory: items belong to a subcategory`));
       } else if (subcategory === undefined && lineOnlyGiven !== undefined) {
-        errors.push(this.rowError(line, undefined, `${lineOnlyGiven.join(', ')} cannot be set on a category (seed §2.2 lists them on subcategories and items); add a subcategory`));
+        errors.push(this.rowError(line, undefined, `${lineOnlyGiven.join(', ')} cannot be set on a category (the service takes them on subcategories and items only); add a subcategory`));
       } else if (item === undefined && group !== undefined && given > 0) {
         this.checkAgreement(group, line, category, subcategory);
       }
@@ -345,23 +409,30 @@ export class EstimateGrouper {
     const statics: StaticLine[] = this.loose;
     this.byProject.clear();
     this.unresolved.clear();
+    this.loose = [];
     for (let i = 0; i < groups.length; i++) {
       const g = groups[i]!;
       (groups as Array<EstimateGroup | undefined>)[i] = undefined;
-      const label = `project ${g.shown} / ${g.name}`;
-      if (g.badLines !== undefined || g.conflict !== undefined) {
-        this.rejectGroup(g, label, statics);
-        continue;
-      }
-      if (g.issues !== undefined) {
-        for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message: `not sent: the estimate does not meet the service's rules (seed §2.2): ${g.issues}` });
-        continue;
-      }
-      records[count++] = new JsonRecord<EstimatePayload>(`estimate:project:${g.projectId}`, label, g.lines, g.hash!, g.json!);
+      const record = this.finishGroup(g, statics);
+      if (record !== undefined) records[count++] = record;
     }
     records.length = count;
     groups.length = 0;
     return { records, statics };
+  }
+
+  /** One sealed, complete estimate: a record to send, or report lines saying why it is not sent. */
+  private finishGroup(g: EstimateGroup, statics: StaticLine[]): MappedRecord<EstimatePayload> | undefined {
+    const label = `project ${g.shown} / ${g.name}`;
+    if (g.badLines !== undefined || g.conflict !== undefined) {
+      this.rejectGroup(g, label, statics);
+      return undefined;
+    }
+    if (g.issues !== undefined) {
+      for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message: `not sent: the estimate does not meet the service's rules for estimates: ${g.issues}` });
+      return undefined;
+    }
+    return new JsonRecord<EstimatePayload>(`estimate:project:${g.projectId}`, label, g.lines, g.hash!, g.json!);
   }
 
   /** Makes `g` the open group, sealing the one open before. */
@@ -508,11 +579,11 @@ export class EstimateGrouper {
     if (list !== undefined) {
       for (let i = 0; i < list.length; i++) if (list[i]!.name === name) return list[i]!;
     }
-    const g = this.newGroup(projectId, String(projectId), name);
+    const g = this.newGroup(projectId, String(projectId), name, String(projectId));
     if (list === undefined) this.byProject.set(projectId, [g]);
     else {
       const owner = list[0]!;
-      g.conflict = `not sent: project ${projectId} already gets estimate ${JSON.stringify(owner.name)} from line ${owner.lines[0]!} of this file, and the service allows one estimate per project (seed §3); put these rows under that estimate name, or target another project`;
+      g.conflict = `not sent: project ${projectId} already gets estimate ${JSON.stringify(owner.name)} from line ${owner.lines[0]!} of this file, and the service allows one estimate per project; put these rows under that estimate name, or target another project`;
       list.push(g);
     }
     return g;
@@ -522,16 +593,18 @@ export class EstimateGrouper {
     const key = `${projectKey}\u0000${name}`;
     let g = this.unresolved.get(key);
     if (g === undefined) {
-      g = this.newGroup(-1, shown, name);
+      g = this.newGroup(-1, shown, name, `?${projectKey}`);
+      g.unresolvedKey = key;
       this.unresolved.set(key, g);
     }
     return g;
   }
 
-  private newGroup(projectId: number, shown: string, name: string): EstimateGroup {
+  private newGroup(projectId: number, shown: string, name: string, closeKey: string): EstimateGroup {
     const g: EstimateGroup = {
       projectId, name, shown, lines: [], payload: { NAME: name, PROJECT_ID: projectId }, cats: [],
       json: undefined, levelsOn: undefined, hash: undefined, issues: undefined, topOn: undefined, badLines: undefined, badMessages: undefined, conflict: undefined,
+      closeKey, unresolvedKey: undefined,
     };
     this.groups.push(g);
     return g;

@@ -54,7 +54,7 @@ export function projectResolverFromListing(projects: Iterable<Record<string, unk
   }
 
   const notTarget = (what: string): { error: string } => ({
-    error: `${what} is a "My Documents" record (the user's personal files, seed §1), not a valid target; name a real project`,
+    error: `${what} is a "My Documents" record (the user's personal files), not a valid target; name a real project`,
   });
   const lookup = (index: Map<string, ListedProject[]>, column: string, value: string): { id: number } | { error: string } => {
     const key = value.trim();

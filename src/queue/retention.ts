@@ -16,11 +16,18 @@ export const RETENTION = {
     removeOnComplete: { age: 30 * DAY, count: 1000 },
     removeOnFail: { age: 30 * DAY, count: 1000 },
   },
-  records: {
-    removeOnComplete: { age: DAY, count: 20_000 },
-    removeOnFail: { age: 7 * DAY, count: 20_000 },
-  },
+  // Record jobs carry no retention of their own: BullMQ would store these options in every job's
+  // hash (about 90 bytes each, times 100,000 pending records). The records worker applies
+  // RECORD_JOB_RETENTION instead (BullMQ WorkerOptions.removeOnComplete/removeOnFail: used for a
+  // job whose own options do not say).
+  records: {},
 } satisfies Record<string, DefaultJobOptions>;
+
+/** How long finished record jobs stay (the worker's removeOnComplete / removeOnFail); their outcomes live in the import store. */
+export const RECORD_JOB_RETENTION = {
+  removeOnComplete: { age: DAY, count: 20_000 },
+  removeOnFail: { age: 7 * DAY, count: 20_000 },
+} satisfies DefaultJobOptions;
 
 /** Attempts of a record job: 5xx and refused connections on estimates are retried this often, with jitter. */
 export const RECORD_ATTEMPTS = 4;
