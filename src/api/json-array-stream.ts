@@ -11,7 +11,9 @@
  * byte, which is where most of a project record's bytes are (SCOPE_OF_WORK, notes, names).
  *
  * Structure between elements is checked here (commas, brackets, what may follow the array); each
- * element's own syntax is checked by `JSON.parse`.
+ * element's own syntax is checked by `JSON.parse`. An object element that ends in the chunk it
+ * starts in (nearly every project record) is first tried the quicker way: its end guessed with one
+ * `indexOf` and confirmed by `JSON.parse` (`parseObjectAt`).
  */
 import { ResponseInvalidError } from '../errors/index.ts';
 
@@ -182,8 +184,14 @@ export class JsonArrayScanner {
           } else if (c === RBRACK || c === COMMA || c === RBRACE) {
             throw this.invalid(buf, i, `expected element ${this.count} of the array`);
           } else {
-            elemStart = i;
-            i = this.startElement(buf, i, out);
+            const end = c === LBRACE ? this.parseObjectAt(buf, i, out) : -1;
+            if (end !== -1) {
+              i = end;
+              this.state = State.ArrayNext;
+            } else {
+              elemStart = i;
+              i = this.startElement(buf, i, out);
+            }
           }
           break;
         case State.ArrayNext:
@@ -211,6 +219,42 @@ export class JsonArrayScanner {
     throw new ResponseInvalidError(
       `the listing ended after ${this.offset} bytes and ${this.count} elements before the JSON was complete (truncated response?)`,
     );
+  }
+
+  /**
+   * The fast way through an object element that ends in this chunk: guess its end, parse, and
+   * let `JSON.parse` confirm the guess. Returns the index after the element (which is in `out`),
+   * or -1 to have the byte scanner below find the end instead.
+   *
+   * Why: the byte scanner visits every byte outside strings and calls `indexOf` once per string,
+   * ~120 times for a project record; that was a tenth of the export's CPU time (issue 15). Here
+   * one `indexOf` finds the next `}` followed by `,` `]` or whitespace, and the slice up to it is
+   * parsed. If it parses, it is the element: the slice starts at the element's `{` and is one
+   * complete JSON object, and JSON text that forms a complete object cannot continue the same
+   * object, so the element closes exactly there. If it does not (that `}` was inside a string or
+   * a nested object, or the element is not valid JSON), a few more guesses are tried, then the
+   * scanner takes over, and reports an invalid element exactly as it always did.
+   */
+  private parseObjectAt(buf: Buffer, start: number, out: unknown[]): number {
+    const n = buf.length;
+    let from = start + 1;
+    for (let guess = 0; guess < 3; guess++) {
+      const close = buf.indexOf(RBRACE, from);
+      if (close === -1 || close + 1 >= n) return -1;
+      from = close + 1;
+      const next = buf[from]!;
+      if (next !== COMMA && next !== RBRACK && !isSpace(next)) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(buf.toString('utf8', start, from));
+      } catch {
+        continue;
+      }
+      out.push(value);
+      this.count++;
+      return from;
+    }
+    return -1;
   }
 
   /** Begins an element at `buf[i]`; returns the index to continue from. */

@@ -11,7 +11,15 @@ import type { Delimiter } from './delimiter.ts';
  * top. csv-parse 6's `Parser` keeps its engine in the `api` property (`lib/index.js`:
  * `this.api = transform(opts)`, whose `parse(buf, end, push, close)` is what `_transform`
  * calls). The property is not in the typings, so `createCsvEngine` checks it is there and fails
- * loudly if an upgrade removes it; `test/csv-reader-*.test.ts` exercise it.
+ * loudly if an upgrade removes it.
+ *
+ * Reading through the public interface instead (`on_record`, whose context is built per record,
+ * with `parser.info` for the counters) was measured for issue 15: the reader took about 60% more
+ * CPU time on the 1,000,000-row bench file, taking `npm run bench -- import-plan` below its goal.
+ * So package.json pins csv-parse to one exact version (no range), and
+ * `test/csv-engine-internals.test.ts` fails if the installed version is another or if this engine
+ * stops yielding the records and line counters of csv-parse's public `info: true` interface.
+ * Upgrading csv-parse means changing the pin and running that test.
  */
 export interface CsvEngine {
   /** Live counters: `lines` is the line the current record ends on, `empty_lines` the blank lines skipped. */

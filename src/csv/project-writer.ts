@@ -18,52 +18,164 @@ import { PROJECT_FIELDS } from '../api/project-fields.ts';
  */
 
 const FIELDS: readonly string[] = PROJECT_FIELDS;
-const SCOPE_OF_WORK_INDEX = FIELDS.indexOf('SCOPE_OF_WORK');
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /** The header row, CRLF included. */
 export const PROJECT_CSV_HEADER = `${FIELDS.join(',')}\r\n`;
 
-/** One project as a CSV row, CRLF included. */
-export function formatProjectCsvRow(record: Record<string, unknown>): string {
-  let line = '';
-  for (let i = 0; i < FIELDS.length; i++) {
-    const value = record[FIELDS[i]!];
-    if (i > 0) line += ',';
-    if (typeof value === 'string') {
-      line += textCell(i === SCOPE_OF_WORK_INDEX ? decodePercentText(value) : value);
-    } else {
-      line += otherCell(value);
-    }
-  }
-  return `${line}\r\n`;
+/**
+ * One project's CSV row, CRLF included, as UTF-8 bytes. The bytes live in a buffer of this
+ * module's that the next call overwrites: copy them before calling again.
+ *
+ * Why bytes: the export writes ~170 MB of rows for 200,000 projects. Built as strings, each row
+ * is ~120 pieces joined (a rope V8 must flatten), and a row holding one character beyond
+ * Latin-1 is a two-byte string whose UTF-8 encoding is slow; both cost more than the cell rules
+ * themselves. Here numbers, booleans and short ASCII text go straight into the buffer; longer
+ * or non-ASCII text goes through `textCell` and one native UTF-8 write.
+ *
+ * Why a function built from the field list rather than a loop over it: `record[FIELDS[i]]` is a
+ * keyed lookup with a changing key, about 20 ns each, 60 per row. Written out as `r["ID"]`,
+ * `r["NAME"]`, … each read is a named property load that V8 serves from an inline cache (every
+ * listed record has the same shape). The names are inserted as JSON string literals, so any
+ * field name is safe in the generated code.
+ */
+export function projectCsvRowBytes(record: Record<string, unknown>): Buffer {
+  at = 0;
+  room(SLACK);
+  writeRow(record);
+  return row.subarray(0, at);
 }
 
-function otherCell(value: unknown): string {
+/** One project as a CSV row, CRLF included (the same bytes as `projectCsvRowBytes`, decoded). */
+export function formatProjectCsvRow(record: Record<string, unknown>): string {
+  return projectCsvRowBytes(record).toString('utf8');
+}
+
+/** The row being written: `row[0, at)`. Grows for a row that does not fit (a huge SCOPE_OF_WORK). */
+let row = Buffer.allocUnsafe(64 * 1024);
+let at = 0;
+
+const writeRow = compileRowWriter(FIELDS);
+
+function compileRowWriter(fields: readonly string[]): (record: Record<string, unknown>) => void {
+  const cells = fields.map((name) => `${name === 'SCOPE_OF_WORK' ? 'scopeCell' : 'cell'}(r[${JSON.stringify(name)}]);`);
+  const body = `${cells.join(' comma();\n')}\ncrlf();`;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- see projectCsvRowBytes
+  const make = new Function('cell', 'scopeCell', 'comma', 'crlf', `return function writeProjectCsvRow(r) {\n${body}\n};`);
+  return make(cell, scopeCell, comma, crlf) as (record: Record<string, unknown>) => void;
+}
+
+/**
+ * Room kept free beyond each string cell (and at the start of a row) for the cells that are not
+ * strings: a number is at most 24 characters (`String(-1.2345678901234567e-300)`), a boolean 5,
+ * plus its comma, and the row's CRLF; so those are written without a check each.
+ */
+const SLACK = FIELDS.length * 32 + 2;
+
+/** Makes room for `bytes` more bytes at `at`. */
+function room(bytes: number): void {
+  if (at + bytes <= row.length) return;
+  const bigger = Buffer.allocUnsafe(Math.max(2 * row.length, at + bytes));
+  row.copy(bigger, 0, 0, at);
+  row = bigger;
+}
+
+function comma(): void {
+  row[at++] = 0x2c;
+}
+
+function crlf(): void {
+  row[at++] = 0x0d;
+  row[at++] = 0x0a;
+}
+
+/** Any cell but SCOPE_OF_WORK. */
+function cell(value: unknown): void {
   switch (typeof value) {
+    case 'string':
+      putText(value);
+      return;
     case 'number':
       // JSON numbers are finite; never guarded (see the module comment).
-      return String(value);
+      if (value >>> 0 === value) putUint32(value);
+      else putAscii(String(value));
+      return;
     case 'boolean':
-      return value ? 'true' : 'false';
+      putAscii(value ? 'true' : 'false');
+      return;
     case 'undefined':
-      return '';
+      return;
     case 'object':
       // The seed leaves the nullable fields' types open; an object or array is kept as JSON text.
-      return value === null ? '' : textCell(JSON.stringify(value));
+      if (value !== null) putText(JSON.stringify(value));
+      return;
     default:
-      return textCell(String(value));
+      putText(String(value));
   }
+}
+
+function scopeCell(value: unknown): void {
+  if (typeof value === 'string') putText(decodePercentText(value));
+  else cell(value);
+}
+
+/** `String(n)` of a whole number from 0 to 2^32 - 1 (-0 included, which is "0"), without the string. */
+function putUint32(n: number): void {
+  if (n < 10) {
+    row[at++] = 0x30 + n;
+    return;
+  }
+  let digits = 2;
+  for (let rest = n; rest >= 100; rest = Math.floor(rest / 10)) digits++;
+  let p = at + digits;
+  at = p;
+  do {
+    const d = n % 10;
+    row[--p] = 0x30 + d;
+    n = (n - d) / 10;
+  } while (n > 0);
+}
+
+/** Text known to be ASCII with nothing to guard or quote (numbers, true, false). */
+function putAscii(text: string): void {
+  for (let i = 0; i < text.length; i++) row[at++] = text.charCodeAt(i);
+}
+
+/** Text no longer than this is copied character by character when it is plain ASCII. */
+const SHORT_TEXT = 32;
+
+/** A string cell by the rules of `textCell`, as UTF-8. */
+function putText(text: string): void {
+  const n = text.length;
+  if (n === 0) return;
+  // UTF-8 needs at most 3 bytes per UTF-16 unit; a guard and two quotes add 3; doubled quotes fit in the 3 a quote gets.
+  room(3 * n + 3 + SLACK);
+  if (n <= SHORT_TEXT && !isFormulaStart(text.charCodeAt(0))) {
+    let p = at;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      // Anything that may need more than a copy (non-ASCII, a quote, a comma, CR, LF, other controls) goes to textCell.
+      if (c >= 0x80 || c < 0x20 || c === 0x22 || c === 0x2c) break;
+      row[p++] = c;
+    }
+    if (i === n) {
+      at = p;
+      return;
+    }
+  }
+  at += row.write(textCell(text), at, 'utf8');
+}
+
+/** = + - @ TAB CR: the characters that make a spreadsheet evaluate a cell (OWASP CSV injection). */
+function isFormulaStart(c: number): boolean {
+  return c === 0x3d || c === 0x2b || c === 0x2d || c === 0x40 || c === 0x09 || c === 0x0d;
 }
 
 /** A string cell: formula guard, then RFC 4180 quoting. */
 export function textCell(text: string): string {
   if (text.length === 0) return text;
-  const c = text.charCodeAt(0);
-  // = + - @ TAB CR: the characters that make a spreadsheet evaluate a cell (OWASP CSV injection).
-  if (c === 0x3d || c === 0x2b || c === 0x2d || c === 0x40 || c === 0x09 || c === 0x0d) {
-    text = `'${text}`;
-  }
+  if (isFormulaStart(text.charCodeAt(0))) text = `'${text}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeFileAtomically } from '../csv/atomic-file.ts';
-import { formatProjectCsvRow, PROJECT_CSV_HEADER } from '../csv/project-writer.ts';
+import { PROJECT_CSV_HEADER, projectCsvRowBytes } from '../csv/project-writer.ts';
+import { RowBatch } from '../csv/row-batch.ts';
 import { InterruptedError, UsageError } from '../errors/index.ts';
 
 export type ExportFormat = 'csv' | 'jsonl';
@@ -14,9 +15,25 @@ export type ExportFormat = 'csv' | 'jsonl';
  */
 export type MyDocumentsMode = 'exclude' | 'official' | 'all';
 
+/**
+ * Another destination of the exported projects (`--to postgres`, `--changes`): it sees every
+ * project the file gets, in the file's order, and takes part in the export's all-or-nothing.
+ * `write` returns a promise only when the sink needs the export to wait (backpressure). Once the
+ * listing ended, every sink is `prepare`d (everything written, nothing visible yet); then the file
+ * is committed, then each sink in order. On any failure every sink is `abort`ed.
+ */
+export interface ExportSink {
+  write(record: Record<string, unknown>): void | Promise<void>;
+  prepare(): Promise<void>;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
 export interface ExportOptions {
-  /** Final path of the export file; its directory is created when missing. */
-  out: string;
+  /** Final path of the export file; its directory is created when missing. `null`: no file (the sinks only). */
+  out: string | null;
+  /** Other destinations of the same projects. @defaultValue none */
+  sinks?: readonly ExportSink[];
   format: ExportFormat;
   myDocuments: MyDocumentsMode;
   /** Aborting removes the temporary file and rejects with `InterruptedError`. */
@@ -37,11 +54,11 @@ export interface ExportResult {
 }
 
 /**
- * Rows are gathered into strings of about this many characters before they are written: large
- * enough that the file system sees few, big writes; small enough that a batch and the one being
- * written stay far below the memory budget.
+ * Rows are gathered (as UTF-8, `RowBatch`) into about this many bytes before they are written:
+ * large enough that the file system sees few, big writes; small enough that a batch and the one
+ * being written stay far below the memory budget.
  */
-const BATCH_CHARS = 256 * 1024;
+const BATCH_BYTES = 256 * 1024;
 
 const MY_DOCUMENTS = 'My Documents';
 
@@ -77,21 +94,27 @@ export async function exportProjects(
   const started = performance.now();
   const { signal, onProgress } = opts;
   checkOptions(opts);
-  if (signal?.aborted) throw interrupted(opts.out);
+  if (signal?.aborted) throw interrupted(opts.out ?? 'the export');
 
-  const format = opts.format === 'csv' ? formatProjectCsvRow : jsonLine;
+  const out = opts.out ?? 'the export';
+  const sinks = opts.sinks ?? [];
+  const format: (record: Record<string, unknown>) => string | Uint8Array = opts.out === null ? noRow : opts.format === 'csv' ? projectCsvRowBytes : jsonLine;
   const myDocuments = new MyDocumentsPolicy(opts.myDocuments);
-  const file = await writeFileAtomically(opts.out);
-  const records = readRecords(source, signal, opts.out);
-  let batch = opts.format === 'csv' ? PROJECT_CSV_HEADER : '';
+  const file = opts.out === null ? NO_FILE : await writeFileAtomically(opts.out);
+  const records = readRecords(source, signal, out);
+  const toSinks = async (record: Record<string, unknown>) => {
+    for (const sink of sinks) {
+      const wait = sink.write(record);
+      if (wait) await wait;
+    }
+  };
+  const batch = new RowBatch(BATCH_BYTES);
+  if (opts.format === 'csv' && opts.out !== null) batch.add(PROJECT_CSV_HEADER);
   let projects = 0;
 
   const flush = async () => {
-    if (batch.length > 0) {
-      await file.write(batch);
-      batch = '';
-    }
-    if (signal?.aborted) throw interrupted(opts.out);
+    if (batch.bytes > 0) await file.write(batch.take());
+    if (signal?.aborted) throw interrupted(out);
     onProgress?.({ projects, bytes: file.bytesWritten });
   };
 
@@ -101,26 +124,31 @@ export async function exportProjects(
       if (next.done) break;
       const record = next.value;
       if (isMyDocuments(record) && !myDocuments.admit(record)) continue;
-      batch += format(record);
+      batch.add(format(record));
       projects++;
-      if (batch.length >= BATCH_CHARS) await flush();
+      if (sinks.length) await toSinks(record);
+      if (batch.full || (opts.out === null && projects % 1000 === 0)) await flush();
     }
     for (const record of myDocuments.heldBack()) {
-      batch += format(record);
+      batch.add(format(record));
       projects++;
+      if (sinks.length) await toSinks(record);
     }
     await flush();
-    if (signal?.aborted) throw interrupted(opts.out);
+    for (const sink of sinks) await sink.prepare();
+    if (signal?.aborted) throw interrupted(out);
     await file.commit();
+    for (const sink of sinks) await sink.commit();
   } catch (err) {
     records.stop();
     await file.abort();
+    for (const sink of sinks) await sink.abort();
     throw err;
   } finally {
     records.dispose();
   }
   return {
-    path: opts.out,
+    path: opts.out ?? '',
     projects,
     bytes: file.bytesWritten,
     skippedMyDocuments: myDocuments.skipped,
@@ -142,6 +170,18 @@ function checkOptions(opts: ExportOptions): void {
     );
   }
 }
+
+function noRow(): string {
+  return '';
+}
+
+/** Where no export file is written (`--to postgres`): the sinks are the export. */
+const NO_FILE = {
+  bytesWritten: 0,
+  write: async () => {},
+  commit: async () => {},
+  abort: async () => {},
+};
 
 function jsonLine(record: Record<string, unknown>): string {
   // As the service sent it: every field, unknown ones included (CONTRACT.md §5).
