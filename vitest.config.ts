@@ -1,16 +1,57 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The files that run a second time, on a real Redis Cluster (the `cluster` project): the queue,
+ * the budget, the ledger and imports end to end, chosen to cover every key family (BullMQ flows,
+ * per-account budget and ledger scripts, import bookkeeping) in about a minute. The cluster-*
+ * files run only there.
+ */
+const ON_CLUSTER = [
+  'test/ledger-no-record-sent-twice.test.ts',
+  'test/throttle-settle-at-answer.test.ts',
+  'test/cli-ledger.test.ts',
+  'test/import-bills-queue.test.ts',
+  // three worker processes sharing one account's budget: no 429, the budget kept in every window
+  'test/throttle-e2e-shared-budget.test.ts',
+  // the dashboard: accounts found by a scan of every master, budgets and schedules read back
+  'test/dashboard-budget.test.ts',
+];
+
+const common = {
+  // Integration tests hold real sockets and Redis connections; two cores, so keep workers few.
+  pool: 'forks' as const,
+  maxWorkers: 2,
+  testTimeout: 30_000,
+  // CI's Redis keeps nothing on disk; the suite sends records anyway (CONTRACT.md §2,
+  // Durability). The tests of the refusal unset it for their own runs.
+  env: { BUILDSYNC_ALLOW_VOLATILE_REDIS: '1' },
+  hookTimeout: 30_000,
+};
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
-    // Integration tests hold real sockets and Redis connections; two cores, so keep workers few.
-    pool: 'forks',
-    maxWorkers: 2,
-    testTimeout: 30_000,
-    // CI's Redis keeps nothing on disk; the suite sends records anyway (CONTRACT.md §2,
-    // Durability). The tests of the refusal unset it for their own runs.
-    env: { BUILDSYNC_ALLOW_VOLATILE_REDIS: '1' },
-    hookTimeout: 30_000,
+    ...common,
+    projects: [
+      {
+        test: {
+          ...common,
+          name: 'single',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/cluster-*.test.ts', '**/node_modules/**'],
+          globalSetup: ['test/global-setup.ts'],
+        },
+      },
+      {
+        // A three-master Redis Cluster started once for the project (test/cluster-global-setup.ts);
+        // test/cluster-env.ts sets REDIS_URL to it and REDIS_CLUSTER=1 before each file.
+        test: {
+          ...common,
+          name: 'cluster',
+          include: ['test/cluster-*.test.ts', ...ON_CLUSTER],
+          globalSetup: ['test/global-setup.ts', 'test/cluster-global-setup.ts'],
+          setupFiles: ['test/cluster-env.ts'],
+        },
+      },
+    ],
   },
 });

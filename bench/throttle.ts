@@ -12,7 +12,14 @@
  * "hour" of 1 s (time scale 3600 on both sides, so the limit is in a window the tool looks for),
  * with one worker and with three.
  *
+ * Then many accounts on a Redis Cluster (issue 16): 20 accounts, each with a budget of
+ * `second=5` on both sides (the sandbox's per-user limit, `BUILDSYNC_<NAME>_LIMITS=second=5`),
+ * 50 bills each, three worker processes on a real three-master cluster (started here, as the
+ * tests' helper starts it). Goal: aggregate throughput / sum of the budgets >= 0.95, no 429.
+ * The sandbox has three users, so seven sandboxes (in this process) hold the 20 accounts.
+ *
  *   npx tsx bench/throttle.ts          (or: npm run bench -- throttle)
+ *   npm run bench -- throttle many-accounts     (the cluster run alone)
  *
  * The sandboxes run in processes of their own. The last stdout line is one JSON object.
  */
@@ -26,6 +33,10 @@ import { billPlan } from '../test/helpers/bill-plan.ts';
 import { maxInAlignedBucket, maxInSlidingInterval, perWindowCounts } from '../test/helpers/request-log.ts';
 import { deleteKeys } from '../test/helpers/redis.ts';
 import { startWorkerProcesses, stopAll } from '../test/helpers/worker-processes.ts';
+import { startRedisCluster } from '../test/helpers/redis-cluster.ts';
+import { accountEnv, sandboxBillProjects } from '../test/helpers/throttle-rig.ts';
+import { newCluster, prefixPatterns, unlinkAll } from '../src/redis-layout.ts';
+import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { forkSandbox, type ForkedSandbox } from './lib/sandbox-process.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -131,11 +142,133 @@ function describe(label: string, r: Run): void {
   );
 }
 
+const MANY = { accounts: 20, perSecond: 5, billsEach: 50, workers: 3 } as const;
+
+interface ManyAccountsRun {
+  seconds: number;
+  /** Aggregate sends per second over the sum of the accounts' budgets. */
+  ratio: number;
+  refused: number;
+  created: number;
+  duplicates: number;
+  /** Most accepted requests of one account in any 1 s (goal: at most its budget). */
+  maxSlidingPerAccount: number;
+  peakRssMb: number;
+}
+
+/** 20 accounts of `second=5` on a three-master Redis Cluster, three worker processes. */
+async function manyAccounts(): Promise<ManyAccountsRun> {
+  const cluster = await startRedisCluster({ replicas: 0 });
+  const sandboxCount = Math.ceil(MANY.accounts / 3);
+  const sandboxes: Sandbox[] = [];
+  for (let i = 0; i < sandboxCount; i++) sandboxes.push(await startSandbox({ limits: { second: MANY.perSecond }, projects: 30 }));
+  const accounts = Array.from({ length: MANY.accounts }, (_, i) => ({ name: `acct${i + 1}`, sandbox: sandboxes[Math.floor(i / 3)]!, user: i % 3 }));
+  const redis = newCluster(cluster.url, { retry: (n) => Math.min(n * 100, 1000), connectTimeoutMs: 5000, maxRedirections: 32 });
+  const prefix = `bench-many-${process.pid}`;
+  const env: Record<string, string> = {
+    REDIS_URL: cluster.url,
+    REDIS_CLUSTER: '1',
+    BUILDSYNC_PREFIX: prefix,
+    BUILDSYNC_CONCURRENCY: String(CONCURRENCY),
+  };
+  for (const a of accounts) Object.assign(env, accountEnv(a.name, a.sandbox, a.user, `second=${MANY.perSecond}`));
+  const procs = await startWorkerProcesses(MANY.workers, env);
+  const queues = new Queues(redis, prefix);
+  const store = new ImportStore(redis, prefix);
+  try {
+    console.log(`Redis Cluster of 3 masters at ${cluster.url}; ${MANY.accounts} accounts of second=${MANY.perSecond} on both sides, ${MANY.billsEach} bills each, ${MANY.workers} workers`);
+    const plans = accounts.map((a) => billPlan(MANY.billsEach, sandboxBillProjects(a.sandbox, a.user), { tag: a.name }));
+    const t = performance.now();
+    const startedAt = Date.now();
+    // Twenty imports submitted at once, as twenty producers would.
+    const ids = await Promise.all(accounts.map(async (a, i) => (await submitImport(queues, store, plans[i]!, { account: a.name, resendUnknown: false })).importId));
+    const submittedS = (performance.now() - t) / 1000;
+    const total = MANY.accounts * MANY.billsEach;
+    let counts = await Promise.all(ids.map((id) => store.counts(id)));
+    // Polled slowly: the sandboxes share this process's event loop, and their clocks time the run.
+    while (counts.reduce((n, c) => n + c.settled, 0) < total) {
+      await new Promise((r) => setTimeout(r, 250));
+      counts = await Promise.all(ids.map((id) => store.counts(id)));
+    }
+    // From the first submit to the last bill the service accepted (its own clock).
+    const lastAt = Math.max(...sandboxes.flatMap((sb) => sb.requests().filter((r) => r.method === 'POST' && r.status !== 429).map((r) => r.at)));
+    const seconds = (lastAt - startedAt) / 1000;
+    let refused = 0;
+    let bills = 0;
+    let distinct = 0;
+    let maxSlidingPerAccount = 0;
+    for (const sb of sandboxes) {
+      const log = sb.requests();
+      refused += log.filter((r) => r.status === 429).length;
+      const titles = sb.bills().map((b) => (b.payload as { TITLE?: string }).TITLE);
+      bills += titles.length;
+      distinct += new Set(titles).size;
+    }
+    for (const a of accounts) {
+      const email = a.sandbox.users[a.user]!.email;
+      const times = a.sandbox
+        .requests()
+        .filter((r) => r.status !== 429 && r.email === email && r.method === 'POST')
+        .map((r) => r.at)
+        .sort((x, y) => x - y);
+      if (times.length) maxSlidingPerAccount = Math.max(maxSlidingPerAccount, maxInSlidingInterval(times, WINDOW_MS));
+    }
+    const budget = MANY.accounts * MANY.perSecond;
+    console.log(`submitted the ${MANY.accounts} imports in ${submittedS.toFixed(2)} s`);
+    const spans = accounts.map((a) => {
+      const email = a.sandbox.users[a.user]!.email;
+      const at = a.sandbox.requests().filter((r) => r.method === 'POST' && r.status !== 429 && r.email === email).map((r) => r.at - startedAt);
+      return `${a.name} ${(Math.min(...at) / 1000).toFixed(1)}-${(Math.max(...at) / 1000).toFixed(1)} s`;
+    });
+    console.log(`each account's first and last accepted bill after the first submit: ${spans.join(', ')}`);
+    return {
+      seconds,
+      ratio: total / seconds / budget,
+      refused,
+      created: counts.reduce((n, c) => n + c.created, 0),
+      duplicates: bills - distinct,
+      maxSlidingPerAccount,
+      peakRssMb: Math.max(...procs.map((p) => p.peakRssMb() ?? 0)),
+    };
+  } finally {
+    await stopAll(procs);
+    await queues.close().catch(() => undefined);
+    for (const pattern of prefixPatterns(redis, prefix)) await unlinkAll(redis, pattern).catch(() => undefined);
+    redis.disconnect();
+    for (const sb of sandboxes) await sb.close();
+    await cluster.close();
+  }
+}
+
+function describeMany(r: ManyAccountsRun): void {
+  console.log(
+    `${MANY.accounts} accounts x second=${MANY.perSecond}, ${MANY.workers} workers on a Redis Cluster: ${r.seconds.toFixed(2)} s for ${MANY.accounts * MANY.billsEach} bills, ` +
+      `${(r.ratio * MANY.accounts * MANY.perSecond).toFixed(1)}/s of a ${MANY.accounts * MANY.perSecond}/s budget (ratio ${r.ratio.toFixed(3)}, goal >= 0.95), ` +
+      `${r.created} created, ${r.duplicates} duplicates, 429s ${r.refused} (goal 0), most accepted for one account in any 1 s ${r.maxSlidingPerAccount}; worker peak RSS ${r.peakRssMb} MB`,
+  );
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   // The workers run the CLI bundle the test suite builds (test/helpers/cli-path.ts): build it from
   // the sources as they are now, or the bench measures whatever the last test run left there.
   await buildCliBundle();
+  if (process.argv[2] === 'many-accounts') {
+    const many = await manyAccounts();
+    describeMany(many);
+    console.log(
+      JSON.stringify({
+        bench: 'throttle-many-accounts',
+        ratio: round(many.ratio, 3),
+        '429s': many.refused,
+        accounts: MANY.accounts,
+        duplicates: many.duplicates,
+        seconds: round((performance.now() - started) / 1000, 1),
+        peak_rss_mb: Math.max(many.peakRssMb, Math.round(process.resourceUsage().maxRSS / 1024)),
+      }),
+    );
+    return;
+  }
   const sandbox = await forkSandbox({ limits: { second: PER_SECOND }, projects: 50 });
   const hourly = await forkSandbox({ limits: { hour: PER_SECOND }, timeScale: HOUR_SCALE, projects: 50 });
   const bare = await startBareProxy(hourly.url);
@@ -162,7 +295,11 @@ async function main(): Promise<void> {
     describe('3 workers, BUILDSYNC_LIMITS=none (learning, 429s state nothing)', unstated3);
     describeLearning('learning, 429s state nothing, 3 workers', unstated3, 3);
 
+    const many = await manyAccounts();
+    describeMany(many);
+
     const peak = Math.max(
+      many.peakRssMb,
       one.peakRssMb, three.peakRssMb, learning.peakRssMb, unstated.peakRssMb, unstated3.peakRssMb, Math.round(process.resourceUsage().maxRSS / 1024),
     );
     const laterMax = (r: Run) => Math.max(0, ...r.refusedPerWindow.slice(1));
@@ -179,6 +316,8 @@ async function main(): Promise<void> {
         '429s_unstated_later_window_max': laterMax(unstated),
         '429s_unstated_3_workers_first_window': unstated3.refusedPerWindow[0] ?? 0,
         '429s_unstated_3_workers_later_window_max': laterMax(unstated3),
+        many_accounts_ratio: round(many.ratio, 3),
+        '429s_many_accounts': many.refused,
         seconds: round((performance.now() - started) / 1000, 1),
         peak_rss_mb: peak,
       }),

@@ -42,15 +42,31 @@ export interface AccountConfig {
   limits: Limits;
   /** The BUILDSYNC_LIMITS text, for messages. */
   limitsText: string;
+  /**
+   * BUILDSYNC_EXPORT_DATABASE_URL (BUILDSYNC_<NAME>_EXPORT_DATABASE_URL for an account of its
+   * own): the PostgreSQL of `export projects --to postgres`. A secret: it carries the password.
+   * @defaultValue none
+   */
+  exportDatabaseUrl: Secret | undefined;
+  /** The variable `exportDatabaseUrl` is read from, for messages. */
+  exportDatabaseVariable: string;
 }
 
 export interface AppConfig {
   redisUrl: string;
+  /** REDIS_CLUSTER=1: REDIS_URL names one node of a Redis Cluster. @defaultValue false */
+  redisCluster: boolean;
   prefix: string;
   concurrency: number;
   logLevel: (typeof LOG_LEVELS)[number];
   /** BUILDSYNC_LEDGER_RETENTION_DAYS: the default of `ledger prune --older-than`. */
   ledgerRetentionDays: number;
+  /**
+   * BUILDSYNC_NOTIFY_URL: receives a JSON POST when an export or import job fails after its last
+   * attempt. A secret too (webhook URLs often carry their token): only its origin is ever printed.
+   * @defaultValue none
+   */
+  notifyUrl: Secret | undefined;
   account: AccountConfig;
 }
 
@@ -94,8 +110,15 @@ const processSchema = z.object({
     .default(DEFAULTS.concurrency),
   BUILDSYNC_PREFIX: z
     .string()
+    // CONTRACT.md §1: no braces. On a Redis Cluster the tool adds the hash tags itself
+    // (queue/names.ts); a brace of the user's would change which part of a key is hashed.
+    .refine((v) => !/[{}]/.test(v), 'no braces: on a Redis Cluster (REDIS_CLUSTER=1) buildsync adds the hash tags itself; write the plain name, e.g. BUILDSYNC_PREFIX=buildsync')
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, e.g. BUILDSYNC_PREFIX=buildsync')
     .default(DEFAULTS.prefix),
+  REDIS_CLUSTER: z
+    .enum(['1', '0'], { message: 'write REDIS_CLUSTER=1 when REDIS_URL names a node of a Redis Cluster, or leave it unset' })
+    .default('0')
+    .transform((v) => v === '1'),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { message: `not a level; use one of ${LOG_LEVELS.join(', ')}` })
     .default(DEFAULTS.logLevel),
@@ -128,6 +151,7 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
     BUILDSYNC_CONCURRENCY: env.BUILDSYNC_CONCURRENCY || undefined,
     LOG_LEVEL: env.LOG_LEVEL || undefined,
     BUILDSYNC_PREFIX: env.BUILDSYNC_PREFIX || undefined,
+    REDIS_CLUSTER: env.REDIS_CLUSTER || undefined,
     BUILDSYNC_LEDGER_RETENTION_DAYS: env.BUILDSYNC_LEDGER_RETENTION_DAYS || undefined,
   });
   if (!parsed.success) {
@@ -140,6 +164,7 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
     BUILDSYNC_CONCURRENCY: concurrency,
     LOG_LEVEL: logLevel,
     BUILDSYNC_PREFIX: prefix,
+    REDIS_CLUSTER: redisCluster,
     BUILDSYNC_LEDGER_RETENTION_DAYS: ledgerRetentionDays,
   } = parsed.data;
 
@@ -154,13 +179,18 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
   const limitsKey = limitsVar.value !== undefined ? limitsVar.key : 'BUILDSYNC_LIMITS';
   // parseLimits names the variable in its ConfigError; it must be the one that was read.
   const limits: Limits = parseLimits(limitsText, limitsKey);
+  // An account of its own writes into its own database; it never falls back to the default's.
+  const exportDb = v('EXPORT_DATABASE_URL');
+  if (exportDb.value !== undefined) checkSecretUrl(exportDb.key, exportDb.value, ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
 
   return {
     redisUrl,
+    redisCluster,
     prefix,
     concurrency,
     logLevel,
     ledgerRetentionDays,
+    notifyUrl: notifyUrl(env),
     account: {
       name,
       baseUrl: base.value?.replace(/\/+$/, ''),
@@ -169,6 +199,8 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
       apiKey: apiKey.value === undefined ? undefined : new Secret(apiKey.value),
       limits,
       limitsText,
+      exportDatabaseUrl: exportDb.value === undefined ? undefined : new Secret(exportDb.value),
+      exportDatabaseVariable: exportDb.key,
     },
   };
 }
@@ -196,6 +228,27 @@ export function requireService(account: AccountConfig, opts: { allowInsecureHttp
     );
   }
   return account as ServiceAccount;
+}
+
+/** BUILDSYNC_NOTIFY_URL, checked (CONTRACT.md §1); undefined when unset. */
+export function notifyUrl(env: Env = readEnv()): Secret | undefined {
+  const value = env.BUILDSYNC_NOTIFY_URL || undefined;
+  if (value === undefined) return undefined;
+  checkSecretUrl('BUILDSYNC_NOTIFY_URL', value, ['https:', 'http:'], 'https://hooks.example.com/buildsync');
+  return new Secret(value);
+}
+
+/** A URL that may carry a password or token: checked, and named in errors without its value. */
+function checkSecretUrl(key: string, value: string, protocols: string[], example: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !protocols.includes(url.protocol)) {
+    throw new ConfigError(`${key} is not a ${protocols[0]!.replace(':', '')} URL (its value is not shown: it may hold a password); write e.g. ${example}`);
+  }
 }
 
 function checkBaseUrl(key: string, value: string): void {
@@ -228,4 +281,14 @@ function redactRedis(url: string): string {
  */
 export function allowVolatileRedis(env: Env = readEnv()): boolean {
   return env.BUILDSYNC_ALLOW_VOLATILE_REDIS === '1';
+}
+
+/**
+ * REDIS_CLUSTER=1 (CONTRACT.md §1): REDIS_URL names one node of a Redis Cluster. Read like every
+ * other variable (the environment over `.env`) and checked by the same schema as `loadConfig`.
+ */
+export function redisClusterEnabled(env: Env = readEnv()): boolean {
+  const parsed = processSchema.shape.REDIS_CLUSTER.safeParse(env.REDIS_CLUSTER || undefined);
+  if (!parsed.success) throw new ConfigError(`REDIS_CLUSTER=${JSON.stringify(env.REDIS_CLUSTER)}: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
 }

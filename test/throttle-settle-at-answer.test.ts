@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountThrottle } from '../src/throttle/index.ts';
+import { throttleKeyBase } from '../src/redis-layout.ts';
 import { testRedis } from './helpers/redis.ts';
 
 let t: Awaited<ReturnType<typeof testRedis>>;
@@ -13,7 +14,7 @@ describe('a send is counted from when its attempt ended', () => {
     const throttle = new AccountThrottle({ redis: t.redis, account: 'a', limits: { second: 1 }, prefix: t.prefix, margin: { share: 0, maxMs: 0 } });
     const ticket = await throttle.acquire();
     expect(typeof ticket).toBe('string');
-    const key = `${t.prefix}:throttle:a:log`;
+    const key = `${throttleKeyBase(t.redis, t.prefix, 'a')}:log`;
     const granted = Number(await t.redis.zscore(key, ticket));
     await new Promise((r) => setTimeout(r, 120));
     throttle.settle(ticket);
@@ -29,7 +30,7 @@ describe('a send is counted from when its attempt ended', () => {
   it('never moves a send back in time', async () => {
     const throttle = new AccountThrottle({ redis: t.redis, account: 'b', limits: { second: 5 }, prefix: t.prefix });
     const ticket = await throttle.acquire();
-    const key = `${t.prefix}:throttle:b:log`;
+    const key = `${throttleKeyBase(t.redis, t.prefix, 'b')}:log`;
     await t.redis.zadd(key, 'XX', String(Date.now() + 60_000), ticket);
     const future = Number(await t.redis.zscore(key, ticket));
     throttle.settle(ticket);

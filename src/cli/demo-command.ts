@@ -3,22 +3,20 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../package-root.ts';
-import type { Command } from 'commander';
 import { RedisUnavailableError, redactUrl } from '../errors/index.ts';
 import { connectRedis, redisAnswers, startWorkers } from '../queue/index.ts';
+import { prefixPatterns, unlinkAll } from '../redis-layout.ts';
+import { redisClusterEnabled } from '../config.ts';
 import { startSandbox } from '../sandbox/index.ts';
-import { action, type CommandContext } from './command.ts';
+import type { CommandContext } from './command.ts';
 import { exportProjectsCommand } from './export-command.ts';
 import { importCommand } from './import-command.ts';
 
 const SAMPLES = join(packageRoot(), 'samples');
 
-export function registerDemo(program: Command): void {
-  program
-    .command('demo')
-    .description('start the sandbox, export its projects, import samples/estimates.csv and samples/bills.csv through the queue, and say where the outputs are')
-    .option('--out-dir <dir>', 'where the demo writes its files', 'buildsync-demo')
-    .action(action((ctx, opts: { outDir: string }) => demo(ctx, resolve(opts.outDir))));
+/** `buildsync demo` (flags in program/demo.ts). */
+export async function demoCommand(ctx: CommandContext, outDir: string): Promise<number> {
+  return demo(ctx, resolve(outDir));
 }
 
 async function demo(ctx: CommandContext, outDir: string): Promise<number> {
@@ -38,6 +36,8 @@ async function demo(ctx: CommandContext, outDir: string): Promise<number> {
     BUILDSYNC_API_KEY: sandbox.credentials.apiKey,
     BUILDSYNC_PREFIX: prefix,
     REDIS_URL: redis.url,
+    // REDIS_CLUSTER=1 applies to the Redis of REDIS_URL, never to the demo's own throwaway one.
+    REDIS_CLUSTER: redis.cluster ? '1' : '0',
     // A throwaway set-up: the demo sends to its own sandbox whatever Redis keeps on disk.
     BUILDSYNC_ALLOW_VOLATILE_REDIS: '1',
   });
@@ -82,6 +82,7 @@ async function demo(ctx: CommandContext, outDir: string): Promise<number> {
 
 interface DemoRedis {
   url: string;
+  cluster: boolean;
   stop(): Promise<void>;
 }
 
@@ -90,7 +91,7 @@ async function demoRedis(ctx: CommandContext): Promise<DemoRedis> {
   const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   if (await redisAnswers(url)) {
     ctx.err(`redis: using ${redactUrl(url)}`);
-    return { url, stop: async () => {} };
+    return { url, cluster: redisClusterEnabled(), stop: async () => {} };
   }
   const port = await freePort();
   let child: ChildProcess;
@@ -104,10 +105,11 @@ async function demoRedis(ctx: CommandContext): Promise<DemoRedis> {
     throw new RedisUnavailableError(url, { cause: err });
   }
   const throwaway = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 50 && !(await redisAnswers(throwaway)); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 50 && !(await redisAnswers(throwaway, { cluster: false })); i++) await new Promise((r) => setTimeout(r, 100));
   ctx.err(`redis: none answers at ${redactUrl(url)}; started a throwaway redis-server on ${throwaway} for the demo`);
   return {
     url: throwaway,
+    cluster: false,
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -118,8 +120,8 @@ async function demoRedis(ctx: CommandContext): Promise<DemoRedis> {
 async function cleanup(url: string, prefix: string): Promise<void> {
   const r = await connectRedis(url, 'producer');
   try {
-    const stream = r.scanStream({ match: `${prefix}:*`, count: 1000 });
-    for await (const keys of stream as AsyncIterable<string[]>) if (keys.length) await r.unlink(...keys);
+    // Every master of a cluster, and the queues' `{prefix}:` keys too (redis-layout.ts).
+    for (const pattern of prefixPatterns(r, prefix)) await unlinkAll(r, pattern);
   } finally {
     r.disconnect();
   }

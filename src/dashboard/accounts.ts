@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { scanAll, type RedisConnection as Redis } from '../redis-layout.ts';
 import { DEFAULTS, type Env } from '../config.ts';
 
 const ACCOUNT_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
@@ -24,14 +24,18 @@ export async function listAccounts(env: Env, redis: Redis, prefix: string): Prom
   return [DEFAULTS.account, ...names.filter((n) => n !== DEFAULTS.account).sort()];
 }
 
-/** Names under `<prefix>:throttle:<account>:…` (throttle/scripts.ts documents the keys). */
+/**
+ * Names under `<prefix>:throttle:<account>:…`, or `<prefix>:{<account>}:throttle:…` on a Redis
+ * Cluster (redis-layout.ts), on every master: SCAN on a cluster node sees only that node's keys.
+ */
 async function accountsInRedis(redis: Redis, prefix: string): Promise<string[]> {
-  const head = `${prefix}:throttle:`;
+  const head = redis.isCluster ? `${prefix}:{` : `${prefix}:throttle:`;
+  const match = redis.isCluster ? `${escapeGlob(head)}*}:throttle:*` : `${escapeGlob(head)}*`;
   const found = new Set<string>();
-  const stream = redis.scanStream({ match: `${escapeGlob(head)}*`, count: 1000 });
-  for await (const keys of stream as AsyncIterable<string[]>) {
+  for await (const keys of scanAll(redis, match)) {
     for (const key of keys) {
-      const name = key.slice(head.length).split(':')[0] ?? '';
+      const rest = key.slice(head.length);
+      const name = (redis.isCluster ? rest.split('}')[0] : rest.split(':')[0]) ?? '';
       if (ACCOUNT_NAME.test(name)) found.add(name);
     }
   }

@@ -10,7 +10,7 @@ import { basicAuth } from './basic-auth.ts';
 import { boardRouter } from './board.ts';
 import { collectBudget } from './budget-data.ts';
 import { renderBudgetPage } from './budget-page.ts';
-import { importRouter, type ImportPageOptions } from './import-page.ts';
+import { importRouter, uploadKeepMs, type ImportPageOptions } from './import-page.ts';
 import { DASHBOARD_DEFAULTS, type Dashboard, type DashboardOptions } from './dashboard-options.ts';
 
 /**
@@ -21,6 +21,8 @@ export async function startDashboard(opts: DashboardOptions & ImportPageOptions)
   const prefix = opts.prefix ?? DASHBOARD_DEFAULTS.prefix;
   const host = opts.host ?? DASHBOARD_DEFAULTS.host;
   const env = opts.env ?? readEnv();
+  // The import page's settings fail before anything is opened.
+  if (opts.allowImports) uploadKeepMs(env);
   const { boardPath, budgetPath } = DASHBOARD_DEFAULTS;
   // A long-running reader: its connection reconnects for as long as Redis is away (worker role),
   // but Redis must answer once at start so that a wrong REDIS_URL fails at once.
@@ -35,7 +37,7 @@ export async function startDashboard(opts: DashboardOptions & ImportPageOptions)
 
   let ownHosts: string[] = [];
   const imports = opts.allowImports
-    ? importRouter({ redis, prefix, queues, env, timeScale: opts.timeScale, maxUploadMb: opts.maxUploadMb, ownHosts: () => ownHosts, log: opts.log })
+    ? importRouter({ redis, prefix, queues, env, timeScale: opts.timeScale, maxUploadMb: opts.maxUploadMb, uploadDir: opts.uploadDir, ownHosts: () => ownHosts, log: opts.log })
     : undefined;
   const app = express();
   app.disable('x-powered-by');

@@ -8,6 +8,7 @@
 import { withTimeout } from '../with-timeout.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis, ReplyError } from 'ioredis';
+import { keySlot, masterNodes, newCluster, queuePrefix, type RedisConnection } from '../redis-layout.ts';
 import { ServiceClient } from '../api/index.ts';
 import { DEFAULTS, loadConfig, requireService, type AppConfig, type Env, type ServiceAccount } from '../config.ts';
 import {
@@ -310,10 +311,13 @@ function durabilityNeeds(decision: DurabilityDecision | undefined): RedisNeed[] 
  * the ledger (persistence, eviction). `redis` is the open connection when Redis answered; the
  * caller disconnects it.
  */
-export async function checkRedis(cfg: Pick<AppConfig, 'redisUrl' | 'prefix'>, opts: { allowVolatile: boolean }): Promise<{ findings: CheckFinding[]; redis?: Redis }> {
+export async function checkRedis(
+  cfg: Pick<AppConfig, 'redisUrl' | 'prefix'> & Partial<Pick<AppConfig, 'redisCluster'>>,
+  opts: { allowVolatile: boolean },
+): Promise<{ findings: CheckFinding[]; redis?: RedisConnection }> {
   const url = cfg.redisUrl;
   const user = redisUser(url);
-  const opened = await openCheckRedis(url);
+  const opened = cfg.redisCluster ? await openCheckCluster(url) : await openCheckRedis(url);
   if ('problem' in opened) return { findings: [error('redis', 2, opened.problem)] };
   const redis = opened.redis;
 
@@ -326,10 +330,16 @@ export async function checkRedis(cfg: Pick<AppConfig, 'redisUrl' | 'prefix'>, op
   }
   const decision = facts ? durabilityDecision(facts, { allowVolatile: opts.allowVolatile }) : undefined;
 
+  const masters = masterNodes(redis);
   const findings: CheckFinding[] = [
-    ok('redis', `${redactUrl(url)} answers${facts ? ` (Redis ${facts.redisVersion})` : ''}; user ${user} accepted`),
+    ok(
+      'redis',
+      `${redactUrl(url)} answers${facts ? ` (Redis ${facts.redisVersion}${redis.isCluster ? `, the weakest of ${masters.length} masters` : ''})` : ''}${redis.isCluster ? `; a Redis Cluster of ${masters.length} masters` : ''}; user ${user} accepted`,
+    ),
   ];
-  findings.push(...(await checkRedisPermissions(redis, { prefix: cfg.prefix, user, needs: [...REDIS_NEEDS, ...durabilityNeeds(decision)] })));
+  const needs = [...REDIS_NEEDS, ...durabilityNeeds(decision)];
+  if (redis.isCluster) findings.push(...(await checkClusterPermissions(redis, { prefix: cfg.prefix, user, needs })));
+  else findings.push(...(await checkRedisPermissions(redis as Redis, { prefix: cfg.prefix, user, needs })));
   if (!facts) {
     const text = redisReplyText(factsError);
     // A refused INFO is already a redis-acl problem; counting it twice would not help.
@@ -422,19 +432,119 @@ export function describeRedisFailure(url: string, errors: readonly Error[]): str
 }
 
 /**
+ * A Redis Cluster connection for the check: the same fail-fast settings as `openCheckRedis` on
+ * every node. The cluster's own ready check stays on: it is what says that every slot is served.
+ */
+async function openCheckCluster(url: string): Promise<{ redis: RedisConnection } | { problem: string }> {
+  const seen: Error[] = [];
+  let cluster;
+  try {
+    cluster = newCluster(url, {
+      retry: () => null,
+      connectTimeoutMs: CHECK_DEFAULTS.redisConnectTimeoutMs,
+      maxRedirections: 4,
+      nodeOptions: { maxRetriesPerRequest: 0 },
+    });
+  } catch (err) {
+    return { problem: coerceError(err).message };
+  }
+  cluster.on('error', (err: Error) => seen.push(err));
+  try {
+    await withTimeout(
+      cluster.connect().then(() => cluster.ping()),
+      CHECK_DEFAULTS.redisAnswerTimeoutMs,
+    );
+    return { redis: cluster };
+  } catch (err) {
+    cluster.disconnect();
+    // ioredis wraps a node's failure ("Failed to refresh slots cache") and keeps it as lastNodeError.
+    const errors = [...seen, coerceError(err)].flatMap((e) => {
+      const node = (e as unknown as { lastNodeError?: Error }).lastNodeError;
+      return node ? [e, node] : [e];
+    });
+    const text = errors.map((e) => e.message).join('\n');
+    if (/cluster support disabled/i.test(text)) {
+      return { problem: `Redis at ${redactUrl(url)} is not a Redis Cluster (cluster support disabled), but REDIS_CLUSTER=1 is set: unset REDIS_CLUSTER, or point REDIS_URL at a node of the cluster.` };
+    }
+    return { problem: describeRedisFailure(url, errors) };
+  }
+}
+
+/**
+ * The permission check on every master of a cluster (ACL users are per node: a user created on
+ * one node only is refused by the others), with probe keys in that master's slots: the account
+ * layout `PREFIX:{tag}:check:…` on each, and the queues' `{PREFIX}:check:…` on the master that
+ * holds the queues.
+ */
+async function checkClusterPermissions(
+  cluster: RedisConnection,
+  opts: { prefix: string; user: string; needs: readonly RedisNeed[] },
+): Promise<CheckFinding[]> {
+  const findings: CheckFinding[] = [];
+  const queueHead = `${queuePrefix(cluster, opts.prefix)}:check:${randomUUID().slice(0, 8)}`;
+  const queueNode = nodeOfSlot(cluster, keySlot(queueHead));
+  let okCount = 0;
+  for (const node of masterNodes(cluster)) {
+    const where = `${node.options.host}:${node.options.port}`;
+    const tag = tagOnNode(cluster, where);
+    const base = `${opts.prefix}:{${tag}}:check:${randomUUID().slice(0, 8)}`;
+    const found = await checkRedisPermissions(node, { ...opts, keys: [`${base}:a`, `${base}:b`] });
+    if (where === queueNode) {
+      const queueKeys = await checkRedisPermissions(node, {
+        ...opts,
+        needs: opts.needs.filter((n) => n.command === 'hset' || n.command === 'rename'),
+        keys: [`${queueHead}:a`, `${queueHead}:b`],
+        keysShown: `${queuePrefix(cluster, opts.prefix)}:`,
+      });
+      found.push(...queueKeys.filter((f) => f.level !== 'ok'));
+    }
+    if (found.every((f) => f.level === 'ok')) okCount++;
+    else for (const f of found) if (f.level !== 'ok') findings.push({ ...f, message: `cluster node ${where}: ${f.message}` });
+  }
+  if (findings.length === 0) {
+    findings.push(
+      ok('redis-acl', `user ${opts.user} may run the ${opts.needs.length + 1} commands buildsync uses on every master (${okCount}), on keys under ${opts.prefix}: and ${queuePrefix(cluster, opts.prefix)}:`),
+    );
+  }
+  return findings;
+}
+
+/** The master (`host:port`) that serves `slot`, as the cluster client knows it. */
+function nodeOfSlot(cluster: RedisConnection, slot: number): string | undefined {
+  return 'slots' in cluster ? cluster.slots[slot]?.[0] : undefined;
+}
+
+/** A hash tag whose slot the master `where` serves, so that probe keys land on that node. */
+function tagOnNode(cluster: RedisConnection, where: string): string {
+  for (let i = 0; i < 100_000; i++) {
+    const tag = `check-${i}`;
+    if (nodeOfSlot(cluster, keySlot(`{${tag}}`)) === where) return tag;
+  }
+  return 'check';
+}
+
+/**
  * Runs every need inside a MULTI that is then discarded: Redis refuses a command it may not run
  * (NOPERM, for the command or for a key) when it is queued, and nothing queued is executed.
  * Returns one finding per ACL category with missing commands (and one per command granted alone).
  */
 export async function checkRedisPermissions(
   redis: Redis,
-  opts: { prefix: string; user: string; needs?: readonly RedisNeed[] },
+  opts: {
+    prefix: string;
+    user: string;
+    needs?: readonly RedisNeed[];
+    /** The two probe keys (they must share a slot on a cluster). @defaultValue `PREFIX:check:<random>:a` and `:b` */
+    keys?: [string, string];
+    /** The key prefix named in a refusal. @defaultValue `PREFIX:` */
+    keysShown?: string;
+  },
 ): Promise<CheckFinding[]> {
   const needs = opts.needs ?? REDIS_NEEDS;
   const user = opts.user;
   const base = `${opts.prefix}:check:${randomUUID().slice(0, 8)}`;
-  const key = `${base}:a`;
-  const other = `${base}:b`;
+  const [key, other] = opts.keys ?? [`${base}:a`, `${base}:b`];
+  const shown = opts.keysShown ?? `${opts.prefix}:`;
   const denied = new Map<string, RedisNeed[]>();
   let keysDenied = false;
   let readonly = false;
@@ -484,7 +594,7 @@ export async function checkRedisPermissions(
   }
   if (keysDenied) {
     findings.push(
-      error('redis-acl', 2, `Redis user ${user} may not use the keys buildsync works with (NOPERM for keys under ${opts.prefix}:, the BUILDSYNC_PREFIX). Grant them: ACL SETUSER ${user} ~${opts.prefix}:*`),
+      error('redis-acl', 2, `Redis user ${user} may not use the keys buildsync works with (NOPERM for keys under ${shown}, the BUILDSYNC_PREFIX). Grant them: ACL SETUSER ${user} ~${shown}*`),
     );
   }
   for (const [group, list] of denied) {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../redis-layout.ts';
 import { ServiceClient, type ResponseInfo } from '../api/index.ts';
 import type { ServiceAccount } from '../config.ts';
 import { AccountThrottle } from '../throttle/index.ts';
@@ -21,6 +21,8 @@ export interface SessionOptions {
   /** Test knob: divides the budget's window lengths (BUILDSYNC_TIME_SCALE). */
   timeScale?: number;
   onResponse?: (info: ResponseInfo & { account: string }) => void;
+  /** AccountThrottleOptions.maxInlineWaiters: `'auto'` in a worker, whose job slots many accounts share. */
+  maxInlineWaiters?: number | 'auto';
 }
 
 /** Opens the client of one account, throttled by its budget in Redis when Redis is given. */
@@ -32,6 +34,7 @@ export function openSession(account: ServiceAccount, opts: SessionOptions): Serv
         limits: account.limits,
         prefix: opts.prefix,
         timeScale: opts.timeScale,
+        maxInlineWaiters: opts.maxInlineWaiters,
       })
     : undefined;
   const client = new ServiceClient({

@@ -23,7 +23,9 @@ export type ErrorCode =
   | 'BUILDSYNC_REDIS_UNAVAILABLE'
   | 'BUILDSYNC_RETRY_LATER'
   | 'BUILDSYNC_RECORD_BUSY'
-  | 'BUILDSYNC_INTERRUPTED';
+  | 'BUILDSYNC_INTERRUPTED'
+  | 'BUILDSYNC_DATABASE_UNAVAILABLE'
+  | 'BUILDSYNC_DATABASE';
 
 const CODE_IN_REASON = /^\[(BUILDSYNC_[A-Z0-9_]+)\] /;
 
@@ -259,6 +261,23 @@ export class RecordBusyError extends BuildsyncError {
 export class InterruptedError extends BuildsyncError {
   constructor(message = 'interrupted') {
     super('BUILDSYNC_INTERRUPTED', message);
+  }
+}
+
+/**
+ * The export database (BUILDSYNC_EXPORT_DATABASE_URL) could not be reached or dropped the
+ * connection: worth another attempt later. `where` is the URL with its password redacted.
+ */
+export class DatabaseUnavailableError extends BuildsyncError {
+  constructor(where: string, cause: unknown, doing = 'connecting') {
+    super('BUILDSYNC_DATABASE_UNAVAILABLE', `the export database ${where} failed while ${doing}: ${(cause as Error)?.message ?? String(cause)}. Check that PostgreSQL runs there and BUILDSYNC_EXPORT_DATABASE_URL (or BUILDSYNC_<NAME>_EXPORT_DATABASE_URL); the table was left as it was.`, { cause });
+  }
+}
+
+/** The export database refused what the export asked of it (permissions, a table of another shape, a value of the wrong type). */
+export class DatabaseError extends BuildsyncError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('BUILDSYNC_DATABASE', `${message}; the table was left as it was`, options);
   }
 }
 

@@ -1,5 +1,6 @@
 import {
   BuildsyncError,
+  DatabaseUnavailableError,
   HttpError,
   NetworkError,
   RateLimitError,
@@ -24,6 +25,7 @@ export function retryDecision(err: unknown): RetryDecision {
   if (err instanceof RateLimitError || err instanceof ThrottledError || err instanceof RecordBusyError) return 'budget';
   if (err instanceof RetryLaterError) return 'bounded';
   if (err instanceof ServerError) return 'bounded';
+  if (err instanceof DatabaseUnavailableError) return 'bounded';
   if (err instanceof NetworkError) return err.maybeDelivered ? 'unknown' : 'bounded';
   if (err instanceof HttpError) return 'never';
   if (err instanceof BuildsyncError) return 'never';

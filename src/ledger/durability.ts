@@ -1,5 +1,6 @@
 import { ReplyError, type Redis } from 'ioredis';
 import { ConfigError } from '../errors/index.ts';
+import { masterNodes, nodeForKey, type RedisConnection } from '../redis-layout.ts';
 
 /**
  * Would the ledger's note "this record is being sent" survive a Redis crash? (CONTRACT.md §2,
@@ -173,10 +174,40 @@ export function supportsWaitaof(redisVersion: string): boolean {
  * service that renamed CONFIG, leaves it undefined. Only a reply error is swallowed: a lost
  * connection is not a permission problem.
  *
- * On a Redis Cluster these are per node (each master holding ledger keys); a later caller asks
- * every master with `cluster.nodes('master')` and takes the weakest decision.
+ * On a Redis Cluster these are per node: with `key` (an account's ledger key), the node that owns
+ * its slot, where that account's notes are written and confirmed; without, every master, combined
+ * into the weakest (`weakestFacts`), since a worker serves whichever accounts come.
  */
-export async function readDurabilityFacts(redis: Redis): Promise<RedisDurabilityFacts> {
+export async function readDurabilityFacts(redis: RedisConnection, opts: { key?: string } = {}): Promise<RedisDurabilityFacts> {
+  if (!redis.isCluster) return readNodeFacts(redis as Redis);
+  if (opts.key !== undefined) return readNodeFacts(nodeForKey(redis, opts.key));
+  return weakestFacts(await Promise.all(masterNodes(redis).map((node) => readNodeFacts(node))));
+}
+
+/**
+ * The facts of several masters as one server that is as weak as the weakest of them on each
+ * count: AOF only if every master has it, the laxest appendfsync, the fewest replicas, the
+ * oldest version, and an evicting policy if any master evicts.
+ */
+export function weakestFacts(all: readonly RedisDurabilityFacts[]): RedisDurabilityFacts {
+  if (all.length === 0) throw new RangeError('weakestFacts needs at least one node');
+  const fsyncRank = (f: RedisDurabilityFacts['appendfsync']): number => (f === 'always' ? 3 : f === 'no' ? 1 : 2);
+  const version = (v: string) => v.split('.').map((p) => Number.parseInt(p, 10) || 0);
+  const older = (a: string, b: string): string => {
+    const [x, y] = [version(a), version(b)];
+    for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0) ? a : b;
+    return a;
+  };
+  return all.reduce((w, f) => ({
+    redisVersion: older(w.redisVersion, f.redisVersion),
+    aofEnabled: w.aofEnabled && f.aofEnabled,
+    appendfsync: fsyncRank(f.appendfsync) < fsyncRank(w.appendfsync) || (f.appendfsync === undefined && fsyncRank(w.appendfsync) === 2) ? f.appendfsync : w.appendfsync,
+    connectedReplicas: Math.min(w.connectedReplicas, f.connectedReplicas),
+    maxmemoryPolicy: w.maxmemoryPolicy !== undefined && w.maxmemoryPolicy !== 'noeviction' ? w.maxmemoryPolicy : (f.maxmemoryPolicy ?? w.maxmemoryPolicy),
+  }));
+}
+
+async function readNodeFacts(redis: Redis): Promise<RedisDurabilityFacts> {
   const [server, persistence, replication, memory] = await Promise.all([
     redis.info('server'),
     redis.info('persistence'),
@@ -223,7 +254,8 @@ function parseInfo(text: string): Record<string, string> {
  * (`reason: 'unconfirmed'`) so that the caller does not send.
  *
  * WAIT and WAITAOF count the writes of the connection they are sent on: call this on the very
- * connection (ioredis `Redis`) that wrote the note, after the note's reply. Both block that
+ * connection (ioredis `Redis`) that wrote the note, after the note's reply; on a Redis Cluster,
+ * the connection to the node that owns the note's slot (`nodeForKey`, which `Ledger` passes). Both block that
  * connection for up to `timeoutMs`. A timeout of 0 would mean "forever" to Redis; it is never sent.
  */
 export async function confirmNote(redis: Redis, decision: DurabilityDecision, timeoutMs: number): Promise<void> {

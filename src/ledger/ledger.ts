@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import { RedisUnavailableError } from '../errors/index.ts';
+import { ledgerKeyOf, nodeForKey, type RedisConnection } from '../redis-layout.ts';
 
 /**
  * What this tool knows about each record it ever tried to create, per account, in Redis:
@@ -131,7 +133,7 @@ redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(e))
 return 1
 `;
 
-type LedgerRedis = Redis & {
+type LedgerRedis = RedisConnection & {
   bsLedgerClaim(key: string, recordKey: string, owner: string, importId: string, contentHash: string, leaseMs: string, allowResend: string, reason: string): Promise<[string, string]>;
   bsLedgerHold(key: string, recordKey: string, owner: string, leaseMs: string, state: string): Promise<number>;
   bsLedgerRelease(key: string, recordKey: string, owner: string): Promise<number>;
@@ -141,7 +143,9 @@ type LedgerRedis = Redis & {
 export interface LedgerOptions {
   /**
    * Makes the `sending` note durable before the request goes out (CONTRACT.md §2, Durability):
-   * `WAIT` for a replica, `WAITAOF`, or nothing when AOF fsyncs every write.
+   * `WAIT` for a replica, `WAITAOF`, or nothing when AOF fsyncs every write. It gets the
+   * connection the note was written on: on a Redis Cluster, the one to the node that owns the
+   * account's slot (WAIT and WAITAOF carry no key, and count that connection's writes).
    */
   confirm?: (redis: Redis) => Promise<void>;
   /**
@@ -161,13 +165,21 @@ export class ClaimLostError extends Error {
 
 export const DEFAULT_LEASE_MS = 30_000;
 
+/** How long a hand-over keeps trying while a cluster master fails over (node timeout plus an election, with room). */
+const FAILOVER_RIDE_OUT_MS = 15_000;
+
+/** The connection to a cluster node went away under a command (ioredis' words), or no node serves the slot yet. */
+function isNodeLost(err: unknown): boolean {
+  return err instanceof RedisUnavailableError || /Connection is closed|Too many Cluster redirections|CLUSTERDOWN|TRYAGAIN|ECONNREFUSED|ECONNRESET/.test(String((err as Error)?.message));
+}
+
 export class Ledger {
   readonly #redis: LedgerRedis;
   readonly #prefix: string;
   readonly #confirm: LedgerOptions['confirm'];
   readonly leaseMs: number;
 
-  constructor(redis: Redis, prefix: string, opts: LedgerOptions = {}) {
+  constructor(redis: RedisConnection, prefix: string, opts: LedgerOptions = {}) {
     // EVALSHA through ioredis's defineCommand: the script travels once per connection, not per record.
     if (!('bsLedgerClaim' in redis)) {
       redis.defineCommand('bsLedgerClaim', { numberOfKeys: 1, lua: CLAIM_LUA });
@@ -181,8 +193,9 @@ export class Ledger {
     this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
+  /** `PREFIX:ledger:ACCOUNT`, or `PREFIX:{ACCOUNT}:ledger` on a cluster (redis-layout.ts). */
   key(account: string): string {
-    return `${this.#prefix}:ledger:${account}`;
+    return ledgerKeyOf(this.#redis, this.#prefix, account);
   }
 
   /**
@@ -216,15 +229,24 @@ export class Ledger {
    * holds it; the caller then must not send.
    */
   async handOver(account: string, recordKey: string, owner: string): Promise<void> {
-    const ok = await this.#redis.bsLedgerHold(this.key(account), recordKey, owner, String(this.leaseMs), 'sending');
-    if (ok !== 1) throw new ClaimLostError(recordKey);
-    if (this.#confirm === undefined) return;
-    try {
-      await this.#confirm(this.#redis);
-    } catch (err) {
-      // Not confirmed, so not sent: back to a claim, which never becomes a false `unknown`.
-      await this.#redis.bsLedgerHold(this.key(account), recordKey, owner, String(this.leaseMs), 'claimed').catch(() => {});
-      throw err;
+    // On a Redis Cluster, the master of the account's slot may fail over between the note and its
+    // confirmation (WAIT goes to that master's own connection, which then closes): nothing was
+    // sent yet, so write the note again on the promoted master and confirm it there, for as long
+    // as a failover takes. Any other failure to confirm means: do not send.
+    const deadline = Date.now() + FAILOVER_RIDE_OUT_MS;
+    for (;;) {
+      const ok = await this.#redis.bsLedgerHold(this.key(account), recordKey, owner, String(this.leaseMs), 'sending');
+      if (ok !== 1) throw new ClaimLostError(recordKey);
+      if (this.#confirm === undefined) return;
+      try {
+        await this.#confirm(nodeForKey(this.#redis, this.key(account)));
+        return;
+      } catch (err) {
+        // Not confirmed, so not sent: back to a claim, which never becomes a false `unknown`.
+        await this.#redis.bsLedgerHold(this.key(account), recordKey, owner, String(this.leaseMs), 'claimed').catch(() => {});
+        if (!(this.#redis.isCluster && isNodeLost(err) && Date.now() < deadline)) throw err;
+        await new Promise((r) => setTimeout(r, 300));
+      }
     }
   }
 

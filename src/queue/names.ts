@@ -26,3 +26,6 @@ export type JobKind = (typeof JOB)[keyof typeof JOB];
 
 /** Key prefix of every BullMQ, ledger and throttle key; tests use their own. */
 export const DEFAULT_PREFIX = 'buildsync';
+
+/** The key layout of queues, budgets, ledgers and imports lives with the other Redis helpers that every layer uses. */
+export { queuePrefix, throttleKeyBase, ledgerKeyOf, importKeyOf, exportStateKeyOf, prefixPatterns, keySlot, type KeyConnection } from '../redis-layout.ts';

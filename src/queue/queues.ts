@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { QUEUE } from './names.ts';
+import type { RedisConnection } from '../redis-layout.ts';
+import { QUEUE, queuePrefix } from './names.ts';
 import { RETENTION } from './retention.ts';
 
 /** The three queues of a producer (CLI), on one fail-fast connection. */
@@ -9,11 +9,15 @@ export class Queues {
   readonly imports: Queue;
   readonly records: Queue;
 
+  /** BullMQ's prefix: BUILDSYNC_PREFIX, as the hash tag `{PREFIX}` on a cluster (names.ts). */
+  readonly queuePrefix: string;
+
   constructor(
-    readonly connection: Redis,
+    readonly connection: RedisConnection,
     readonly prefix: string,
   ) {
-    const opts = { connection, prefix };
+    this.queuePrefix = queuePrefix(connection, prefix);
+    const opts = { connection, prefix: this.queuePrefix };
     this.exports = new Queue(QUEUE.exports, { ...opts, defaultJobOptions: RETENTION.exports });
     this.imports = new Queue(QUEUE.imports, { ...opts, defaultJobOptions: RETENTION.imports });
     this.records = new Queue(QUEUE.records, { ...opts, defaultJobOptions: RETENTION.records });
@@ -28,7 +32,7 @@ export class Queues {
 
   /** The fully qualified name BullMQ wants in a child's `parent.queue`. */
   qualified(queue: Queue): string {
-    return `${this.prefix}:${queue.name}`;
+    return `${this.queuePrefix}:${queue.name}`;
   }
 
   /** Closes in reverse order of opening; the first error wins. */

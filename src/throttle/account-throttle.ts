@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { throttleKeyBase, type RedisConnection } from '../redis-layout.ts';
 import { ThrottledError, type RateLimitError } from '../errors/index.ts';
 import type { BudgetStatus, WindowStatus } from './budget-status.ts';
 import { budgetUsedReason, formatEta, probingText, serviceLimitReason, waitingText } from './budget-format.ts';
@@ -12,7 +12,7 @@ import { STANDARD_WINDOWS, WINDOW_LENGTH_MS, WINDOW_NAMES, isWindowName, normali
 
 export interface AccountThrottleOptions {
   /** The Redis every worker of every machine shares; the caller owns (and closes) the connection. */
-  redis: Redis;
+  redis: RedisConnection;
   /** The account whose budget this is (the `--account` name, never a secret). */
   account: string;
   /** The configured budget (parseLimits of BUILDSYNC_LIMITS); a 429 may teach lower ones. */
@@ -23,6 +23,15 @@ export interface AccountThrottleOptions {
   timeScale?: number;
   /** Longer waits throw ThrottledError (so a job is delayed instead of holding a worker slot). @defaultValue 2000 */
   maxInlineWaitMs?: number;
+  /**
+   * At most this many callers of this instance wait inline for the account's budget at once; the
+   * next one gets ThrottledError (its job is delayed) however short the wait. Many accounts share
+   * one queue and a worker's job slots: without a cap, the jobs of one account with a small budget
+   * would fill every slot with waits while other accounts' jobs, which could be sent now, queue
+   * behind them. `'auto'`: an eighth of the smallest configured limit, at least 1 (no cap
+   * without limits): what a worker serving many accounts uses. @defaultValue no cap
+   */
+  maxInlineWaiters?: number | 'auto';
   /** Probe intervals after a 429 that states no wait, doubling from initialMs up to maxMs. @defaultValue 5 s .. 5 min */
   probe?: { initialMs: number; maxMs: number };
   /**
@@ -57,11 +66,17 @@ export const THROTTLE_DEFAULTS = {
 export class AccountThrottle implements RequestGate {
   readonly account: string;
   readonly limits: Limits;
-  private readonly redis: Redis;
+  private readonly redis: RedisConnection;
   private readonly cmds: ThrottleCommands;
   private readonly keys: { log: string; pause: string; probe: string; probelock: string; learned: string; episode: string; refused: string };
   private readonly timeScale: number;
   private readonly maxInlineWaitMs: number;
+  private readonly maxInlineWaiters: number;
+  private inlineWaiters = 0;
+  /** When the last job this instance sent away (ThrottledError) was told to come back. */
+  private delayedUntil = 0;
+  /** Why the last job was sent away, to send the next ones away without asking Redis again. */
+  private lastSentAway: { kind: string; limit: number; window: WindowName | undefined; reason: string } | undefined;
   private readonly probeInitialMs: number;
   private readonly probeMaxMs: number;
   private readonly margin: { share: number; maxMs: number };
@@ -81,12 +96,16 @@ export class AccountThrottle implements RequestGate {
     this.timeScale = options.timeScale ?? THROTTLE_DEFAULTS.timeScale;
     if (!(this.timeScale > 0)) throw new RangeError(`timeScale must be above 0, got ${this.timeScale}`);
     this.maxInlineWaitMs = options.maxInlineWaitMs ?? THROTTLE_DEFAULTS.maxInlineWaitMs;
+    const smallest = Math.min(...Object.values(this.limits).filter((n): n is number => typeof n === 'number' && n > 0));
+    this.maxInlineWaiters =
+      options.maxInlineWaiters === 'auto' ? (Number.isFinite(smallest) ? Math.max(1, Math.ceil(smallest / 8)) : Infinity) : (options.maxInlineWaiters ?? Infinity);
     const probe = options.probe ?? THROTTLE_DEFAULTS.probe;
     this.probeInitialMs = Math.max(1, probe.initialMs / this.timeScale);
     this.probeMaxMs = Math.max(this.probeInitialMs, probe.maxMs / this.timeScale);
     this.margin = options.margin ?? THROTTLE_DEFAULTS.margin;
     if (!(this.margin.share >= 0 && this.margin.maxMs >= 0)) throw new RangeError(`margin must be at least 0, got ${JSON.stringify(this.margin)}`);
-    const base = `${options.prefix ?? THROTTLE_DEFAULTS.prefix}:throttle:${options.account}`;
+    // One hash tag per account on a cluster (redis-layout.ts): every script below touches only these keys, in one slot.
+    const base = throttleKeyBase(options.redis, options.prefix ?? THROTTLE_DEFAULTS.prefix, options.account);
     this.keys = {
       log: `${base}:log`,
       pause: `${base}:pause`,
@@ -109,6 +128,12 @@ export class AccountThrottle implements RequestGate {
   async acquire(signal?: AbortSignal): Promise<string> {
     for (;;) {
       signal?.throwIfAborted();
+      // Every inline place is taken and jobs sent away earlier are still due back before this one
+      // could go: it joins them without a round trip (a backlog of thousands is sorted in seconds).
+      if (this.inlineWaiters >= this.maxInlineWaiters && this.lastSentAway && this.delayedUntil > Date.now()) {
+        const { kind, limit, window, reason } = this.lastSentAway;
+        throw new ThrottledError(this.account, this.staggered(0, kind, limit), window, reason);
+      }
       const token = `${this.id}:${++this.seq}`;
       const reply = await this.cmds.bsThrottleAcquire(
         ...this.keyList('log', 'pause', 'probe', 'probelock', 'learned', 'refused'),
@@ -120,14 +145,20 @@ export class AccountThrottle implements RequestGate {
         if (kind === 'probe') this.probeToken = token;
         return String(reply[3]);
       }
-      if (waitMs > this.maxInlineWaitMs) {
+      if (waitMs > this.maxInlineWaitMs || this.inlineWaiters >= this.maxInlineWaiters) {
         const { window, reason } = await this.explainWait(kind, Number(reply[2]));
-        throw new ThrottledError(this.account, waitMs, window, reason);
+        this.lastSentAway = { kind, limit: Number(reply[2]), window, reason };
+        throw new ThrottledError(this.account, this.staggered(waitMs, kind, Number(reply[2])), window, reason);
       }
       // A little jitter so that workers woken by the same freed slot do not all race for it at
       // once; kept small (at most 20 ms), because every ms of it is added to each window's turn
       // and a sliding log carries the delay into every later window.
-      await sleep(waitMs + Math.random() * Math.min(20, 1 + waitMs / 50), signal);
+      this.inlineWaiters++;
+      try {
+        await sleep(waitMs + Math.random() * Math.min(20, 1 + waitMs / 50), signal);
+      } finally {
+        this.inlineWaiters--;
+      }
     }
   }
 
@@ -281,10 +312,24 @@ export class AccountThrottle implements RequestGate {
   /** How long until n more requests are sent, counting every window, the pause and what was already sent. */
   async estimateMs(n: number): Promise<number> {
     if (n <= 0) return 0;
+    return (await this.estimateWindows(n)).etaMs;
+  }
+
+  /**
+   * `estimateMs` with its breakdown, for a display that shows every window (the import page's
+   * budget before sending): per limited window, the requests it has left now and how long `n`
+   * requests would take under that window alone; `etaMs` counts every window at once, with any
+   * pause. One estimator (`estimateDurationMs`) for all of them.
+   */
+  async estimateWindows(n: number): Promise<BudgetEstimate> {
     const status = await this.status();
+    const needed = Math.max(0, n);
+    const rows = (etaOf: (w: WindowStatus) => number): WindowEstimate[] =>
+      status.windows.map((w) => ({ window: w.window, limit: w.limit, remaining: w.remaining, needed, etaMs: etaOf(w) }));
+    if (needed === 0) return { etaMs: 0, reason: status.reason, windows: rows(() => 0) };
+    if (status.windows.length === 0) return { etaMs: status.waitMs, reason: status.reason, windows: [] };
     const limits: Limits = {};
     for (const w of status.windows) limits[w.window] = w.limit;
-    if (status.windows.length === 0) return status.waitMs;
     const lengths = status.windows.map((w) => this.countedMs(w.window));
     const longest = Math.max(...lengths);
     // Buckets keep the reply small (a month's log can hold 200,000 sends); rounding is up, so the
@@ -295,8 +340,12 @@ export class AccountThrottle implements RequestGate {
     const flat = reply[1] as string[];
     const usage: { at: number; count: number }[] = [];
     for (let i = 0; i < flat.length; i += 2) usage.push({ at: Number(flat[i]), count: Number(flat[i + 1]) });
-    const countedMs = Object.fromEntries(WINDOW_NAMES.map((w) => [w, this.countedMs(w)]));
-    return status.waitMs + estimateDurationMs(limits, usage, n, now + status.waitMs, { timeScale: this.timeScale, countedMs });
+    const options = { timeScale: this.timeScale, countedMs: Object.fromEntries(WINDOW_NAMES.map((w) => [w, this.countedMs(w)])) };
+    return {
+      etaMs: status.waitMs + estimateDurationMs(limits, usage, needed, now + status.waitMs, options),
+      reason: status.reason,
+      windows: rows((w) => estimateDurationMs({ [w.window]: w.limit }, usage, needed, now, options)),
+    };
   }
 
   /** Forgets what 429s taught: the configured budget applies again. */
@@ -333,6 +382,25 @@ export class AccountThrottle implements RequestGate {
     return names.map((n) => this.keys[n]);
   }
 
+  /**
+   * The wait to tell a job sent away: the budget's wait, and for each job sent away before it and
+   * not yet back, one more slot of the binding window (its length over its limit). Without that,
+   * every job of the account sent away in the same second would come back at the same moment,
+   * all but a few to be sent away again: a stampede that costs each of them Redis round trips for
+   * nothing and, with many accounts, the job slots other accounts could use. Per instance (one
+   * per worker process), so several workers together call jobs back a little faster than the
+   * budget allows, which keeps it used. Only with a cap on inline places (a worker's throttle).
+   */
+  private staggered(waitMs: number, kind: string, limit: number): number {
+    // Only for a worker's throttle ('auto' inline places): a caller that waits on its own keeps the budget's exact wait.
+    if (!Number.isFinite(this.maxInlineWaiters)) return waitMs;
+    const now = Date.now();
+    const slotMs = isWindowName(kind) && limit > 0 ? this.countedMs(kind) / limit : 0;
+    const at = Math.max(now + waitMs, this.delayedUntil);
+    this.delayedUntil = at + slotMs;
+    return at - now;
+  }
+
   private async explainWait(kind: string, limit: number): Promise<{ window: WindowName | undefined; reason: string }> {
     if (isWindowName(kind)) return { window: kind, reason: budgetUsedReason(kind, limit) };
     const [pauseText, interval] = await Promise.all([this.redis.get(this.keys.pause), this.redis.hget(this.keys.probe, 'interval')]);
@@ -340,6 +408,28 @@ export class AccountThrottle implements RequestGate {
     if (kind === 'pause' && pause?.kind === 'retry-after') return { window: pause.window, reason: serviceLimitReason(pause.window) };
     return { window: pause?.window, reason: probingText(pause?.intervalMs ?? (Number(interval) || this.probeInitialMs)) };
   }
+}
+
+/** One limited window in `AccountThrottle.estimateWindows`. */
+export interface WindowEstimate {
+  window: WindowName;
+  /** The effective limit (configured, or lower when a 429 taught it). */
+  limit: number;
+  /** Requests the window has left now. */
+  remaining: number;
+  /** Requests to send. */
+  needed: number;
+  /** How long `needed` requests take under this window alone (what was already sent counted). */
+  etaMs: number;
+}
+
+/** How long `n` requests take under the account's budget, and per window. */
+export interface BudgetEstimate {
+  /** Every window at once, with any pause: what `estimateMs` returns. */
+  etaMs: number;
+  /** Why nothing may go now, when nothing may ('waiting 41 min: hourly budget of 500 used'). */
+  reason: string | undefined;
+  windows: WindowEstimate[];
 }
 
 interface PauseInfo {

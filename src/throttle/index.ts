@@ -1,4 +1,4 @@
-export { AccountThrottle, THROTTLE_DEFAULTS, type AccountThrottleOptions } from './account-throttle.ts';
+export { AccountThrottle, THROTTLE_DEFAULTS, type AccountThrottleOptions, type BudgetEstimate, type WindowEstimate } from './account-throttle.ts';
 export type { BudgetStatus, WindowStatus } from './budget-status.ts';
 export { budgetUsedReason, formatEta, probingText, remainingText, serviceLimitReason, waitingText, windowAdjective } from './budget-format.ts';
 export { registerBudgetMetrics } from './budget-metrics.ts';

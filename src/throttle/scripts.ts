@@ -1,11 +1,12 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../redis-layout.ts';
 
 /**
  * The Lua scripts that hold an account's shared budget. Every decision runs inside one script so
  * that any number of workers on any number of machines see one consistent state, and every
  * script reads the clock with Redis `TIME` so that machines with skewed clocks still agree.
  *
- * Data, per account (`<prefix>:throttle:<account>:…`):
+ * Data, per account (`<prefix>:throttle:<account>:…`; on a Redis Cluster `<prefix>:{<account>}:throttle:…`,
+ * one slot per account, see redis-layout.ts), every key passed in KEYS:
  * - `log`: a sorted set of sends, member `<grant ms>:<token>` (the gate's ticket), score = the
  *   latest time the service may have counted the send (its grant, then the end of its attempt,
  *   see `settle`), in ms of the Redis clock.
@@ -358,9 +359,9 @@ export interface ThrottleCommands {
   bsThrottleUsage(...args: (string | number)[]): Promise<Reply>;
 }
 
-const defined = new WeakSet<Redis>();
+const defined = new WeakSet<RedisConnection>();
 
-export function throttleCommands(redis: Redis): ThrottleCommands {
+export function throttleCommands(redis: RedisConnection): ThrottleCommands {
   if (!defined.has(redis)) {
     redis.defineCommand('bsThrottleAcquire', { numberOfKeys: 6, lua: ACQUIRE_LUA });
     redis.defineCommand('bsThrottleSettle', { numberOfKeys: 1, lua: SETTLE_LUA });

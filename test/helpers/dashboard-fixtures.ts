@@ -2,6 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ImportPlan } from '../../src/engine/plan-types.ts';
 import { QUEUE } from '../../src/queue/index.ts';
+import { queuePrefix } from '../../src/redis-layout.ts';
 
 /** A small estimate import made by hand: two records, one invalid row. */
 export function smallPlan(): ImportPlan {
@@ -31,7 +32,7 @@ export async function takeAndFinish(
   queue: string,
   finish: (job: Job, token: string) => Promise<unknown>,
 ): Promise<Job> {
-  const worker = new Worker(queue, null, { connection: redis.duplicate(), prefix, autorun: false });
+  const worker = new Worker(queue, null, { connection: redis.duplicate(), prefix: queuePrefix(redis, prefix), autorun: false });
   try {
     const token = `test-${Date.now()}`;
     const job = (await worker.getNextJob(token)) as Job | undefined;

@@ -192,11 +192,14 @@ export function runCli(args: string[], env: Record<string, string>, opts: { cwd?
   });
 }
 
-/** The CLI as a child process, output piped. Only PATH is inherited: the test names every variable. */
+/**
+ * The CLI as a child process, output piped. Only PATH is inherited, and REDIS_CLUSTER in the
+ * `cluster` vitest project (its REDIS_URL names a cluster node): the test names every other variable.
+ */
 export function spawnCli(args: string[], env: Record<string, string>, cwd?: string): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], {
     cwd: cwd ?? tmpdir(),
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', ...(process.env.REDIS_CLUSTER ? { REDIS_CLUSTER: process.env.REDIS_CLUSTER } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
