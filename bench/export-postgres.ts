@@ -7,9 +7,12 @@
  * its own so that peak RSS (`process.resourceUsage().maxRSS`) is per pipeline:
  *
  * - csv:    `runExport` to a CSV file (the floor: the same listing, parsed and written);
- * - pg:     `runExport --to postgres` into an empty `buildsync_projects` (200k rows inserted
- *           through COPY + one upsert, in one transaction; the change state written to Redis);
- * - pg-again: the same with nothing changed: no row may be updated.
+ * - pg:     `runExport --to postgres` into an empty `buildsync_projects` (200k rows COPied
+ *           straight into it, in one transaction; the change state written to Redis);
+ * - pg-again: the same with nothing changed: no project sent, no row updated.
+ * These three run BENCH_ROUNDS times (default 2; the table and state dropped between rounds), and
+ * the best time of each is compared: the machine is shared, and the fastest run is the least
+ * disturbed. Each child reports its CPU seconds too. Last, `csv --changes` once.
  *
  * PostgreSQL: BENCH_PG_URL, or postgres@127.0.0.1:5432/test; the bench works in a schema of its
  * own (dropped at the end). Redis: REDIS_URL, under a prefix of its own (removed at the end).
@@ -41,6 +44,8 @@ interface Target {
 
 interface Measured {
   seconds: number;
+  /** User + system CPU seconds of the child (the machine is shared: wall time alone misleads). */
+  cpu_s: number;
   peak_rss_mb: number;
   projects: number;
   inserted?: number;
@@ -49,6 +54,10 @@ interface Measured {
 }
 
 const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+const cpuSeconds = () => {
+  const u = process.cpuUsage();
+  return Number(((u.user + u.system) / 1e6).toFixed(2));
+};
 
 async function serveSandbox(projects: number): Promise<void> {
   const { startSandbox } = await import('../src/sandbox/index.ts');
@@ -65,6 +74,9 @@ async function client(t: Target) {
   return new ServiceClient({ baseUrl: t.url, email: t.email, password: t.password, apiKey: t.apiKey, acceptEncoding: 'identity', connections: 1 });
 }
 
+/** Rounds of csv, pg, pg-again; the best of each is compared (BENCH_ROUNDS). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+
 const SPEC = { source: 'v2', includeClientSub: true, pageSize: 500, format: 'csv', myDocuments: 'all' } as const;
 
 async function csvRun(t: Target, out: string): Promise<Measured> {
@@ -73,7 +85,7 @@ async function csvRun(t: Target, out: string): Promise<Measured> {
   const c = await client(t);
   try {
     const r = await runExport(c, { ...SPEC, out });
-    return { seconds: (performance.now() - started) / 1000, peak_rss_mb: peakRssMb(), projects: r.projects };
+    return { seconds: (performance.now() - started) / 1000, cpu_s: cpuSeconds(), peak_rss_mb: peakRssMb(), projects: r.projects };
   } finally {
     await c.close();
   }
@@ -88,7 +100,7 @@ async function csvChangesRun(t: Target, out: string): Promise<Measured> {
   const c = await client(t);
   try {
     const r = await runExport(c, { ...SPEC, out, changes: true }, { changeState: { redis, prefix: `${t.prefix}-changes`, account: 'bench' } });
-    return { seconds: (performance.now() - started) / 1000, peak_rss_mb: peakRssMb(), projects: r.projects };
+    return { seconds: (performance.now() - started) / 1000, cpu_s: cpuSeconds(), peak_rss_mb: peakRssMb(), projects: r.projects };
   } finally {
     await c.close();
     redis.disconnect();
@@ -104,7 +116,7 @@ async function pgRun(t: Target, out: string): Promise<Measured> {
   const c = await client(t);
   try {
     const r = await runExport(c, { ...SPEC, out, to: 'postgres' }, { databaseUrl: new Secret(t.pgUrl), changeState: { redis, prefix: t.prefix, account: 'bench' } });
-    return { seconds: (performance.now() - started) / 1000, peak_rss_mb: peakRssMb(), projects: r.projects, ...r.postgres };
+    return { seconds: (performance.now() - started) / 1000, cpu_s: cpuSeconds(), peak_rss_mb: peakRssMb(), projects: r.projects, ...r.postgres };
   } finally {
     await c.close();
     redis.disconnect();
@@ -164,29 +176,50 @@ async function main(projects: number, useTsx: boolean): Promise<void> {
   const sandbox = await child(['sandbox', String(projects)], (line) => line.startsWith('{'));
   try {
     const t: Target = { ...(JSON.parse(sandbox.last) as Omit<Target, 'pgUrl' | 'redisUrl' | 'prefix'>), pgUrl: pgUrl.toString(), redisUrl, prefix };
-    const csv = await measure('csv', t, path.join(dir, 'projects.csv'));
-    console.log(`csv:      ${csv.seconds.toFixed(2)} s, peak RSS ${csv.peak_rss_mb} MB, ${csv.projects} projects`);
-    const changes = await measure('csv-changes', t, path.join(dir, 'projects.csv'));
-    console.log(`csv --changes: ${changes.seconds.toFixed(2)} s, peak RSS ${changes.peak_rss_mb} MB (first run: every project added)`);
-    const first = await measure('pg', t, path.join(dir, 'projects.csv'));
-    console.log(`pg:       ${first.seconds.toFixed(2)} s, peak RSS ${first.peak_rss_mb} MB, inserted ${first.inserted}, updated ${first.updated}, removed ${first.removed}`);
-    const again = await measure('pg', t, path.join(dir, 'projects.csv'));
-    console.log(`pg-again: ${again.seconds.toFixed(2)} s, peak RSS ${again.peak_rss_mb} MB, inserted ${again.inserted}, updated ${again.updated}, removed ${again.removed}`);
+    const out = path.join(dir, 'projects.csv');
+    const rounds: { csv: Measured; first: Measured; again: Measured }[] = [];
+    for (let r = 1; r <= ROUNDS; r++) {
+      if (r > 1) {
+        // The next first load starts again from nothing: no table, no change state.
+        await admin.query(`DROP TABLE IF EXISTS ${schema}.buildsync_projects`);
+        for (const key of await redis.keys(`${prefix}:*`)) await redis.unlink(key);
+      }
+      const csv = await measure('csv', t, out);
+      console.log(`round ${r} csv:      ${csv.seconds.toFixed(2)} s (cpu ${csv.cpu_s} s), peak RSS ${csv.peak_rss_mb} MB, ${csv.projects} projects`);
+      const first = await measure('pg', t, out);
+      console.log(`round ${r} pg:       ${first.seconds.toFixed(2)} s (cpu ${first.cpu_s} s), peak RSS ${first.peak_rss_mb} MB, inserted ${first.inserted}, updated ${first.updated}, removed ${first.removed}`);
+      const again = await measure('pg', t, out);
+      console.log(`round ${r} pg-again: ${again.seconds.toFixed(2)} s (cpu ${again.cpu_s} s), peak RSS ${again.peak_rss_mb} MB, inserted ${again.inserted}, updated ${again.updated}, removed ${again.removed}`);
+      rounds.push({ csv, first, again });
+    }
+    // Best of the rounds for each pipeline (the machine is shared: the fastest run is the least disturbed).
+    const best = (pick: (r: (typeof rounds)[number]) => Measured) => rounds.map(pick).reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    const csv = best((r) => r.csv);
+    const first = best((r) => r.first);
+    const again = best((r) => r.again);
+    const peakRss = Math.max(...rounds.flatMap((r) => [r.first.peak_rss_mb, r.again.peak_rss_mb]));
+    const changes = await measure('csv-changes', t, out);
+    console.log(`csv --changes: ${changes.seconds.toFixed(2)} s (cpu ${changes.cpu_s} s), peak RSS ${changes.peak_rss_mb} MB (first run: every project added)`);
     const { stateBytes, stateEntries } = await stateSize(redis, prefix);
     const n = (await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.buildsync_projects`)).rows[0]!.n;
     const ratio = first.seconds / csv.seconds;
     const ratioAgain = again.seconds / csv.seconds;
-    console.log(`ratio pg / csv ${ratio.toFixed(3)} (goal <= 1.5); unchanged re-run / csv ${ratioAgain.toFixed(3)} (goal <= 1.2, 0 rows updated: ${again.updated === 0 && again.inserted === 0 ? 'yes' : 'NO'}); peak RSS ${Math.max(first.peak_rss_mb, again.peak_rss_mb)} MB (goal <= 150)`);
+    const unchangedOk = rounds.every((r) => r.again.updated === 0 && r.again.inserted === 0 && r.again.removed === 0);
+    console.log(`best of ${ROUNDS}: ratio pg / csv ${ratio.toFixed(3)} (goal <= 1.5); unchanged re-run / csv ${ratioAgain.toFixed(3)} (goal <= 1.2, 0 rows updated: ${unchangedOk ? 'yes' : 'NO'}); peak RSS ${peakRss} MB (goal <= 150)`);
     console.log(`change state in Redis: ${stateEntries} projects, ${(stateBytes / 1e6).toFixed(1)} MB (MEMORY USAGE), ${Math.round(stateBytes / Math.max(1, stateEntries))} bytes per project; table rows ${n}`);
     console.log(
       JSON.stringify({
         bench: 'export-postgres',
         ratio: Number(ratio.toFixed(3)),
         ratio_unchanged: Number(ratioAgain.toFixed(3)),
-        peak_rss_mb: Math.max(first.peak_rss_mb, again.peak_rss_mb),
+        peak_rss_mb: peakRss,
+        rounds: ROUNDS,
         seconds: Number(first.seconds.toFixed(2)),
         seconds_unchanged: Number(again.seconds.toFixed(2)),
         csv_seconds: Number(csv.seconds.toFixed(2)),
+        cpu_s: first.cpu_s,
+        cpu_s_unchanged: again.cpu_s,
+        csv_cpu_s: csv.cpu_s,
         csv_peak_rss_mb: csv.peak_rss_mb,
         csv_changes_seconds: Number(changes.seconds.toFixed(2)),
         csv_changes_peak_rss_mb: changes.peak_rss_mb,

@@ -1,19 +1,21 @@
-import { hash } from 'node:crypto';
 import path from 'node:path';
 import { writeFileAtomically, type AtomicFile } from '../csv/atomic-file.ts';
 import { formatProjectCsvRow, PROJECT_CSV_HEADER } from '../csv/project-writer.ts';
 import type { RedisConnection } from '../redis-layout.ts';
-import { copyLine } from '../warehouse/index.ts';
+import { HeapTrim } from './heap-trim.ts';
+import { base64Bits48, copyRow, legacySha1 } from '../warehouse/index.ts';
 
 /**
  * `--changes` (CONTRACT.md §5b): what was added, changed or removed since the previous successful
  * export of the same account, source, `--include-client-sub` and `--my-documents`.
  *
  * The comparison state is one Redis hash per account and variant: field = project ID, value =
- * `HASH NUMLEN:NUMBER NAME` packed into one short string:
+ * `~HASH NUMLEN:NUMBER NAME` packed into one short string:
  * - HASH: 16 base64 characters (96 bits) of the SHA-1 of the project's fields of the seed's
- *   section 2.1 (as one line of PostgreSQL's COPY format, which `--to postgres` formats anyway),
- *   so any change of a field changes it;
+ *   section 2.1 (as one line of PostgreSQL's COPY format with SCOPE_OF_WORK as sent, which
+ *   `--to postgres` hashes too: copy-row.ts), so any change of a field changes it. A value without
+ *   the leading `~` was written by the first version, which hashed SCOPE_OF_WORK decoded: it is
+ *   compared with that hash (`legacySha1`), so upgrading reports nothing changed that did not;
  * - NUMLEN:NUMBER: PROJECT_NUMBER, length-prefixed so that a name may hold any character;
  * - NAME: the rest, as last seen (a removed project is reported with its number and name).
  * About 120 bytes of Redis memory per project, measured (README, "For data teams").
@@ -54,7 +56,13 @@ const HSET_BATCH = 2_000;
 const FILE_BATCH_CHARS = 256 * 1024;
 /** A next state left by an export that died expires after this long. */
 const NEXT_TTL_MS = 24 * 3600_000;
-const SCAN_COUNT = 2_000;
+/**
+ * Fields per HSCAN page. Small pages: each page's strings die young; with 2,000 per page, reading
+ * 200,000 entries raised peak RSS by ~35 MB, with 500 by ~11 MB, in the same time (~0.3 s).
+ */
+const SCAN_COUNT = 500;
+/** Heap growth between two full collections while the state is written (see `heap`). */
+const HEAP_SLACK_BYTES = 24 * 1024 * 1024;
 
 export class ChangeTracker {
   readonly counts: ChangeCounts = { added: 0, changed: 0, removed: 0 };
@@ -65,6 +73,13 @@ export class ChangeTracker {
   private expirySet = false;
   private written = 0;
   private batch = '';
+  /**
+   * The state's fields wait in batches for their HSET, long enough to be promoted to V8's old
+   * generation, which then grew to ~85 MB of mostly garbage before a full collection (--trace-gc,
+   * bench/export-postgres.ts); collecting every 24 MB of growth keeps it near 55 MB, for a few
+   * 10-20 ms collections per 200,000 projects.
+   */
+  private readonly heap = new HeapTrim(HEAP_SLACK_BYTES);
 
   private constructor(
     private readonly opts: ChangeTrackerOptions,
@@ -87,15 +102,20 @@ export class ChangeTracker {
   }
 
   write(record: Record<string, unknown>): void | Promise<void> {
-    const sha = hash('sha1', copyLine(record), 'buffer');
-    const digest = sha.toString('base64', 0, 12);
+    // The same line and hash `--to postgres` writes (shared when both run: copy-row.ts).
+    const { sha1, hash48: rowHash } = copyRow(record);
+    // 16 base64 characters: the first 12 bytes (96 bits) of the SHA-1.
+    const digest = sha1.slice(0, 16);
     const at = this.previous.find(Number(record.ID));
     if (at < 0) {
       this.counts.added++;
       if (this.file) this.batch += `added,${formatProjectCsvRow(record)}`;
     } else {
       this.previous.seen[at] = 1;
-      if (this.previous.hashes[at] !== sha.readUIntBE(0, 6)) {
+      const before = this.previous.hashes[at]!;
+      // A negative hash is a legacy entry's (see loadState).
+      const same = before < 0 ? -1 - before === base64Bits48(legacySha1(record)) : before === rowHash;
+      if (!same) {
         this.counts.changed++;
         if (this.file) this.batch += `changed,${formatProjectCsvRow(record)}`;
       }
@@ -154,6 +174,7 @@ export class ChangeTracker {
     if (this.fields.length === 0) return;
     const fields = this.fields;
     this.fields = [];
+    this.heap.check();
     this.written += fields.length / 2;
     const { redis, nextKey } = this.opts;
     if (!this.expirySet) {
@@ -187,6 +208,7 @@ class PreviousState {
   readonly seen: Uint8Array;
   constructor(
     readonly ids: Float64Array,
+    /** 48 bits of each hash; -1 - bits for an entry of the first version (its hash taken the legacy way). */
     readonly hashes: Float64Array,
   ) {
     this.seen = new Uint8Array(ids.length);
@@ -214,17 +236,6 @@ class PreviousState {
   }
 }
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const BASE64_VALUE = new Int8Array(128).fill(-1);
-for (let i = 0; i < BASE64.length; i++) BASE64_VALUE[BASE64.charCodeAt(i)] = i;
-
-/** The first 48 bits of a stored hash: its first 8 base64 characters (6 bits each), no Buffer per entry. */
-function hash48(packed: string): number {
-  let n = 0;
-  for (let i = 0; i < 8; i++) n = n * 64 + Math.max(0, BASE64_VALUE[packed.charCodeAt(i) & 127]!);
-  return n;
-}
-
 async function loadState(redis: RedisConnection, key: string): Promise<PreviousState> {
   // Typed arrays sized once (HLEN), filled as HSCAN pages arrive: no per-project objects survive.
   let capacity = Math.max(16, await redis.hlen(key));
@@ -246,7 +257,8 @@ async function loadState(redis: RedisConnection, key: string): Promise<PreviousS
         hashes = moreHashes;
       }
       ids[n] = Number(flat[i]!);
-      hashes[n] = hash48(flat[i + 1]!);
+      const packed = flat[i + 1]!;
+      hashes[n] = packed.charCodeAt(0) === TILDE ? base64Bits48(packed, 1) : -1 - base64Bits48(packed);
       n++;
     }
     cursor = next;
@@ -273,14 +285,18 @@ function text(v: unknown): string {
   return typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
 }
 
+/** `~` starts every value this version writes (not a base64 character: the first version's values start with their hash). */
+const TILDE = 0x7e;
+
 function pack(digest: string, number: unknown, name: unknown): string {
   const n = text(number);
-  return `${digest}${n.length}:${n}${text(name)}`;
+  return `~${digest}${n.length}:${n}${text(name)}`;
 }
 
 function unpack(packed: string): { number: string; name: string } {
-  const colon = packed.indexOf(':', 16);
+  const from = packed.charCodeAt(0) === TILDE ? 17 : 16;
+  const colon = packed.indexOf(':', from);
   if (colon < 0) return { number: '', name: '' };
-  const len = Number(packed.slice(16, colon));
+  const len = Number(packed.slice(from, colon));
   return { number: packed.slice(colon + 1, colon + 1 + len), name: packed.slice(colon + 1 + len) };
 }

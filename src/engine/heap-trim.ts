@@ -21,16 +21,19 @@ export class HeapTrim {
   #limit = 0;
   #gc: (() => void) | undefined;
 
+  /** @param slackBytes growth allowed between two collections. @defaultValue 48 MB */
+  constructor(private readonly slackBytes = HEAP_SLACK_BYTES) {}
+
   /** Call between batches: collects when the heap has grown past the limit. */
   check(): void {
     const used = getHeapStatistics().used_heap_size;
     if (this.#limit === 0) {
-      this.#limit = used + HEAP_SLACK_BYTES;
+      this.#limit = used + this.slackBytes;
       return;
     }
     if (used < this.#limit) return;
     (this.#gc ??= exposedGc())();
-    this.#limit = getHeapStatistics().used_heap_size + HEAP_SLACK_BYTES;
+    this.#limit = getHeapStatistics().used_heap_size + this.slackBytes;
   }
 }
 
