@@ -5,6 +5,7 @@ import { loadConfig, requireService, type Env } from '../src/config.ts';
 import { openSession, type ServiceSession, type SessionOptions } from '../src/engine/index.ts';
 import { confirmNote, DEFAULT_LEASE_MS, ImportStore, Ledger, type DurabilityDecision } from '../src/ledger/index.ts';
 import type { Secret } from '../src/secret.ts';
+import { InlineWaitPool } from '../src/throttle/index.ts';
 
 /** What a processor gets besides its job: opened once per worker process by the queue layer. */
 export interface JobContext {
@@ -67,6 +68,9 @@ export function createJobContext(opts: JobContextOptions): JobContext {
   const store = new ImportStore(redis, prefix);
   const progressAt = new Map<string, number>();
   const recordsOf = new Map<string, number>();
+  // Inline budget waits of all accounts together take at most as many of the record slots as
+  // there are connections (half of them, worker-host.ts), so the worker keeps fetching jobs.
+  const inlineWaits = new InlineWaitPool(Math.max(1, opts.concurrency));
   const confirmMs = Math.max(1000, Math.floor((opts.leaseMs ?? DEFAULT_LEASE_MS) / 3));
   return {
     prefix,
@@ -105,6 +109,7 @@ export function createJobContext(opts: JobContextOptions): JobContext {
           timeScale: opts.timeScale,
           // The job slots are shared by every account: one with a small budget must not fill them with waits.
           maxInlineWaiters: 'auto',
+          inlineWaits,
           onResponse: opts.onResponse,
         });
         opts.sessions.set(account, s);

@@ -1,12 +1,14 @@
 /**
  * A worker's throttle (`maxInlineWaiters: 'auto'`) when many accounts share its job slots: an
  * account with a small budget keeps only a few waits inline and sends the other jobs away at
- * once, each told to come back one slot of the window after the one before, so that its backlog
- * neither fills the slots nor comes back all at the same moment.
+ * once, each told to come back a little less than one slot of the window after the one before
+ * (so that one worker alone still calls back enough to keep the budget used), so that its backlog
+ * neither fills the slots nor comes back all at the same moment; and all the accounts of one
+ * worker together keep at most a pool's worth of waits inline, so the worker keeps fetching jobs.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ThrottledError } from '../src/errors/index.ts';
-import { AccountThrottle } from '../src/throttle/index.ts';
+import { AccountThrottle, InlineWaitPool } from '../src/throttle/index.ts';
 import { testRedis } from './helpers/redis.ts';
 
 let t: Awaited<ReturnType<typeof testRedis>>;
@@ -16,8 +18,8 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 describe("a worker's throttle shared by many accounts", () => {
-  it('keeps an eighth of the smallest limit waiting inline and sends the rest away at once, staggered by one slot each', async () => {
-    // second=16: 'auto' allows 2 inline waits; a "second" lasts 1 s (no time scale), a slot 1050/16 ms.
+  it('keeps an eighth of the smallest limit waiting inline and sends the rest away at once, each due a little less than a slot after the one before', async () => {
+    // second=16: 'auto' allows 2 inline waits; a "second" lasts 1 s (no time scale).
     const throttle = new AccountThrottle({ redis: t.redis, account: 'small', limits: { second: 16 }, prefix: t.prefix, maxInlineWaiters: 'auto' });
     for (let i = 0; i < 16; i++) await throttle.acquire();
     const started = Date.now();
@@ -41,10 +43,44 @@ describe("a worker's throttle shared by many accounts", () => {
     }
     // Sent away at once (they did not wait out the window), with waits one slot apart.
     expect(Math.max(...awayAfterMs)).toBeLessThan(500);
+    // Spaced by 0.9 of the budget's slot (1000/16 ms): apart, yet called back a little faster than
+    // the budget sends, so that one worker alone keeps its budget used.
     const waits = away.map((e) => e.waitMs).sort((a, b) => a - b);
-    const slot = 1050 / 16;
-    for (let i = 1; i < waits.length; i++) expect(waits[i]! - waits[i - 1]!).toBeGreaterThanOrEqual(slot - 20);
-    expect(waits[waits.length - 1]! - waits[0]!).toBeGreaterThanOrEqual(3 * slot);
+    const budgetSlot = 1000 / 16;
+    for (let i = 1; i < waits.length; i++) {
+      expect(waits[i]! - waits[i - 1]!).toBeGreaterThanOrEqual(0.9 * budgetSlot - 5);
+      expect(waits[i]! - waits[i - 1]!).toBeLessThan(budgetSlot - 1);
+    }
+  });
+
+  it("sends a job away at once when the worker's pool of inline waits is full, whatever its own account's cap", async () => {
+    // Two accounts of second=16 ('auto': 2 inline waits each) in one worker whose pool holds 1.
+    const pool = new InlineWaitPool(1);
+    const opts = { redis: t.redis, limits: { second: 16 }, prefix: t.prefix, maxInlineWaiters: 'auto' as const, inlineWaits: pool };
+    const a = new AccountThrottle({ ...opts, account: 'pool-a' });
+    const b = new AccountThrottle({ ...opts, account: 'pool-b' });
+    for (let i = 0; i < 16; i++) {
+      await a.acquire();
+      await b.acquire();
+    }
+    const started = Date.now();
+    // A's wait takes the pool's one place; B's, with its own cap free, is sent away without waiting.
+    const waiting = a.acquire();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(pool.inUse).toBe(1);
+    const sentAway = await b.acquire().catch((err: unknown) => err);
+    expect(sentAway).toBeInstanceOf(ThrottledError);
+    expect((sentAway as ThrottledError).window).toBe('second');
+    expect(Date.now() - started).toBeLessThan(500);
+    // A's wait ends with a send, and gives its place back: B may wait inline again.
+    expect(typeof (await waiting)).toBe('string');
+    expect(pool.inUse).toBe(0);
+    expect(typeof (await b.acquire())).toBe('string');
+    expect(pool.inUse).toBe(0);
+  });
+
+  it('refuses a pool of no places', () => {
+    expect(() => new InlineWaitPool(0)).toThrow(/at least 1, got 0/);
   });
 
   it('waits inline as before without the cap (a command that sends on its own)', async () => {

@@ -27,6 +27,31 @@ describe('a send is counted from when its attempt ended', () => {
     expect(status.waitMs).toBeGreaterThan(1000 - 120 - 50 + 100);
   });
 
+  it('counts a send the service answered for one window from the answer, without the margin a send on its way needs', async () => {
+    // second=1 with the default margin (50 ms on a second): a send not yet answered counts until
+    // 1050 ms after its grant, an answered one until the window's length after its answer.
+    const counted = 1050;
+    const answered = new AccountThrottle({ redis: t.redis, account: 'c', limits: { second: 1 }, prefix: t.prefix });
+    const ticket = await answered.acquire();
+    await new Promise((r) => setTimeout(r, 30));
+    const answeredAt = Date.now();
+    answered.settle(ticket, true);
+    const countedUntil = (await movedScore(`${throttleKeyBase(t.redis, t.prefix, 'c')}:log`, String(ticket))) + counted;
+    expect(countedUntil - answeredAt).toBeGreaterThanOrEqual(1000);
+    expect(countedUntil - answeredAt).toBeLessThan(1015);
+    // The next send of the window may go a second after the answer, not 1050 ms after it.
+    expect((await answered.status()).waitMs).toBeLessThan(1015 - (Date.now() - answeredAt));
+
+    // A send that failed on the connection may still reach the service: it keeps the margin.
+    const unanswered = new AccountThrottle({ redis: t.redis, account: 'd', limits: { second: 1 }, prefix: t.prefix });
+    const other = await unanswered.acquire();
+    await new Promise((r) => setTimeout(r, 30));
+    const failedAt = Date.now();
+    unanswered.settle(other, false);
+    const otherUntil = (await movedScore(`${throttleKeyBase(t.redis, t.prefix, 'd')}:log`, String(other))) + counted;
+    expect(otherUntil - failedAt).toBeGreaterThanOrEqual(counted - 1);
+  });
+
   it('never moves a send back in time', async () => {
     const throttle = new AccountThrottle({ redis: t.redis, account: 'b', limits: { second: 5 }, prefix: t.prefix });
     const ticket = await throttle.acquire();
@@ -38,3 +63,14 @@ describe('a send is counted from when its attempt ended', () => {
     expect(Number(await t.redis.zscore(key, ticket))).toBe(future);
   });
 });
+
+/** The send's score once settle (fire and forget) has moved it from its grant. */
+async function movedScore(key: string, ticket: string): Promise<number> {
+  const granted = Number(ticket.slice(0, ticket.indexOf(':')));
+  const until = Date.now() + 2_000;
+  for (;;) {
+    const score = Number(await t.redis.zscore(key, ticket));
+    if (score !== granted || Date.now() > until) return score;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -24,9 +24,11 @@ export interface RequestGate {
    * The attempt of `ticket` has ended (answered, or failed on the connection). The service
    * counted the request when it arrived, which is no later than now: a gate that counted it from
    * the moment it granted it moves it to now, so a slow start (connection set-up, a busy event
-   * loop) cannot make the next window open early.
+   * loop) cannot make the next window open early. `answered`: the service answered (any status,
+   * a 429 too), so it has certainly counted the request by now; false when the attempt failed on
+   * the connection, where a request may still reach the service a little later.
    */
-  settle?(ticket: unknown): void;
+  settle?(ticket: unknown, answered: boolean): void;
   /**
    * False when the budget changed its mind about `ticket` before it was sent (a 429 arrived while
    * the request waited for a send slot): the client then hands it back with `withdraw` and asks
@@ -125,12 +127,12 @@ export async function withRetries<T>(
     try {
       const result = await attempt();
       opts.slots?.give();
-      opts.gate?.settle?.(ticket);
+      opts.gate?.settle?.(ticket, true);
       opts.gate?.onSuccess?.();
       return result;
     } catch (err) {
       opts.slots?.give();
-      opts.gate?.settle?.(ticket);
+      opts.gate?.settle?.(ticket, err instanceof HttpError || err instanceof ResponseInvalidError);
       if (err instanceof RateLimitError) {
         rateLimited++;
         if (opts.gate) {

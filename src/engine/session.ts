@@ -1,7 +1,7 @@
 import type { RedisConnection as Redis } from '../redis-layout.ts';
 import { ServiceClient, type ResponseInfo } from '../api/index.ts';
 import type { ServiceAccount } from '../config.ts';
-import { AccountThrottle } from '../throttle/index.ts';
+import { AccountThrottle, type InlineWaitPool } from '../throttle/index.ts';
 
 /** An account's client and the shared budget that gates it. */
 export interface ServiceSession {
@@ -23,6 +23,8 @@ export interface SessionOptions {
   onResponse?: (info: ResponseInfo & { account: string }) => void;
   /** AccountThrottleOptions.maxInlineWaiters: `'auto'` in a worker, whose job slots many accounts share. */
   maxInlineWaiters?: number | 'auto';
+  /** AccountThrottleOptions.inlineWaits: one pool for every account of a worker process. */
+  inlineWaits?: InlineWaitPool;
 }
 
 /** Opens the client of one account, throttled by its budget in Redis when Redis is given. */
@@ -35,6 +37,7 @@ export function openSession(account: ServiceAccount, opts: SessionOptions): Serv
         prefix: opts.prefix,
         timeScale: opts.timeScale,
         maxInlineWaiters: opts.maxInlineWaiters,
+        inlineWaits: opts.inlineWaits,
       })
     : undefined;
   const client = new ServiceClient({

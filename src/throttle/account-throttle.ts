@@ -4,6 +4,7 @@ import { ThrottledError, type RateLimitError } from '../errors/index.ts';
 import type { BudgetStatus, WindowStatus } from './budget-status.ts';
 import { budgetUsedReason, formatEta, probingText, serviceLimitReason, waitingText } from './budget-format.ts';
 import { estimateDurationMs } from './estimate.ts';
+import type { InlineWaitPool } from './inline-wait-pool.ts';
 import type { Limits } from './parse-limits.ts';
 import type { RequestGate } from './request-gate.ts';
 import { throttleCommands, type ThrottleCommands } from './scripts.ts';
@@ -32,6 +33,11 @@ export interface AccountThrottleOptions {
    * without limits): what a worker serving many accounts uses. @defaultValue no cap
    */
   maxInlineWaiters?: number | 'auto';
+  /**
+   * The inline waits of the whole worker process, shared by the throttles of all its accounts
+   * (see InlineWaitPool): a wait that finds it full is sent away however short. @defaultValue no pool
+   */
+  inlineWaits?: InlineWaitPool;
   /** Probe intervals after a 429 that states no wait, doubling from initialMs up to maxMs. @defaultValue 5 s .. 5 min */
   probe?: { initialMs: number; maxMs: number };
   /**
@@ -39,11 +45,23 @@ export interface AccountThrottleOptions {
    * length, capped), in real ms. The log holds the time a send was granted; the service counts it
    * when it arrives, a little later and by a varying amount (connection set-up, event-loop stalls).
    * Two sends granted exactly one window apart can arrive less than a window apart; the margin
-   * absorbs that, so the service never sees more than the limit in any of its windows.
+   * absorbs that, so the service never sees more than the limit in any of its windows. Once the
+   * service has answered a send, it has counted it: from then on the send counts from the answer
+   * without the margin (`settle`), so the margin costs only while a send is on its way.
    * @defaultValue { share: 0.05, maxMs: 1000 }
    */
   margin?: { share: number; maxMs: number };
 }
+
+/**
+ * What an answered send keeps of the margin, in real ms: the service's clock counts whole ms
+ * (a send 999.6 ms after another may read as 1000 ms apart), so a slot opens this much after
+ * the service's window has let the answered send go.
+ */
+const SETTLE_SLACK_MS = 2;
+
+/** Jobs sent away by one instance come back this share of a slot apart (see `staggered`). */
+const STAGGER_SHARE = 0.9;
 
 export const THROTTLE_DEFAULTS = {
   prefix: 'buildsync',
@@ -73,6 +91,7 @@ export class AccountThrottle implements RequestGate {
   private readonly maxInlineWaitMs: number;
   private readonly maxInlineWaiters: number;
   private inlineWaiters = 0;
+  private readonly inlineWaits: InlineWaitPool | undefined;
   /** When the last job this instance sent away (ThrottledError) was told to come back. */
   private delayedUntil = 0;
   /** Why the last job was sent away, to send the next ones away without asking Redis again. */
@@ -99,6 +118,7 @@ export class AccountThrottle implements RequestGate {
     const smallest = Math.min(...Object.values(this.limits).filter((n): n is number => typeof n === 'number' && n > 0));
     this.maxInlineWaiters =
       options.maxInlineWaiters === 'auto' ? (Number.isFinite(smallest) ? Math.max(1, Math.ceil(smallest / 8)) : Infinity) : (options.maxInlineWaiters ?? Infinity);
+    this.inlineWaits = options.inlineWaits;
     const probe = options.probe ?? THROTTLE_DEFAULTS.probe;
     this.probeInitialMs = Math.max(1, probe.initialMs / this.timeScale);
     this.probeMaxMs = Math.max(this.probeInitialMs, probe.maxMs / this.timeScale);
@@ -145,7 +165,7 @@ export class AccountThrottle implements RequestGate {
         if (kind === 'probe') this.probeToken = token;
         return String(reply[3]);
       }
-      if (waitMs > this.maxInlineWaitMs || this.inlineWaiters >= this.maxInlineWaiters) {
+      if (waitMs > this.maxInlineWaitMs || this.inlineWaiters >= this.maxInlineWaiters || !(this.inlineWaits?.tryTake() ?? true)) {
         const { window, reason } = await this.explainWait(kind, Number(reply[2]));
         this.lastSentAway = { kind, limit: Number(reply[2]), window, reason };
         throw new ThrottledError(this.account, this.staggered(waitMs, kind, Number(reply[2])), window, reason);
@@ -158,17 +178,19 @@ export class AccountThrottle implements RequestGate {
         await sleep(waitMs + Math.random() * Math.min(20, 1 + waitMs / 50), signal);
       } finally {
         this.inlineWaiters--;
+        this.inlineWaits?.release();
       }
     }
   }
 
   /**
-   * The attempt of a send has ended: count it from now (see SETTLE_LUA). Fire and forget: until
-   * it lands the send still counts from its grant, which is inside every window that matters.
+   * The attempt of a send has ended: count it from now (see SETTLE_LUA), without the margin when
+   * the service answered (`answered`: it has counted the send by now). Fire and forget: until it
+   * lands the send still counts from its grant, margin included.
    */
-  settle(ticket: unknown): void {
+  settle(ticket: unknown, answered = false): void {
     if (typeof ticket !== 'string') return;
-    this.cmds.bsThrottleSettle(this.keys.log, ticket).catch(() => {
+    this.cmds.bsThrottleSettle(this.keys.log, ticket, answered ? this.answeredShiftMs() : 0).catch(() => {
       // The send stays counted from its grant: at worst the next window opens a little early.
     });
   }
@@ -369,6 +391,15 @@ export class AccountThrottle implements RequestGate {
     return len + Math.min(this.margin.maxMs, len * this.margin.share);
   }
 
+  /**
+   * How far before its answer a send answered by the service goes in the log: the shortest
+   * window's margin (the smallest of all) less SETTLE_SLACK_MS, so that it counts for each
+   * window's length from the answer at least (see SETTLE_LUA).
+   */
+  private answeredShiftMs(): number {
+    return Math.max(0, this.countedMs('second') - this.lengthMs('second') - SETTLE_SLACK_MS);
+  }
+
   private logCap(): number {
     return Math.max(THROTTLE_DEFAULTS.logCap, ...Object.values(this.limits).map((n) => n ?? 0));
   }
@@ -388,14 +419,18 @@ export class AccountThrottle implements RequestGate {
    * every job of the account sent away in the same second would come back at the same moment,
    * all but a few to be sent away again: a stampede that costs each of them Redis round trips for
    * nothing and, with many accounts, the job slots other accounts could use. Per instance (one
-   * per worker process), so several workers together call jobs back a little faster than the
-   * budget allows, which keeps it used. Only with a cap on inline places (a worker's throttle).
+   * per worker process), so several workers together call jobs back faster than the budget
+   * allows, which keeps it used; and a slot is STAGGER_SHARE of the window's length (not of its
+   * length with the margin) over its limit, so that one worker alone calls them back a little
+   * faster than the budget too (at a slot of the length with the margin, one worker serving an
+   * account of second=50 called back 47.6 a second). Only with a cap on inline places (a
+   * worker's throttle).
    */
   private staggered(waitMs: number, kind: string, limit: number): number {
     // Only for a worker's throttle ('auto' inline places): a caller that waits on its own keeps the budget's exact wait.
     if (!Number.isFinite(this.maxInlineWaiters)) return waitMs;
     const now = Date.now();
-    const slotMs = isWindowName(kind) && limit > 0 ? this.countedMs(kind) / limit : 0;
+    const slotMs = isWindowName(kind) && limit > 0 ? (this.lengthMs(kind) / limit) * STAGGER_SHARE : 0;
     const at = Math.max(now + waitMs, this.delayedUntil);
     this.delayedUntil = at + slotMs;
     return at - now;
