@@ -29,7 +29,9 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const SELF = fileURLToPath(import.meta.url);
-const BUNDLE = path.resolve(path.dirname(SELF), '../node_modules/.cache/buildsync-bench/export-postgres.mjs');
+/** Split into chunks as `npm run build` splits the CLI, so each child loads only what its role imports (see bench/export.ts). */
+const BUNDLE_DIR = path.resolve(path.dirname(SELF), '../node_modules/.cache/buildsync-bench/export-postgres');
+const BUNDLE = path.join(BUNDLE_DIR, 'export-postgres.mjs');
 let childEntry: string[] = [BUNDLE];
 
 interface Target {
@@ -157,7 +159,20 @@ async function main(projects: number, useTsx: boolean): Promise<void> {
   if (useTsx) childEntry = ['--import', 'tsx', SELF];
   else {
     const { build } = await import('esbuild');
-    await build({ entryPoints: [SELF], outfile: BUNDLE, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+    await rm(BUNDLE_DIR, { recursive: true, force: true });
+    await build({
+      entryPoints: { 'export-postgres': SELF },
+      outdir: BUNDLE_DIR,
+      outExtension: { '.js': '.mjs' },
+      chunkNames: 'chunks/[name]-[hash]',
+      splitting: true,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'warning',
+    });
   }
   const pg = (await import('pg')).default;
   const { Redis } = await import('ioredis');

@@ -10,7 +10,8 @@
  *
  * - download: GET /api/v2/Projects with undici, the body read to its end and decompressed the way
  *             the export's client does it (zlib streams; nothing to do for identity), then
- *             discarded: the floor (seconds). The ratio is export / download;
+ *             discarded: the floor (seconds). The ratio is export / download. (The client itself
+ *             reads listings over node:http, for memory: src/api/http-transport.ts);
  * - export:   `runExport` with a `ServiceClient`, v2, CSV (seconds, peak RSS);
  * - naive (only with `--naive`): undici, the whole body as one string, one `JSON.parse`,
  *             csv-stringify to a CSV of the same columns and cell rules (seconds, peak RSS:
@@ -42,12 +43,16 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { stringify } from 'csv-stringify';
-import { request } from 'undici';
 
 const SELF = fileURLToPath(import.meta.url);
-/** Under node_modules so that the bundle's bare imports (undici, csv-stringify) resolve. */
-const BUNDLE = path.resolve(path.dirname(SELF), '../node_modules/.cache/buildsync-bench/export.mjs');
+/**
+ * Under node_modules so that the bundle's bare imports (undici, csv-stringify) resolve. Split
+ * into chunks as `npm run build` splits the CLI (bin/build.mjs): unsplit, esbuild hoists every
+ * package any bundled module imports (pg, ioredis…) to the top of the one file, and each child
+ * would load them all, which the CLI does not.
+ */
+const BUNDLE_DIR = path.resolve(path.dirname(SELF), '../node_modules/.cache/buildsync-bench/export');
+const BUNDLE = path.join(BUNDLE_DIR, 'export.mjs');
 /** How children are started: `[bundle]`, or `['--import', 'tsx', SELF]` with --tsx. */
 let childEntry: string[] = [BUNDLE];
 
@@ -113,6 +118,7 @@ async function serveSandbox(projects: number): Promise<void> {
 }
 
 async function download(t: Target): Promise<Measured> {
+  const { request } = await import('undici');
   const started = performance.now();
   const cpu = process.cpuUsage();
   const res = await request(t.url + LISTING, { headers: headers(t) });
@@ -135,6 +141,8 @@ async function download(t: Target): Promise<Measured> {
  */
 async function naive(t: Target, out: string): Promise<Measured> {
   const { PROJECT_FIELDS } = await import('../src/api/project-fields.ts');
+  const { request } = await import('undici');
+  const { stringify } = await import('csv-stringify');
   const started = performance.now();
   const res = await request(t.url + LISTING, { headers: headers(t) });
   if (res.statusCode !== 200) throw new Error(`listing answered ${res.statusCode}`);
@@ -221,7 +229,20 @@ async function main(projects: number, runs: number, useTsx: boolean, encoding: s
   if (useTsx) childEntry = ['--import', 'tsx', SELF];
   else {
     const { build } = await import('esbuild');
-    await build({ entryPoints: [SELF], outfile: BUNDLE, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+    await rm(BUNDLE_DIR, { recursive: true, force: true });
+    await build({
+      entryPoints: { export: SELF },
+      outdir: BUNDLE_DIR,
+      outExtension: { '.js': '.mjs' },
+      chunkNames: 'chunks/[name]-[hash]',
+      splitting: true,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'warning',
+    });
   }
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-export-'));
   console.log(`starting the sandbox with ${projects.toLocaleString('en-US')} projects (a process of its own)…`);

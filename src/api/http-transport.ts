@@ -1,10 +1,25 @@
 /**
- * One keep-alive undici Pool to the service, the headers of seed §5 on every request, decoding of
+ * Keep-alive connections to the service, the headers of seed §5 on every request, decoding of
  * compressed bodies, and non-2xx answers turned into the error classes of `src/errors/`.
  * No retries here: those live in `request-retry.ts`, one policy for every call.
+ *
+ * Two HTTP stacks, by method:
+ * - GETs (the listings) go through node:http's keep-alive Agent. undici parses HTTP/1.1 with
+ *   llhttp compiled to WebAssembly, and as soon as a large body streams through it V8 optimizes
+ *   that WebAssembly with TurboFan, which took ~30-35 MB of native memory for a moment at the start
+ *   of every listing (measured with process.memoryUsage() sampling and /proc/self/status: heap and
+ *   `external` flat, RSS up and back; gone with --liftoff-only). That moment set the export's peak
+ *   RSS (issue 17: the `--to postgres` re-run, whose compact state is in memory by then).
+ *   node:http uses the llhttp built into Node, so the listing reaches 90 MB where undici reached
+ *   125 MB (200,000 projects, bench/export.ts).
+ * - POSTs (creates) keep the undici Pool, loaded on the first create: an export never loads it
+ *   (~8 MB of RSS less at start), and the create path's failure classification
+ *   (network-failure.ts, its UND_ERR_* codes) stays as it was.
  */
+import http from 'node:http';
+import https from 'node:https';
 import type { Readable } from 'node:stream';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { InterruptedError, ResponseInvalidError } from '../errors/index.ts';
 import { decodeBody } from './decode-body.ts';
 import { errorForStatus } from './http-status.ts';
@@ -51,7 +66,15 @@ export interface OkResponse {
 const ERROR_BODY_LIMIT = 64 * 1024;
 
 export class HttpTransport {
-  private readonly pool: Pool;
+  /** The creates' pool, made on the first POST (see the top of this file). */
+  private pool: Promise<Pool> | undefined;
+  /** The listings' connections. */
+  private readonly agent: http.Agent;
+  private readonly origin: URL;
+  private readonly connections: number;
+  /** GETs whose answer has not been read to its end or discarded yet; `close()` waits for them. */
+  private inFlight = 0;
+  private idle: (() => void) | undefined;
   private readonly basePath: string;
   /** A #private field: never enumerated, so logging the transport cannot print the credentials. */
   readonly #headers: Record<string, string>;
@@ -64,11 +87,10 @@ export class HttpTransport {
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.timeoutMs = opts.timeoutMs;
     this.onResponse = opts.onResponse;
-    this.pool = new Pool(url.origin, {
-      connections: opts.connections,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-    });
+    this.origin = url;
+    this.connections = opts.connections;
+    const agentOptions: http.AgentOptions = { keepAlive: true, maxSockets: opts.connections };
+    this.agent = url.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
     this.#headers = {
       authorization: `Basic ${Buffer.from(`${opts.email}:${opts.password}`, 'utf8').toString('base64')}`,
       apikey: opts.apiKey,
@@ -91,15 +113,21 @@ export class HttpTransport {
   async send(spec: RequestSpec): Promise<OkResponse> {
     const what = `${spec.method} ${this.basePath}${spec.path.split('?')[0]}`;
     const started = performance.now();
-    let res: Awaited<ReturnType<Pool['request']>>;
+    let res: { statusCode: number; headers: Record<string, string | string[] | undefined>; body: Readable };
+    let done: () => void = () => {};
     try {
-      res = await this.pool.request({
-        method: spec.method,
-        path: this.basePath + spec.path,
-        headers: spec.method === 'GET' ? this.#headers : this.#createHeaders(spec.json !== undefined),
-        body: spec.json,
-        signal: spec.signal,
-      });
+      if (spec.method === 'GET') {
+        ({ res, done } = await this.get(spec));
+      } else {
+        const answer = await (await this.createPool()).request({
+          method: spec.method,
+          path: this.basePath + spec.path,
+          headers: this.#createHeaders(spec.json !== undefined),
+          body: spec.json,
+          signal: spec.signal,
+        });
+        res = { statusCode: answer.statusCode, headers: answer.headers, body: answer.body as unknown as Readable };
+      }
     } catch (err) {
       if (spec.signal?.aborted && spec.method === 'GET') throw new InterruptedError(`${what} was interrupted`);
       // An aborted POST may already have been written: it stays a maybe-delivered network failure.
@@ -107,18 +135,64 @@ export class HttpTransport {
     }
     this.onResponse?.({ method: spec.method, route: spec.route, status: res.statusCode, ms: performance.now() - started });
 
-    const body = res.body as unknown as Readable;
-    const headers = res.headers as Record<string, string | string[] | undefined>;
+    const { body, headers } = res;
     if (res.statusCode >= 200 && res.statusCode < 300) {
       return {
         status: res.statusCode,
         headers,
-        chunks: readChunks(body, headers['content-encoding'], what, spec),
-        discard: () => discardBody(body),
+        chunks: readChunks(body, headers['content-encoding'], what, spec, done),
+        discard: () => {
+          discardBody(body);
+          done();
+        },
       };
     }
-    const errorBody = await readErrorBody(body, headers['content-encoding']);
-    throw errorForStatus({ status: res.statusCode, method: spec.method, path: this.basePath + spec.path, body: errorBody, headers });
+    try {
+      const errorBody = await readErrorBody(body, headers['content-encoding']);
+      throw errorForStatus({ status: res.statusCode, method: spec.method, path: this.basePath + spec.path, body: errorBody, headers });
+    } finally {
+      done();
+    }
+  }
+
+  /**
+   * A GET over node:http. `timeoutMs` is the socket's idle timeout: it covers the wait for the
+   * headers and every wait between two chunks of the body, as undici's headersTimeout and
+   * bodyTimeout did. `done` is called once the body was read or discarded.
+   */
+  private get(spec: RequestSpec): Promise<{ res: { statusCode: number; headers: Record<string, string | string[] | undefined>; body: Readable }; done: () => void }> {
+    const url = new URL(this.basePath + spec.path, this.origin);
+    const request = url.protocol === 'https:' ? https.request : http.request;
+    this.inFlight++;
+    let settled = false;
+    const done = () => {
+      if (settled) return;
+      settled = true;
+      if (--this.inFlight === 0) this.idle?.();
+    };
+    return new Promise((resolve, reject) => {
+      const req = request(url, { method: 'GET', headers: this.#headers, agent: this.agent, signal: spec.signal, timeout: this.timeoutMs });
+      req.on('timeout', () => {
+        req.destroy(Object.assign(new Error(`no data from the service for ${this.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+      });
+      req.on('error', (err) => {
+        done();
+        reject(err);
+      });
+      req.on('response', (res) => {
+        // The response stream reports a connection lost mid-body ('aborted', ECONNRESET) itself.
+        res.on('end', done).on('close', done);
+        resolve({ res: { statusCode: res.statusCode ?? 0, headers: res.headers, body: res }, done });
+      });
+      req.end();
+    });
+  }
+
+  private createPool(): Promise<Pool> {
+    this.pool ??= import('undici').then(
+      ({ Pool }) => new Pool(this.origin.origin, { connections: this.connections, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs }),
+    );
+    return this.pool;
   }
 
   /** Reads a whole 2xx body as JSON (created records, pages of the paged listing). */
@@ -135,13 +209,17 @@ export class HttpTransport {
 
   /** Waits for requests in flight, then closes the sockets. Safe to call more than once. */
   close(): Promise<void> {
-    this.closing ??= this.pool.close();
+    this.closing ??= (async () => {
+      const gets = this.inFlight === 0 ? undefined : new Promise<void>((resolve) => (this.idle = resolve));
+      await Promise.all([gets, this.pool?.then((pool) => pool.close())]);
+      this.agent.destroy();
+    })();
     return this.closing;
   }
 }
 
 /** The decoded body, with failures while reading it turned into the tool's errors. */
-async function* readChunks(body: Readable, encoding: string | string[] | undefined, what: string, spec: RequestSpec): AsyncGenerator<Buffer> {
+async function* readChunks(body: Readable, encoding: string | string[] | undefined, what: string, spec: RequestSpec, done: () => void): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of decodeBody(body, encoding)) yield chunk as Buffer;
   } catch (err) {
@@ -153,6 +231,7 @@ async function* readChunks(body: Readable, encoding: string | string[] | undefin
     throw toNetworkError(err, what);
   } finally {
     discardBody(body);
+    done();
   }
 }
 

@@ -3,7 +3,8 @@ import { writeFileAtomically, type AtomicFile } from '../csv/atomic-file.ts';
 import { formatProjectCsvRow, PROJECT_CSV_HEADER } from '../csv/project-writer.ts';
 import type { RedisConnection } from '../redis-layout.ts';
 import { HeapTrim } from './heap-trim.ts';
-import { base64Bits48, copyRow, legacySha1 } from '../warehouse/index.ts';
+// copy-row.ts, not the warehouse's index: the index loads the PostgreSQL driver, which `--changes` alone does not need.
+import { base64Bits48, copyRow, legacySha1 } from '../warehouse/copy-row.ts';
 
 /**
  * `--changes` (CONTRACT.md §5b): what was added, changed or removed since the previous successful
@@ -94,6 +95,15 @@ export class ChangeTracker {
     const previous = await loadState(opts.redis, opts.key);
     const file = opts.changesPath === undefined ? undefined : await writeFileAtomically(opts.changesPath);
     return new ChangeTracker(opts, previous, file);
+  }
+
+  /**
+   * Called once the previous state (and the table's rows, `--to postgres`) are in memory, before
+   * the listing starts: reading them left the HSCAN pages and the COPY output as garbage, much of
+   * it promoted, and the heap's slack (see `heap`) would otherwise be counted from there.
+   */
+  collectGarbage(): void {
+    this.heap.collect();
   }
 
   /** The changes file's final path, when one is written. */

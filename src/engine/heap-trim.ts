@@ -32,6 +32,11 @@ export class HeapTrim {
       return;
     }
     if (used < this.#limit) return;
+    this.collect();
+  }
+
+  /** Collects now (once a phase that left much garbage is over) and counts the slack from what is left. */
+  collect(): void {
     (this.#gc ??= exposedGc())();
     this.#limit = getHeapStatistics().used_heap_size + this.slackBytes;
   }
