@@ -17,6 +17,7 @@ import {
   errorsFileSource,
   linesToFix,
   wirePayload,
+  mappingOption,
   writeDryRun,
   writeErrorsFile,
   streamBills,
@@ -29,7 +30,7 @@ import {
 import { writeFileAtomically } from '../csv/atomic-file.ts';
 import type { EncodingOption } from '../csv/index.ts';
 import { durabilityDecision, ImportStore, readDurabilityFacts, RedisNotDurableError } from '../ledger/index.ts';
-import { loadMappingFile, presetMapping, PRESET_NAMES, UnresolvedProjects, type DateOrder } from '../mapping/index.ts';
+import { UnresolvedProjects, type DateOrder } from '../mapping/index.ts';
 import { ImportSubmission } from '../queue/index.ts';
 import type { CommandContext } from './command.ts';
 import { exitCodeOf } from './exit.ts';
@@ -123,18 +124,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     decimalSeparator: flags.decimalSeparator,
     resendUnknown: flags.resendUnknown,
   };
-  if (flags.mapping !== undefined) {
-    const preset = presetMapping(flags.mapping);
-    if (preset !== undefined && !existsSync(flags.mapping)) {
-      if (kind !== 'bills') throw new UsageError(`--mapping ${flags.mapping} reads ${flags.mapping} bill exports; it is for bill imports. Pass a mapping file (--mapping MAP.json) instead.`);
-      planOpts.mapping = preset;
-    } else {
-      if (!existsSync(flags.mapping) && !/\.json$/i.test(flags.mapping) && !flags.mapping.includes('/')) {
-        throw new UsageError(`--mapping ${flags.mapping}: no such file, and not a built-in mapping (${PRESET_NAMES.join(', ')}).`);
-      }
-      planOpts.mapping = await loadMappingFile(flags.mapping);
-    }
-  }
+  if (flags.mapping !== undefined) planOpts.mapping = await mappingOption(kind, flags.mapping);
   const reportPath = resolve(flags.report ?? flags.out ?? `${file}.report.csv`);
   const errorsPath = errorsFilePath(reportPath);
   const cfg = configFor(ctx);

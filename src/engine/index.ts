@@ -21,3 +21,4 @@ export { errorsFileChunks, errorsFilePath, errorsFileSource, linesToFix, writeEr
 export { combineReadingOptions, settleReadingRules, type ReadingOptions } from './reading-rules.ts';
 export { runChecks, checkExitCode, REDIS_NEEDS, type CheckFinding, type CheckLevel, type CheckName, type CheckOptions, type CheckReport } from './check.ts';
 export { writeDryRun, wirePayload, type DryRunResult } from './dry-run.ts';
+export { mappingOption } from './mapping-option.ts';
