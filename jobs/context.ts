@@ -5,7 +5,7 @@ import { loadConfig, requireService, type Env } from '../src/config.ts';
 import { openSession, type ServiceSession, type SessionOptions } from '../src/engine/index.ts';
 import { confirmNote, DEFAULT_LEASE_MS, ImportStore, Ledger, type DurabilityDecision } from '../src/ledger/index.ts';
 import type { Secret } from '../src/secret.ts';
-import { InlineWaitPool } from '../src/throttle/index.ts';
+import { InlineWaitPool, type AccountThrottle } from '../src/throttle/index.ts';
 
 /** What a processor gets besides its job: opened once per worker process by the queue layer. */
 export interface JobContext {
@@ -16,6 +16,8 @@ export interface JobContext {
   log: Logger;
   /** The client of an account, throttled by its shared budget; the account is named in job data, its secrets come from this process's environment. */
   client(account: string): ServiceClient;
+  /** The account's shared budget as this worker process holds it: opened with its `client`, absent before that (and without Redis). */
+  throttle(account: string): AccountThrottle | undefined;
   /**
    * Puts an import's progress (percent of its records settled) on its parent job, so the
    * dashboard and `jobs list` show it; rate-limited per import inside the worker process.
@@ -72,6 +74,10 @@ export function createJobContext(opts: JobContextOptions): JobContext {
   // there are connections (half of them, worker-host.ts), so the worker keeps fetching jobs.
   const inlineWaits = new InlineWaitPool(Math.max(1, opts.concurrency));
   const confirmMs = Math.max(1000, Math.floor((opts.leaseMs ?? DEFAULT_LEASE_MS) / 3));
+  // The HTTP client loads on first use (src/api/http-transport.ts), so that --help starts fast.
+  // A worker sends, so it loads it now: in its first job, evaluating it (up to half a second on
+  // a busy machine) stalled every job of the process, the other accounts' first sends included.
+  void import('undici').catch(() => undefined);
   return {
     prefix,
     redis,
@@ -116,6 +122,9 @@ export function createJobContext(opts: JobContextOptions): JobContext {
         opts.onAccount?.(account, cfg.ledgerRetentionDays);
       }
       return s.client;
+    },
+    throttle(account) {
+      return opts.sessions.get(account)?.throttle;
     },
     exportDatabase(account) {
       const a = loadConfig({ env: opts.env, account }).account;

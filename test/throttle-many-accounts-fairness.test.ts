@@ -9,7 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ThrottledError } from '../src/errors/index.ts';
 import { AccountThrottle, InlineWaitPool } from '../src/throttle/index.ts';
-import { testRedis } from './helpers/redis.ts';
+import { testConnection, testRedis } from './helpers/redis.ts';
 
 let t: Awaited<ReturnType<typeof testRedis>>;
 beforeEach(async () => {
@@ -24,10 +24,13 @@ describe("a worker's throttle shared by many accounts", () => {
     for (let i = 0; i < 16; i++) await throttle.acquire();
     const started = Date.now();
     const awayAfterMs: number[] = [];
+    // When each one sent away is due back: its wait is counted from the moment it was sent away.
+    const dueAt: number[] = [];
     const results = await Promise.allSettled(
       Array.from({ length: 7 }, () =>
         throttle.acquire().catch((err: unknown) => {
           awayAfterMs.push(Date.now() - started);
+          dueAt.push(Date.now() + (err as ThrottledError).waitMs);
           throw err;
         }),
       ),
@@ -45,11 +48,11 @@ describe("a worker's throttle shared by many accounts", () => {
     expect(Math.max(...awayAfterMs)).toBeLessThan(500);
     // Spaced by 0.9 of the budget's slot (1000/16 ms): apart, yet called back a little faster than
     // the budget sends, so that one worker alone keeps its budget used.
-    const waits = away.map((e) => e.waitMs).sort((a, b) => a - b);
+    const due = dueAt.sort((a, b) => a - b);
     const budgetSlot = 1000 / 16;
-    for (let i = 1; i < waits.length; i++) {
-      expect(waits[i]! - waits[i - 1]!).toBeGreaterThanOrEqual(0.9 * budgetSlot - 5);
-      expect(waits[i]! - waits[i - 1]!).toBeLessThan(budgetSlot - 1);
+    for (let i = 1; i < due.length; i++) {
+      expect(due[i]! - due[i - 1]!).toBeGreaterThanOrEqual(0.9 * budgetSlot - 5);
+      expect(due[i]! - due[i - 1]!).toBeLessThan(budgetSlot - 1);
     }
   });
 
@@ -88,5 +91,69 @@ describe("a worker's throttle shared by many accounts", () => {
     for (let i = 0; i < 8; i++) await throttle.acquire();
     const results = await Promise.allSettled(Array.from({ length: 7 }, () => throttle.acquire()));
     expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
+  });
+});
+
+describe("a job's admission by its account's throttle, before its records are read and claimed", () => {
+  it('holds a job back while as many of its account\'s jobs as a window sends, plus the inline waits, are under way, and lets it go when one is done', async () => {
+    // second=5: 'auto' allows 1 inline wait, so 6 jobs go on at once.
+    const throttle = new AccountThrottle({ redis: t.redis, account: 'admit', limits: { second: 5 }, prefix: t.prefix, maxInlineWaiters: 'auto' });
+    expect(throttle.admitCap).toBe(6);
+    const admitted = await Promise.all(Array.from({ length: 6 }, () => throttle.admit()));
+    expect(admitted.every((a) => typeof a.done === 'function')).toBe(true);
+    let seventh: Awaited<ReturnType<AccountThrottle['admit']>> | undefined;
+    const waiting = throttle.admit().then((a) => (seventh = a));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seventh).toBeUndefined();
+    expect(throttle.admittedJobs).toBe(6);
+    admitted[0]!.done!();
+    await waiting;
+    expect(typeof seventh?.done).toBe('function');
+    expect(throttle.admittedJobs).toBe(6);
+    // A job's `done` frees one place once, however often it is called.
+    admitted[0]!.done!();
+    let eighth: unknown;
+    void throttle.admit().then((a) => (eighth = a));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(eighth).toBeUndefined();
+    for (const a of admitted.slice(1)) a.done!();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(eighth).toBeDefined();
+  });
+
+  it('sends a job away at once, without a round trip to Redis, once the worker knows its account is over budget', async () => {
+    // Its own connection, closed below: an admission that asked Redis would fail.
+    const own = testConnection();
+    const throttle = new AccountThrottle({ redis: own, account: 'known', limits: { second: 5 }, prefix: t.prefix, maxInlineWaiters: 'auto' });
+    for (let i = 0; i < 5; i++) await throttle.acquire();
+    // One job waits inline (the account's one place); the next is sent away by the budget.
+    const inline = throttle.acquire().catch((err: unknown) => err);
+    await new Promise((r) => setTimeout(r, 20));
+    const first = await throttle.acquire().catch((err: unknown) => err);
+    expect(first).toBeInstanceOf(ThrottledError);
+    const dueAt = [Date.now() + (first as ThrottledError).waitMs];
+    own.disconnect();
+    const sentAway: ThrottledError[] = [];
+    for (let i = 0; i < 3; i++) {
+      const a = await throttle.admit();
+      expect(a.done).toBeUndefined();
+      sentAway.push(a.away!);
+      dueAt.push(Date.now() + a.away!.waitMs);
+    }
+    expect(throttle.admittedJobs).toBe(0);
+    // Each due back a little less than one slot (1000/5 ms) after the one before, the budget's reason kept.
+    for (let i = 1; i < dueAt.length; i++) {
+      expect(dueAt[i]! - dueAt[i - 1]!).toBeGreaterThan(0.9 * 200 - 10);
+      expect(dueAt[i]! - dueAt[i - 1]!).toBeLessThan(200);
+    }
+    for (const e of sentAway) expect(e.window).toBe('second');
+    await inline;
+  });
+
+  it('never holds a job back without a cap on inline waits (a command that sends on its own)', async () => {
+    const throttle = new AccountThrottle({ redis: t.redis, account: 'uncapped', limits: { second: 2 }, prefix: t.prefix });
+    const all = await Promise.all(Array.from({ length: 20 }, () => throttle.admit()));
+    expect(all.every((a) => typeof a.done === 'function')).toBe(true);
+    expect(throttle.admittedJobs).toBe(20);
   });
 });
