@@ -273,6 +273,7 @@ export const REDIS_NEEDS: readonly RedisNeed[] = [
     ['pexpireat', (k) => [k, String(Date.now() + 60_000)]],
     ['persist', (k) => [k]],
     ['rename', (k, o) => [k, o]],
+    ['copy', (k, o) => [k, o, 'REPLACE']],
     ['zadd', (k) => [k, '1', 'm']],
     ['zrem', (k) => [k, 'm']],
     ['zremrangebyscore', (k) => [k, '-inf', '0']],

@@ -72,7 +72,8 @@ export class ChangeTracker {
   private fields: string[] = [];
   private pending: Promise<unknown> | undefined;
   private expirySet = false;
-  private written = 0;
+  /** Projects in this listing: the next state holds exactly these. */
+  private listed = 0;
   private batch = '';
   /**
    * The state's fields wait in batches for their HSET, long enough to be promoted to V8's old
@@ -86,15 +87,24 @@ export class ChangeTracker {
     private readonly opts: ChangeTrackerOptions,
     previous: PreviousState,
     private readonly file: AtomicFile | undefined,
+    /**
+     * The next state started as a server-side copy of the current one (`COPY`, Redis 6.2+): only
+     * the projects added or changed are written to it and the removed ones deleted, so a night
+     * with few changes writes few fields. Without COPY every project is written.
+     */
+    private readonly fromCopy: boolean,
   ) {
     this.previous = previous;
+    this.expirySet = fromCopy;
     if (file) this.batch = CHANGES_CSV_HEADER;
   }
 
   static async open(opts: ChangeTrackerOptions): Promise<ChangeTracker> {
-    const previous = await loadState(opts.redis, opts.key);
+    const fromCopy = await copyState(opts.redis, opts.key, opts.nextKey);
+    // The copy is this export's own snapshot: read from it, nothing else writes it.
+    const previous = await loadState(opts.redis, fromCopy ? opts.nextKey : opts.key);
     const file = opts.changesPath === undefined ? undefined : await writeFileAtomically(opts.changesPath);
-    return new ChangeTracker(opts, previous, file);
+    return new ChangeTracker(opts, previous, file, fromCopy);
   }
 
   /**
@@ -117,6 +127,9 @@ export class ChangeTracker {
     // 16 base64 characters: the first 12 bytes (96 bits) of the SHA-1.
     const digest = sha1.slice(0, 16);
     const at = this.previous.find(Number(record.ID));
+    this.listed++;
+    // In the copy already, and written the way this version writes it: nothing to store.
+    let stored = false;
     if (at < 0) {
       this.counts.added++;
       if (this.file) this.batch += `added,${formatProjectCsvRow(record)}`;
@@ -129,8 +142,9 @@ export class ChangeTracker {
         this.counts.changed++;
         if (this.file) this.batch += `changed,${formatProjectCsvRow(record)}`;
       }
+      stored = this.fromCopy && same && before >= 0;
     }
-    this.fields.push(String(record.ID), pack(digest, record.PROJECT_NUMBER, record.NAME));
+    if (!stored) this.fields.push(String(record.ID), pack(digest, record.PROJECT_NUMBER, record.NAME));
     if (this.fields.length >= 2 * HSET_BATCH) return this.flushState();
     if (this.batch.length >= FILE_BATCH_CHARS) return this.flushFile();
   }
@@ -143,13 +157,16 @@ export class ChangeTracker {
       // Only the hashes were kept in memory: the number and name as last seen come from the state.
       for (let i = 0; i < ids.length; i += HSET_BATCH) {
         const some = ids.slice(i, i + HSET_BATCH);
-        const packed = await this.opts.redis.hmget(this.opts.key, ...some.map(String));
+        const packed = await this.opts.redis.hmget(this.fromCopy ? this.opts.nextKey : this.opts.key, ...some.map(String));
         some.forEach((id, j) => {
           const { number, name } = unpack(packed[j] ?? '');
           this.batch += `removed,${formatProjectCsvRow({ ID: id, NAME: name, PROJECT_NUMBER: number })}`;
         });
         await this.flushFile();
       }
+    }
+    if (this.fromCopy) {
+      for (let i = 0; i < ids.length; i += HSET_BATCH) await this.opts.redis.hdel(this.opts.nextKey, ...ids.slice(i, i + HSET_BATCH).map(String));
     }
     await this.flushState();
     await this.pending;
@@ -160,9 +177,9 @@ export class ChangeTracker {
   async commit(): Promise<void> {
     await this.file?.commit();
     const { redis, key, nextKey } = this.opts;
-    if (this.written === 0) {
+    if (this.listed === 0) {
       // An empty listing: the state is empty (Redis keeps no empty hash).
-      await redis.del(key);
+      await redis.del(key, nextKey);
       return;
     }
     // RENAME keeps the TTL the next state had while being written: PERSIST it in the same MULTI.
@@ -185,7 +202,6 @@ export class ChangeTracker {
     const fields = this.fields;
     this.fields = [];
     this.heap.check();
-    this.written += fields.length / 2;
     const { redis, nextKey } = this.opts;
     if (!this.expirySet) {
       this.expirySet = true;
@@ -243,6 +259,24 @@ class PreviousState {
     const out: number[] = [];
     for (let i = 0; i < this.ids.length; i++) if (!this.seen[i]) out.push(this.ids[i]!);
     return out;
+  }
+}
+
+/**
+ * `COPY key nextKey` with the next state's expiry; false when there is no current state or the
+ * server has no COPY (before Redis 6.2: the next state is then written whole).
+ */
+async function copyState(redis: RedisConnection, key: string, nextKey: string): Promise<boolean> {
+  try {
+    const result = await redis.multi().copy(key, nextKey, 'REPLACE').pexpire(nextKey, NEXT_TTL_MS).exec();
+    const failed = result?.find(([err]) => err);
+    if (failed) throw failed[0]!;
+    return result?.[0]?.[1] === 1;
+  } catch (err) {
+    // Inside MULTI an unknown command aborts EXEC; ioredis keeps its own error in previousErrors.
+    const messages = [err, ...((err as { previousErrors?: unknown[] })?.previousErrors ?? [])].map((e) => String((e as Error)?.message));
+    if (messages.some((m) => /unknown command/i.test(m))) return false;
+    throw err;
   }
 }
 
