@@ -132,10 +132,15 @@ describe('export projects: --json and --out -', () => {
     expect(piped.stderr).toContain(`wrote ${e.projects} projects to standard output`);
     expect(readdirSync(rig.dir).sort()).toEqual(before);
 
-    const [both, maybe] = await Promise.all([
+    const [both, maybe, changes] = await Promise.all([
       runCli(['export', 'projects', '--out', '-', '--json'], rig.env, { cwd: rig.dir }),
       runCli(['export', 'projects', '--include-client-sub', 'maybe'], rig.env, { cwd: rig.dir }),
+      runCli(['export', 'projects', '--out', '-', '--changes'], rig.env, { cwd: rig.dir }),
     ]);
+    // The changes file sits beside the export file: with the export on stdout there is none.
+    expect(changes.code).toBe(2);
+    expect(changes.stderr).toContain('give --out PATH with --changes');
+    expect(changes.stdout).toBe('');
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--out - and --json both write to standard output');
     expect(maybe.code).toBe(2);

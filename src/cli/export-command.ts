@@ -50,6 +50,7 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
   const toStdout = flags.out === '-';
   if (toStdout && flags.detach) throw new UsageError('--out - writes the file to standard output, which a detached job cannot; give a file path with --detach');
   if (toStdout && options.to === 'postgres') throw new UsageError('--out - names the export file, and --to postgres writes none; leave --out out (the changes file of --changes goes to exports/)');
+  if (toStdout && options.changes) throw new UsageError('--out - writes the export to standard output, so there is no file for the changes file to sit beside; give --out PATH with --changes');
   if (toStdout && flags.json) throw new UsageError('--out - and --json both write to standard output; write the file with --out PATH to get the --json summary');
   const tmp = toStdout ? await mkdtemp(join(tmpdir(), 'buildsync-export-')) : undefined;
   const spec = {
