@@ -1,4 +1,5 @@
 import { PROJECT_FIELDS } from '../api/project-fields.ts';
+import { writeAscii, writeUint32 } from './ascii-bytes.ts';
 
 /**
  * The project export's CSV rows (CONTRACT.md §5), written by hand rather than through
@@ -97,11 +98,11 @@ function cell(value: unknown): void {
       return;
     case 'number':
       // JSON numbers are finite; never guarded (see the module comment).
-      if (value >>> 0 === value) putUint32(value);
-      else putAscii(String(value));
+      if (value >>> 0 === value) at = writeUint32(row, at, value);
+      else at = writeAscii(row, at, String(value));
       return;
     case 'boolean':
-      putAscii(value ? 'true' : 'false');
+      at = writeAscii(row, at, value ? 'true' : 'false');
       return;
     case 'undefined':
       return;
@@ -117,28 +118,6 @@ function cell(value: unknown): void {
 function scopeCell(value: unknown): void {
   if (typeof value === 'string') putText(decodePercentText(value));
   else cell(value);
-}
-
-/** `String(n)` of a whole number from 0 to 2^32 - 1 (-0 included, which is "0"), without the string. */
-function putUint32(n: number): void {
-  if (n < 10) {
-    row[at++] = 0x30 + n;
-    return;
-  }
-  let digits = 2;
-  for (let rest = n; rest >= 100; rest = Math.floor(rest / 10)) digits++;
-  let p = at + digits;
-  at = p;
-  do {
-    const d = n % 10;
-    row[--p] = 0x30 + d;
-    n = (n - d) / 10;
-  } while (n > 0);
-}
-
-/** Text known to be ASCII with nothing to guard or quote (numbers, true, false). */
-function putAscii(text: string): void {
-  for (let i = 0; i < text.length; i++) row[at++] = text.charCodeAt(i);
 }
 
 /** Text no longer than this is copied character by character when it is plain ASCII. */

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { decodePercentText } from '../csv/project-writer.ts';
 import { DATE_TIME_FIELDS, PROJECT_COLUMNS } from './columns.ts';
+import { writeAscii, writeUint32 } from '../csv/ascii-bytes.ts';
 
 /**
  * One project as a line of PostgreSQL's COPY text format (PostgreSQL docs, COPY, "Text Format"):
@@ -157,8 +158,8 @@ function cell(value: unknown): void {
       putText(value);
       return;
     case 'number':
-      if (value >>> 0 === value) putUint32(value);
-      else putAscii(String(value));
+      if (value >>> 0 === value) at = writeUint32(line, at, value);
+      else at = writeAscii(line, at, String(value));
       return;
     case 'boolean':
       line[at++] = value ? 0x74 : 0x66;
@@ -187,28 +188,6 @@ function scopeCell(value: unknown): void {
 function dateCell(value: unknown): void {
   if (value === '') nullCell();
   else cell(value);
-}
-
-/** `String(n)` of a whole number from 0 to 2^32 - 1, without the string. */
-function putUint32(n: number): void {
-  if (n < 10) {
-    line[at++] = 0x30 + n;
-    return;
-  }
-  let digits = 2;
-  for (let rest = n; rest >= 100; rest = Math.floor(rest / 10)) digits++;
-  let p = at + digits;
-  at = p;
-  do {
-    const d = n % 10;
-    line[--p] = 0x30 + d;
-    n = (n - d) / 10;
-  } while (n > 0);
-}
-
-/** ASCII with nothing to escape (the text of a number). */
-function putAscii(text: string): void {
-  for (let i = 0; i < text.length; i++) line[at++] = text.charCodeAt(i);
 }
 
 /** Text no longer than this is copied character by character when it is plain ASCII. */
