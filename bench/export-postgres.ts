@@ -20,13 +20,13 @@
  * Goals: pg / csv at most 1.5, peak RSS at most 150 MB, pg-again / csv at most 1.2 with 0 rows
  * updated. The last stdout line is one JSON object.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { childRole, type ChildRole } from './lib/child-role.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 /** Split into chunks as `npm run build` splits the CLI, so each child loads only what its role imports (see bench/export.ts). */
@@ -125,29 +125,8 @@ async function pgRun(t: Target, out: string): Promise<Measured> {
   }
 }
 
-function child(args: string[], onLine?: (line: string) => boolean): Promise<{ last: string; kill: () => void; done: Promise<void> }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [...childEntry, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let buf = '';
-    let last = '';
-    let resolved = false;
-    const done = new Promise<void>((res, rej) => p.on('exit', (code, signal) => (code === 0 || signal === 'SIGTERM' ? res() : rej(new Error(`${args[0]} exited ${code ?? signal}`)))));
-    const handle = { kill: () => p.kill('SIGTERM'), done };
-    p.stdout.on('data', (b: Buffer) => {
-      buf += b.toString();
-      let i: number;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        last = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (!resolved && onLine?.(last)) {
-          resolved = true;
-          resolve({ last, ...handle });
-        }
-      }
-    });
-    if (!onLine) done.then(() => resolve({ last, ...handle }), reject);
-    else done.catch(reject);
-  });
+function child(args: string[], onLine?: (line: string) => boolean): Promise<ChildRole> {
+  return childRole(childEntry, args, onLine);
 }
 
 async function measure(role: string, t: Target, out: string): Promise<Measured> {

@@ -32,7 +32,6 @@
  * The last stdout line is one JSON object with the figures. Goal (issue 15): ratio (export /
  * download seconds, in the same run) at most 1.3 and the export's peak RSS at most 150 MB.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -43,6 +42,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import { childRole, type ChildRole } from './lib/child-role.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 /**
@@ -187,31 +187,8 @@ async function exportReal(t: Target, out: string): Promise<Measured> {
 
 // ---- the parent --------------------------------------------------------------------------
 
-function child(args: string[], onLine?: (line: string) => boolean): Promise<{ last: string; kill: () => void; done: Promise<void> }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [...childEntry, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let buf = '';
-    let last = '';
-    let resolved = false;
-    const done = new Promise<void>((res, rej) =>
-      p.on('exit', (code, signal) => (code === 0 || signal === 'SIGTERM' ? res() : rej(new Error(`${args[0]} exited ${code ?? signal}`)))),
-    );
-    const handle = { kill: () => p.kill('SIGTERM'), done };
-    p.stdout.on('data', (b: Buffer) => {
-      buf += b.toString();
-      let i: number;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        last = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (!resolved && onLine?.(last)) {
-          resolved = true;
-          resolve({ last, ...handle });
-        }
-      }
-    });
-    if (!onLine) done.then(() => resolve({ last, ...handle }), reject);
-    else done.catch(reject);
-  });
+function child(args: string[], onLine?: (line: string) => boolean): Promise<ChildRole> {
+  return childRole(childEntry, args, onLine);
 }
 
 async function measure(role: string, t: Target, out?: string): Promise<Measured> {
