@@ -77,7 +77,7 @@ describe.skipIf(!hasChromium)('the import page in a browser (CONTRACT.md §7)', 
       // The bad cell is marked, and its message names the file as uploaded, not where the server keeps it.
       expect(await page.getByRole('textbox', { name: 'Unit Price line 5' }).inputValue()).toBe('twelve');
       expect(await bad.first().getAttribute('title')).toMatch(/^bills\.csv:5 column Unit Price/);
-      expect(await page.getByText(/2 bills to create, 1 invalid rows/).count()).toBe(1);
+      expect(await page.getByText(/2 bills to create, 1 invalid row\./).count()).toBe(1);
       expect(await page.getByText(/ETA/).count()).toBeGreaterThan(0);
       const send = page.getByRole('button', { name: 'Send' });
       expect(await send.isDisabled()).toBe(true);

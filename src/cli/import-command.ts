@@ -151,7 +151,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     ctx.err(
       `dry run: ${count(planned.rows, 'row')} -> ${count(planned.records.length, kind.slice(0, -1))} to send, ${count(invalid, 'invalid row')}; report: ${reportPath}` +
         (r.fixRows > 0 ? `; rows to fix: ${errorsPath}` : '') +
-        `\nsending them would take about ${formatEta(r.etaMs)} at the budget ${cfg.account.limitsText}`,
+        `\nsending them would take ${r.etaMs > 0 ? 'about ' : ''}${formatEta(r.etaMs)} at the budget ${cfg.account.limitsText}`,
     );
     const exitCode = invalid > 0 ? 1 : 0;
     if (flags.json) {

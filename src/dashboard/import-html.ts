@@ -106,6 +106,7 @@ $('read').addEventListener('click',async function(){
   $('match').hidden=false;$('checked').hidden=true;$('send').disabled=true;refreshMap();
  }catch(e){err('read-msg',e.message)}
 });
+function count(n,word){return n+' '+word+(n===1?'':'s')}
 $('dateFormat').addEventListener('change',refreshMap);$('decimal').addEventListener('change',refreshMap);
 $('savedmap').addEventListener('change',async function(){
  err('map-msg');$('map-note').textContent='';var f=$('savedmap').files[0];if(!f||!upload)return;
@@ -124,7 +125,7 @@ $('check').addEventListener('click',async function(){
   var edits=[];document.querySelectorAll('#rows input[data-line]').forEach(function(x){if(x.value!==x.dataset.orig)edits.push({line:Number(x.dataset.line),header:x.dataset.header,value:x.value})});
   var j=await answer(await fetch('/import/check',{method:'POST',headers:{'Content-Type':'application/json'},body:JSON.stringify({upload:upload,edits:edits,kind:kind(),account:$('account').value,sheet:$('sheet').value,columns:choices(),dateFormat:$('dateFormat').value,decimalSeparator:$('decimal').value,constants:saved.constants,encoding:saved.encoding})}));
   invalid=j.invalid.length;
-  $('summary').textContent=j.rows+' rows: '+j.recordCount+' '+(kind()==='bills'?'bills':'estimates')+' to create, '+invalid+' invalid rows.';
+  $('summary').textContent=count(j.rows,'row')+': '+count(j.recordCount,kind()==='bills'?'bill':'estimate')+' to create, '+count(invalid,'invalid row')+'.';
   $('budget').textContent=j.budget.text;var wb=$('windows');wb.textContent='';
   if(j.budget.windows.length){var bt=document.createElement('table');var cap=document.createElement('caption');cap.textContent='Every window of the account\'s budget';bt.appendChild(cap);
    var bh=document.createElement('tr');['window','limit','requests needed','left now','ETA under this window alone'].forEach(function(h){var th=document.createElement('th');th.scope='col';th.textContent=h;bh.appendChild(th)});bt.appendChild(bh);
@@ -158,7 +159,7 @@ function follow(id){
  $('follow').hidden=false;$('report').href='/import/report.csv?id='+encodeURIComponent(id);$('tofix').href='/import/errors.csv?id='+encodeURIComponent(id);
  var tick=async function(){
   try{var s=await answer(await fetch('/import/status.json?id='+encodeURIComponent(id)));var c=s.counts;
-   $('status').textContent='import '+s.importId+': '+(s.done?(s.state==='failed'?'failed: '+(s.failedReason||''):'done'):'running')+' · created '+c.created+' · exists '+c.exists+' · skipped '+c.skipped+' · failed '+c.failed+' · unknown '+c.unknown+' of '+s.records+(s.invalidRows?' · '+s.invalidRows+' invalid rows not sent':'')+(s.done?'':' · '+s.eta)+(s.workers===0&&!s.done?' · no worker is running: start buildsync worker':'');
+   $('status').textContent='import '+s.importId+': '+(s.done?(s.state==='failed'?'failed: '+(s.failedReason||''):'done'):'running')+' · created '+c.created+' · exists '+c.exists+' · skipped '+c.skipped+' · failed '+c.failed+' · unknown '+c.unknown+' of '+s.records+(s.invalidRows?' · '+count(s.invalidRows,'invalid row')+' not sent':'')+(s.done?'':' · '+s.eta)+(s.workers===0&&!s.done?' · no worker is running: start buildsync worker':'');
    if(!s.done)setTimeout(tick,1000);
   }catch(e){$('status').textContent=e.message;setTimeout(tick,3000)}
  };tick();
