@@ -70,9 +70,10 @@ export function createJobContext(opts: JobContextOptions): JobContext {
   const store = new ImportStore(redis, prefix);
   const progressAt = new Map<string, number>();
   const recordsOf = new Map<string, number>();
-  // Inline budget waits of all accounts together take at most as many of the record slots as
-  // there are connections (half of them, worker-host.ts), so the worker keeps fetching jobs.
-  const inlineWaits = new InlineWaitPool(Math.max(1, opts.concurrency));
+  // Inline budget waits of all accounts together take at most three quarters of the record job
+  // slots (twice the connections, worker-host.ts), so the worker keeps fetching jobs with the
+  // rest. Half the slots kept many accounts' slots without a waiter (see maxInlineWaiters).
+  const inlineWaits = new InlineWaitPool(Math.max(1, Math.min(Math.ceil(opts.concurrency * 1.5), opts.concurrency * 2 - 1)));
   const confirmMs = Math.max(1000, Math.floor((opts.leaseMs ?? DEFAULT_LEASE_MS) / 3));
   // The HTTP client loads on first use (src/api/http-transport.ts), so that --help starts fast.
   // A worker sends, so it loads it now: in its first job, evaluating it (up to half a second on

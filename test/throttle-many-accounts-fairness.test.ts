@@ -18,8 +18,8 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 describe("a worker's throttle shared by many accounts", () => {
-  it('keeps an eighth of the smallest limit waiting inline and sends the rest away at once, each due a little less than a slot after the one before', async () => {
-    // second=16: 'auto' allows 2 inline waits; a "second" lasts 1 s (no time scale).
+  it('keeps a quarter of the smallest limit waiting inline and sends the rest away at once, each due a little less than a slot after the one before', async () => {
+    // second=16: 'auto' allows 4 inline waits; a "second" lasts 1 s (no time scale).
     const throttle = new AccountThrottle({ redis: t.redis, account: 'small', limits: { second: 16 }, prefix: t.prefix, maxInlineWaiters: 'auto' });
     for (let i = 0; i < 16; i++) await throttle.acquire();
     const started = Date.now();
@@ -27,7 +27,7 @@ describe("a worker's throttle shared by many accounts", () => {
     // When each one sent away is due back: its wait is counted from the moment it was sent away.
     const dueAt: number[] = [];
     const results = await Promise.allSettled(
-      Array.from({ length: 7 }, () =>
+      Array.from({ length: 9 }, () =>
         throttle.acquire().catch((err: unknown) => {
           awayAfterMs.push(Date.now() - started);
           dueAt.push(Date.now() + (err as ThrottledError).waitMs);
@@ -37,8 +37,8 @@ describe("a worker's throttle shared by many accounts", () => {
     );
     const sent = results.filter((r) => r.status === 'fulfilled');
     const away = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as ThrottledError] : []));
-    // Two waited inline for the next window; five were sent away without waiting for it.
-    expect(sent).toHaveLength(2);
+    // Four waited inline for the next window; five were sent away without waiting for it.
+    expect(sent).toHaveLength(4);
     expect(away).toHaveLength(5);
     for (const err of away) {
       expect(err).toBeInstanceOf(ThrottledError);
@@ -57,7 +57,7 @@ describe("a worker's throttle shared by many accounts", () => {
   });
 
   it("sends a job away at once when the worker's pool of inline waits is full, whatever its own account's cap", async () => {
-    // Two accounts of second=16 ('auto': 2 inline waits each) in one worker whose pool holds 1.
+    // Two accounts of second=16 ('auto': 4 inline waits each) in one worker whose pool holds 1.
     const pool = new InlineWaitPool(1);
     const opts = { redis: t.redis, limits: { second: 16 }, prefix: t.prefix, maxInlineWaiters: 'auto' as const, inlineWaits: pool };
     const a = new AccountThrottle({ ...opts, account: 'pool-a' });
@@ -96,20 +96,20 @@ describe("a worker's throttle shared by many accounts", () => {
 
 describe("a job's admission by its account's throttle, before its records are read and claimed", () => {
   it('holds a job back while as many of its account\'s jobs as a window sends, plus the inline waits, are under way, and lets it go when one is done', async () => {
-    // second=5: 'auto' allows 1 inline wait, so 6 jobs go on at once.
+    // second=5: 'auto' allows 2 inline waits, so 7 jobs go on at once.
     const throttle = new AccountThrottle({ redis: t.redis, account: 'admit', limits: { second: 5 }, prefix: t.prefix, maxInlineWaiters: 'auto' });
-    expect(throttle.admitCap).toBe(6);
-    const admitted = await Promise.all(Array.from({ length: 6 }, () => throttle.admit()));
+    expect(throttle.admitCap).toBe(7);
+    const admitted = await Promise.all(Array.from({ length: 7 }, () => throttle.admit()));
     expect(admitted.every((a) => typeof a.done === 'function')).toBe(true);
     let seventh: Awaited<ReturnType<AccountThrottle['admit']>> | undefined;
     const waiting = throttle.admit().then((a) => (seventh = a));
     await new Promise((r) => setTimeout(r, 50));
     expect(seventh).toBeUndefined();
-    expect(throttle.admittedJobs).toBe(6);
+    expect(throttle.admittedJobs).toBe(7);
     admitted[0]!.done!();
     await waiting;
     expect(typeof seventh?.done).toBe('function');
-    expect(throttle.admittedJobs).toBe(6);
+    expect(throttle.admittedJobs).toBe(7);
     // A job's `done` frees one place once, however often it is called.
     admitted[0]!.done!();
     let eighth: unknown;
@@ -126,8 +126,8 @@ describe("a job's admission by its account's throttle, before its records are re
     const own = testConnection();
     const throttle = new AccountThrottle({ redis: own, account: 'known', limits: { second: 5 }, prefix: t.prefix, maxInlineWaiters: 'auto' });
     for (let i = 0; i < 5; i++) await throttle.acquire();
-    // One job waits inline (the account's one place); the next is sent away by the budget.
-    const inline = throttle.acquire().catch((err: unknown) => err);
+    // Two jobs wait inline (the account's two places); the next is sent away by the budget.
+    const inline = [throttle.acquire().catch((err: unknown) => err), throttle.acquire().catch((err: unknown) => err)];
     await new Promise((r) => setTimeout(r, 20));
     const first = await throttle.acquire().catch((err: unknown) => err);
     expect(first).toBeInstanceOf(ThrottledError);
@@ -147,7 +147,7 @@ describe("a job's admission by its account's throttle, before its records are re
       expect(dueAt[i]! - dueAt[i - 1]!).toBeLessThan(200);
     }
     for (const e of sentAway) expect(e.window).toBe('second');
-    await inline;
+    await Promise.all(inline);
   });
 
   it('never holds a job back without a cap on inline waits (a command that sends on its own)', async () => {
