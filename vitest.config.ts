@@ -15,6 +15,8 @@ const ON_CLUSTER = [
   'test/throttle-e2e-shared-budget.test.ts',
   // the dashboard: accounts found by a scan of every master, budgets and schedules read back
   'test/dashboard-budget.test.ts',
+  // the export's change state: written by a script in its account's slot, read back by HSCAN
+  'test/export-changes-state.test.ts',
 ];
 
 const common = {

@@ -15,7 +15,10 @@ export interface ChildRole {
  */
 export function childRole(entry: readonly string[], args: string[], onLine?: (line: string) => boolean): Promise<ChildRole> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [...entry, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+    // BENCH_CHILD_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': node flags for every child
+    // role (NODE_OPTIONS refuses --cpu-prof), to see where a pipeline spends its time.
+    const nodeArgs = (process.env.BENCH_CHILD_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const p = spawn(process.execPath, [...nodeArgs, ...entry, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
     let buf = '';
     let last = '';
     let resolved = false;
