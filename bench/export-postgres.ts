@@ -20,40 +20,19 @@
  * Goals: pg / csv at most 1.5, peak RSS at most 150 MB, pg-again / csv at most 1.2 with 0 rows
  * updated. The last stdout line is one JSON object.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { childRole, type ChildRole } from './lib/child-role.ts';
+import { BENCH_SPEC, openBenchDatabase, pgRun, type PgMeasured as Measured, type PgTarget as Target } from './lib/postgres-export.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 /** Split into chunks as `npm run build` splits the CLI, so each child loads only what its role imports (see bench/export.ts). */
 const BUNDLE_DIR = path.resolve(path.dirname(SELF), '../node_modules/.cache/buildsync-bench/export-postgres');
 const BUNDLE = path.join(BUNDLE_DIR, 'export-postgres.mjs');
 let childEntry: string[] = [BUNDLE];
-
-interface Target {
-  url: string;
-  email: string;
-  password: string;
-  apiKey: string;
-  pgUrl: string;
-  redisUrl: string;
-  prefix: string;
-}
-
-interface Measured {
-  seconds: number;
-  /** User + system CPU seconds of the child (the machine is shared: wall time alone misleads). */
-  cpu_s: number;
-  peak_rss_mb: number;
-  projects: number;
-  inserted?: number;
-  updated?: number;
-  removed?: number;
-}
 
 const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 const cpuSeconds = () => {
@@ -79,7 +58,7 @@ async function client(t: Target) {
 /** Rounds of csv, pg, pg-again; the best of each is compared (BENCH_ROUNDS). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
-const SPEC = { source: 'v2', includeClientSub: true, pageSize: 500, format: 'csv', myDocuments: 'all' } as const;
+const SPEC = BENCH_SPEC;
 
 async function csvRun(t: Target, out: string): Promise<Measured> {
   const { runExport } = await import('../src/engine/run-export.ts');
@@ -103,22 +82,6 @@ async function csvChangesRun(t: Target, out: string): Promise<Measured> {
   try {
     const r = await runExport(c, { ...SPEC, out, changes: true }, { changeState: { redis, prefix: `${t.prefix}-changes`, account: 'bench' } });
     return { seconds: (performance.now() - started) / 1000, cpu_s: cpuSeconds(), peak_rss_mb: peakRssMb(), projects: r.projects };
-  } finally {
-    await c.close();
-    redis.disconnect();
-  }
-}
-
-async function pgRun(t: Target, out: string): Promise<Measured> {
-  const { runExport } = await import('../src/engine/run-export.ts');
-  const { Secret } = await import('../src/secret.ts');
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(t.redisUrl, { maxRetriesPerRequest: null });
-  const started = performance.now();
-  const c = await client(t);
-  try {
-    const r = await runExport(c, { ...SPEC, out, to: 'postgres' }, { databaseUrl: new Secret(t.pgUrl), changeState: { redis, prefix: t.prefix, account: 'bench' } });
-    return { seconds: (performance.now() - started) / 1000, cpu_s: cpuSeconds(), peak_rss_mb: peakRssMb(), projects: r.projects, ...r.postgres };
   } finally {
     await c.close();
     redis.disconnect();
@@ -153,30 +116,23 @@ async function main(projects: number, useTsx: boolean): Promise<void> {
       logLevel: 'warning',
     });
   }
-  const pg = (await import('pg')).default;
-  const { Redis } = await import('ioredis');
-  const base = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const schema = `bench_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  const pgUrl = new URL(base);
-  pgUrl.searchParams.set('options', `-c search_path=${schema}`);
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const prefix = `bench-pg-${randomUUID().slice(0, 8)}`;
-  const redis = new Redis(redisUrl);
+  const db = await openBenchDatabase();
+  if ('unavailable' in db) {
+    console.error(`export-postgres: ${db.unavailable}`);
+    process.exit(1);
+  }
+  const { pgUrl, redisUrl, prefix } = db;
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-export-pg-'));
   console.log(`starting the sandbox with ${projects.toLocaleString('en-US')} projects (a process of its own)…`);
   const sandbox = await child(['sandbox', String(projects)], (line) => line.startsWith('{'));
   try {
-    const t: Target = { ...(JSON.parse(sandbox.last) as Omit<Target, 'pgUrl' | 'redisUrl' | 'prefix'>), pgUrl: pgUrl.toString(), redisUrl, prefix };
+    const t: Target = { ...(JSON.parse(sandbox.last) as Omit<Target, 'pgUrl' | 'redisUrl' | 'prefix'>), pgUrl, redisUrl, prefix };
     const out = path.join(dir, 'projects.csv');
     const rounds: { csv: Measured; first: Measured; again: Measured }[] = [];
     for (let r = 1; r <= ROUNDS; r++) {
       if (r > 1) {
         // The next first load starts again from nothing: no table, no change state.
-        await admin.query(`DROP TABLE IF EXISTS ${schema}.buildsync_projects`);
-        for (const key of await redis.keys(`${prefix}:*`)) await redis.unlink(key);
+        await db.reset();
       }
       const csv = await measure('csv', t, out);
       console.log(`round ${r} csv:      ${csv.seconds.toFixed(2)} s (cpu ${csv.cpu_s} s), peak RSS ${csv.peak_rss_mb} MB, ${csv.projects} projects`);
@@ -194,8 +150,8 @@ async function main(projects: number, useTsx: boolean): Promise<void> {
     const peakRss = Math.max(...rounds.flatMap((r) => [r.first.peak_rss_mb, r.again.peak_rss_mb]));
     const changes = await measure('csv-changes', t, out);
     console.log(`csv --changes: ${changes.seconds.toFixed(2)} s (cpu ${changes.cpu_s} s), peak RSS ${changes.peak_rss_mb} MB (first run: every project added)`);
-    const { stateBytes, stateEntries } = await stateSize(redis, prefix);
-    const n = (await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.buildsync_projects`)).rows[0]!.n;
+    const { stateBytes, stateEntries } = await db.stateSize();
+    const n = await db.tableRows();
     const ratio = first.seconds / csv.seconds;
     const ratioAgain = again.seconds / csv.seconds;
     const unchangedOk = rounds.every((r) => r.again.updated === 0 && r.again.inserted === 0 && r.again.removed === 0);
@@ -229,20 +185,9 @@ async function main(projects: number, useTsx: boolean): Promise<void> {
   } finally {
     sandbox.kill();
     await sandbox.done.catch(() => {});
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
-    await admin.end().catch(() => {});
-    for (const key of await redis.keys(`${prefix}*`)) await redis.unlink(key);
-    redis.disconnect();
+    await db.close();
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** Bytes of the comparison state (`MEMORY USAGE … SAMPLES 0`: every field counted). */
-async function stateSize(redis: import('ioredis').Redis, prefix: string): Promise<{ stateBytes: number; stateEntries: number }> {
-  const { exportStateKeyOf } = await import('../src/redis-layout.ts');
-  const key = exportStateKeyOf(redis, prefix, 'bench', 'v2:true:all');
-  const bytes = Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
-  return { stateBytes: bytes, stateEntries: await redis.hlen(key) };
 }
 
 const [role, ...rest] = process.argv.slice(2);

@@ -1,8 +1,9 @@
 /**
  * The project export against a plain download of the same listing (issues 3 and 15).
  *
- *   npm run bench -- export [projects] [--runs N] [--tsx] [--encoding E] [--naive]
- *   (default 200,000 projects, 1 run, bundled children, identity, no naive pipeline)
+ *   npm run bench -- export [projects] [--runs N] [--tsx] [--encoding E] [--naive] [--no-postgres]
+ *   (default 200,000 projects, 1 run, bundled children, identity, no naive pipeline, the
+ *   PostgreSQL runs when PostgreSQL answers)
  *
  * The sandbox serves `projects` projects (about 2.3 KB of JSON each: ~460 MB for 200,000) over
  * loopback from a child process of its own, so its memory is not counted. Then, each in a child
@@ -29,8 +30,19 @@
  * `--encoding gzip` measures that path: the download decodes it chunk by chunk as the export
  * does, the naive pipeline in one go.)
  *
- * The last stdout line is one JSON object with the figures. Goal (issue 15): ratio (export /
- * download seconds, in the same run) at most 1.3 and the export's peak RSS at most 150 MB.
+ * - postgres (issue 17; skipped with `--no-postgres`, or when PostgreSQL does not answer, which
+ *             the output says): `runExport --to postgres` into an empty `buildsync_projects`
+ *             (every project COPied in one transaction, the change state written to Redis), then
+ *             again with nothing changed (no project sent, no row updated), each run after the
+ *             CSV export of the same run and compared with it (`postgres_ratio`,
+ *             `postgres_unchanged_ratio`: best of the runs against the best CSV export).
+ *             bench/export-postgres.ts measures the same with more detail (rounds, CPU, bytes
+ *             of the change state). BENCH_PG_URL names the database (bench/lib/postgres-export.ts).
+ *
+ * The last stdout line is one JSON object with the figures. Goals: ratio (export / download
+ * seconds, in the same run) at most 1.3 and the export's peak RSS at most 150 MB (issue 15);
+ * postgres_ratio at most 1.5, postgres_unchanged_ratio at most 1.2 with 0 rows updated, the
+ * PostgreSQL runs' peak RSS at most 150 MB (issue 17).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -43,6 +55,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { childRole, type ChildRole } from './lib/child-role.ts';
+import { openBenchDatabase, pgRun, type PgMeasured, type PgTarget } from './lib/postgres-export.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 /**
@@ -202,7 +215,7 @@ async function sha256(file: string): Promise<string> {
   return h.digest('hex');
 }
 
-async function main(projects: number, runs: number, useTsx: boolean, encoding: string, withNaive: boolean): Promise<void> {
+async function main(projects: number, runs: number, useTsx: boolean, encoding: string, withNaive: boolean, withPostgres: boolean): Promise<void> {
   if (useTsx) childEntry = ['--import', 'tsx', SELF];
   else {
     const { build } = await import('esbuild');
@@ -222,10 +235,15 @@ async function main(projects: number, runs: number, useTsx: boolean, encoding: s
     });
   }
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-export-'));
+  const opened = withPostgres ? await openBenchDatabase() : undefined;
+  const db = opened && !('unavailable' in opened) ? opened : undefined;
+  if (opened && 'unavailable' in opened) console.log(`PostgreSQL runs skipped: ${opened.unavailable}`);
   console.log(`starting the sandbox with ${projects.toLocaleString('en-US')} projects (a process of its own)…`);
   const sandbox = await child(['sandbox', String(projects)], (line) => line.startsWith('{'));
   try {
     const t = { ...(JSON.parse(sandbox.last) as Target), encoding };
+    const pgTarget: PgTarget | undefined = db ? { ...t, pgUrl: db.pgUrl, redisUrl: db.redisUrl, prefix: db.prefix } : undefined;
+    const pgBest = { first: undefined as PgMeasured | undefined, again: undefined as PgMeasured | undefined, peakRss: 0, unchangedTouched: 0 };
     let downloadCpu = Infinity;
     const best = { download: Infinity, naive: undefined as Measured | undefined, export: undefined as Measured | undefined };
     let listingBytes = 0;
@@ -243,8 +261,22 @@ async function main(projects: number, runs: number, useTsx: boolean, encoding: s
         if (!best.naive || n.seconds < best.naive.seconds) best.naive = n;
         naiveLine = `, naive ${n.seconds.toFixed(2)} s (${n.peak_rss_mb} MB)`;
       }
-      console.log(`run ${run}/${runs}: download ${d.seconds.toFixed(2)} s, export ${e.seconds.toFixed(2)} s (${e.peak_rss_mb} MB)${naiveLine}`);
+      let pgLine = '';
+      if (db && pgTarget) {
+        await db.reset();
+        const first = JSON.parse((await child(['pg', JSON.stringify(pgTarget), path.join(dir, 'pg.csv')])).last) as PgMeasured;
+        const again = JSON.parse((await child(['pg', JSON.stringify(pgTarget), path.join(dir, 'pg.csv')])).last) as PgMeasured;
+        if (!pgBest.first || first.seconds < pgBest.first.seconds) pgBest.first = first;
+        if (!pgBest.again || again.seconds < pgBest.again.seconds) pgBest.again = again;
+        pgBest.peakRss = Math.max(pgBest.peakRss, first.peak_rss_mb, again.peak_rss_mb);
+        pgBest.unchangedTouched += (again.inserted ?? 0) + (again.updated ?? 0) + (again.removed ?? 0);
+        pgLine = `, postgres ${first.seconds.toFixed(2)} s (${first.peak_rss_mb} MB, ${first.inserted} inserted), unchanged ${again.seconds.toFixed(2)} s (${again.peak_rss_mb} MB, ${again.updated} updated)`;
+      }
+      console.log(`run ${run}/${runs}: download ${d.seconds.toFixed(2)} s, export ${e.seconds.toFixed(2)} s (${e.peak_rss_mb} MB)${naiveLine}${pgLine}`);
     }
+    const pgFirst = pgBest.first;
+    const pgAgain = pgBest.again;
+    const pgRows = db && pgFirst ? await db.tableRows() : undefined;
     const naiveRun = best.naive;
     const exportRun = best.export!;
     const same = naiveRun ? (await sha256(path.join(dir, 'naive.csv'))) === (await sha256(path.join(dir, 'export.csv'))) : undefined;
@@ -261,6 +293,17 @@ async function main(projects: number, runs: number, useTsx: boolean, encoding: s
       `ratio export / download: ${ratio.toFixed(3)} (goal <= 1.3); export peak RSS ${exportRun.peak_rss_mb} MB (goal <= 150 MB)` +
         (same === undefined ? '; CSV not compared (--naive compares it)' : `; CSV identical to the naive pipeline's: ${same ? 'yes' : 'NO'}`),
     );
+    if (pgFirst && pgAgain) {
+      console.log(
+        `${'postgres'.padEnd(10)} ${pgFirst.seconds.toFixed(2).padStart(8)} ${`${pgFirst.peak_rss_mb} MB`.padStart(10)}   CPU ${pgFirst.cpu_s.toFixed(2)} s, ${pgFirst.inserted} rows inserted into an empty table (${pgRows} in it)`,
+      );
+      console.log(
+        `${'unchanged'.padEnd(10)} ${pgAgain.seconds.toFixed(2).padStart(8)} ${`${pgAgain.peak_rss_mb} MB`.padStart(10)}   CPU ${pgAgain.cpu_s.toFixed(2)} s, the same listing again: ${pgBest.unchangedTouched} rows inserted, updated or removed`,
+      );
+      console.log(
+        `ratio postgres / export: ${(pgFirst.seconds / exportRun.seconds).toFixed(3)} (goal <= 1.5); unchanged / export: ${(pgAgain.seconds / exportRun.seconds).toFixed(3)} (goal <= 1.2, 0 rows touched: ${pgBest.unchangedTouched === 0 ? 'yes' : 'NO'}); postgres peak RSS ${pgBest.peakRss} MB (goal <= 150 MB)`,
+      );
+    }
     console.log(
       JSON.stringify({
         bench: 'export',
@@ -270,6 +313,17 @@ async function main(projects: number, runs: number, useTsx: boolean, encoding: s
         download_seconds: Number(best.download.toFixed(2)),
         export_cpu_seconds: Number(exportRun.cpu_seconds!.toFixed(2)),
         download_cpu_seconds: Number(downloadCpu.toFixed(2)),
+        ...(pgFirst && pgAgain
+          ? {
+              postgres_ratio: Number((pgFirst.seconds / exportRun.seconds).toFixed(3)),
+              postgres_unchanged_ratio: Number((pgAgain.seconds / exportRun.seconds).toFixed(3)),
+              postgres_peak_rss_mb: pgBest.peakRss,
+              postgres_seconds: Number(pgFirst.seconds.toFixed(2)),
+              postgres_unchanged_seconds: Number(pgAgain.seconds.toFixed(2)),
+              postgres_unchanged_rows_touched: pgBest.unchangedTouched,
+              postgres_table_rows: pgRows,
+            }
+          : { postgres: db ? 'failed' : withPostgres ? 'unavailable' : 'skipped' }),
         ...(naiveRun ? { naive_seconds: Number(naiveRun.seconds.toFixed(2)), naive_peak_rss_mb: naiveRun.peak_rss_mb, same_csv: same } : {}),
         projects: exportRun.projects,
         idle_rss_mb: floor.peak_rss_mb,
@@ -282,6 +336,7 @@ async function main(projects: number, runs: number, useTsx: boolean, encoding: s
   } finally {
     sandbox.kill();
     await sandbox.done.catch(() => {});
+    await db?.close();
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -304,6 +359,9 @@ switch (role) {
   case 'idle':
     emit(await idle());
     break;
+  case 'pg':
+    process.stdout.write(`${JSON.stringify(await pgRun(JSON.parse(rest[0]!) as PgTarget, rest[1]!))}\n`);
+    break;
   default: {
     const args = process.argv.slice(2);
     const runsAt = args.indexOf('--runs');
@@ -314,11 +372,13 @@ switch (role) {
     if (tsxAt >= 0) args.splice(tsxAt, 1);
     const naiveAt = args.indexOf('--naive');
     if (naiveAt >= 0) args.splice(naiveAt, 1);
+    const noPgAt = args.indexOf('--no-postgres');
+    if (noPgAt >= 0) args.splice(noPgAt, 1);
     const projects = args[0] !== undefined ? Number(args[0]) : 200_000;
     if (!Number.isInteger(projects) || projects < 1 || !Number.isInteger(runs) || runs < 1) {
-      console.error('usage: npm run bench -- export [projects] [--runs N] [--tsx] [--encoding identity|gzip|br|deflate] [--naive]');
+      console.error('usage: npm run bench -- export [projects] [--runs N] [--tsx] [--encoding identity|gzip|br|deflate] [--naive] [--no-postgres]');
       process.exit(2);
     }
-    await main(projects, runs, tsxAt >= 0, encoding, naiveAt >= 0);
+    await main(projects, runs, tsxAt >= 0, encoding, naiveAt >= 0, noPgAt < 0);
   }
 }

@@ -101,8 +101,15 @@ export class Notifier {
   }
 }
 
+/** BullMQ's reasons (worker.js, moveStalledJobsToWait.lua) for a job whose workers kept dying. */
+const WORKERS_KEPT_DYING = /^job (stalled|started) more than allowable limit$/;
+
 export function noticeOf(job: Job): FailureNotice {
-  const { code, message } = parseFailureReason(job.failedReason);
+  const parsed = parseFailureReason(job.failedReason);
+  const { message } = parsed;
+  // BullMQ's own reasons for failing a job whose workers kept dying carry no code of ours: they
+  // are interruptions (the worker process was killed or lost its lock), not the job's own error.
+  const code = parsed.code ?? (WORKERS_KEPT_DYING.test(message) ? 'BUILDSYNC_INTERRUPTED' : undefined);
   const account = (job.data as { account?: unknown } | undefined)?.account;
   return {
     event: 'job.failed',
