@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { planBills, planEstimates } from '../src/engine/index.ts';
-import { submitImport } from '../src/queue/index.ts';
+import { EXPORT_ATTEMPTS, exportJobData, JOB, submitImport } from '../src/queue/index.ts';
 import { exportRig, waitFor, type ExportRig } from './helpers/export-rig.ts';
 import { csv, freeProjectIds, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
 import { REDIS_URL } from './helpers/redis.ts';
@@ -132,6 +132,73 @@ describe('failure notification', () => {
     expect(live[0]!.stderr()).toContain('job stalled more than allowable limit');
     expect(await live[0]!.stop()).toBe(0);
     console.log(`export failed as stalled after ${kills} SIGKILLs; ${hook.bodies.length} POST`);
+  });
+
+  it('fails a scheduled export whose worker processes keep dying once it has started too often, and POSTs once', async () => {
+    // BullMQ never fails a scheduled job for stalling (moveStalledJobsToWait skips scheduler
+    // jobs): without a cap on starts (EXPORT_MAX_STARTS, here 2 through the test knob) it would
+    // be put back for ever and nobody would hear of it.
+    const hook = await hookServer();
+    exports = await exportRig({ projects: 300, latencyMs: 100, limits: 'none' });
+    const rig = exports;
+    const env = {
+      ...rig.env,
+      REDIS_URL,
+      BUILDSYNC_PREFIX: rig.prefix,
+      BUILDSYNC_LIMITS: 'none',
+      BUILDSYNC_LOCK_MS: String(LOCK_MS),
+      BUILDSYNC_EXPORT_MAX_STARTS: '2',
+      BUILDSYNC_NOTIFY_URL: hook.url,
+    };
+    const data = exportJobData.parse({ account: 'default', outDir: rig.dir, source: 'paged', pageSize: 5 });
+    // Every hour, the first run at once (as `schedule export-projects` makes it, with `every`).
+    await rig.queues.exports.upsertJobScheduler('nightly-crash', { every: 3_600_000 }, { name: JOB.exportProjects, data, opts: { attempts: EXPORT_ATTEMPTS } });
+    const listings = () => rig.sandbox.requests().filter((r) => r.method === 'GET').length;
+    const scheduled = async () => (await rig.queues.exports.getJobs(['active', 'wait', 'failed', 'completed'])).find((j) => j.repeatJobKey === 'nightly-crash');
+
+    let live = [await startWorkerProcess(env)];
+    processes.push(...live);
+    let kills = 0;
+    for (;;) {
+      const seen = listings();
+      await waitFor(
+        async () => {
+          const j = await scheduled();
+          const state = await j?.getState();
+          return state === 'failed' || (state === 'active' && listings() > seen);
+        },
+        15_000,
+        `the scheduled export to be under way again, or failed (after ${kills} kills)`,
+      );
+      if ((await (await scheduled())!.getState()) === 'failed') break;
+      expect(kills, 'kills before the scheduled export failed').toBeLessThan(5);
+      const spare = await startWorkerProcess(env);
+      processes.push(spare);
+      for (const p of live) await kill(p);
+      kills++;
+      live = [spare];
+    }
+    const failed = (await scheduled())!;
+    // Started twice, killed twice; the third start is refused and fails it.
+    expect(kills).toBe(2);
+    expect(failed.failedReason).toBe('job started more than allowable limit');
+    expect(failed.stalledCounter).toBe(2);
+
+    await waitFor(() => hook.bodies.length >= 1, 10_000, 'the notification');
+    await sleep(500);
+    expect(hook.bodies).toHaveLength(1);
+    expect(JSON.parse(hook.bodies[0]!)).toMatchObject({
+      event: 'job.failed',
+      job_id: failed.id,
+      kind: 'export-projects',
+      account: 'default',
+      schedule: 'nightly-crash',
+      code: 'BUILDSYNC_INTERRUPTED',
+      message: 'job started more than allowable limit',
+    });
+    for (const s of [rig.sandbox.credentials.password, rig.sandbox.credentials.apiKey, HOOK_TOKEN]) expect(hook.bodies[0]).not.toContain(s);
+    expect(await live[0]!.stop()).toBe(0);
+    await rig.queues.exports.removeJobScheduler('nightly-crash');
   });
 
   it.each([

@@ -25,6 +25,12 @@ export function lockMs(): number | undefined {
   return Number.isInteger(v) && v >= 1000 ? v : undefined;
 }
 
+/** Test knob (documented in the README): how often an export job may start (BUILDSYNC_EXPORT_MAX_STARTS). */
+export function exportMaxStarts(): number | undefined {
+  const v = Number(process.env.BUILDSYNC_EXPORT_MAX_STARTS);
+  return Number.isInteger(v) && v >= 1 ? v : undefined;
+}
+
 /** Test knob (documented in the README): how long a record's claim outlives its dead sender (BUILDSYNC_LEDGER_LEASE_MS). */
 export function leaseMs(): number | undefined {
   const v = Number(process.env.BUILDSYNC_LEDGER_LEASE_MS);
@@ -84,6 +90,7 @@ export async function ensureWorker(ctx: CommandContext, cfg: AppConfig, queues: 
     timeScale: timeScale(),
     lockMs: lockMs(),
     leaseMs: leaseMs(),
+    exportMaxStarts: exportMaxStarts(),
     allowInsecureHttp: ctx.global.allowInsecureHttp,
     inCommand: true,
   });

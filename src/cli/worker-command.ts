@@ -1,7 +1,7 @@
 import { startWorkers } from '../queue/index.ts';
 import type { CommandContext } from './command.ts';
 import { intOption } from './options.ts';
-import { configFor, leaseMs, lockMs, timeScale } from './runtime.ts';
+import { configFor, exportMaxStarts, leaseMs, lockMs, timeScale } from './runtime.ts';
 
 /** `buildsync worker` (flags in program/worker.ts): runs the workers until told to stop. */
 export async function workerCommand(ctx: CommandContext, opts: { concurrency?: string; metricsPort?: string }): Promise<number> {
@@ -13,6 +13,7 @@ export async function workerCommand(ctx: CommandContext, opts: { concurrency?: s
     metricsPort: opts.metricsPort !== undefined ? intOption('--metrics-port', opts.metricsPort, 0, 65535) : undefined,
     timeScale: timeScale(),
     lockMs: lockMs(),
+    exportMaxStarts: exportMaxStarts(),
     leaseMs: leaseMs(),
     allowInsecureHttp: ctx.global.allowInsecureHttp,
   });

@@ -33,3 +33,12 @@ export const RECORD_JOB_RETENTION = {
 export const RECORD_ATTEMPTS = 4;
 /** Attempts of an export: a failed listing is tried again from the start. */
 export const EXPORT_ATTEMPTS = 3;
+/**
+ * How often an export job may be started at all (BullMQ's maxStartedAttempts on the exports
+ * worker): its attempts, plus the two stalls BullMQ forgives (a worker killed mid-export), plus
+ * three hand-backs by workers told to stop (a deploy). Past that the job fails with "job started
+ * more than allowable limit", which is notified (BUILDSYNC_NOTIFY_URL). Without it a scheduled
+ * export whose workers keep dying never fails: BullMQ does not fail scheduled jobs for stalling,
+ * it puts them back however often they stall, and nobody hears of it.
+ */
+export const EXPORT_MAX_STARTS = EXPORT_ATTEMPTS + 2 + 3;

@@ -13,7 +13,7 @@ import { describeRedisError, redisErrorLog } from './redis-errors.ts';
 import { Metrics } from './metrics.ts';
 import { Notifier } from './notify.ts';
 import { QUEUE, queuePrefix, type JobKind } from './names.ts';
-import { RECORD_JOB_RETENTION } from './retention.ts';
+import { EXPORT_MAX_STARTS, RECORD_JOB_RETENTION } from './retention.ts';
 
 /** How long a worker may take to stop (SIGTERM ends every command within 5 s, even while Redis is away). */
 const CLOSE_MS = 3_500;
@@ -40,6 +40,8 @@ export interface WorkerHostOptions {
    * @defaultValue 30_000
    */
   lockMs?: number;
+  /** BullMQ's maxStartedAttempts for exports (a test knob: BUILDSYNC_EXPORT_MAX_STARTS). @defaultValue EXPORT_MAX_STARTS */
+  exportMaxStarts?: number;
   /** Test knob: divides the rate windows' lengths (BUILDSYNC_TIME_SCALE). */
   timeScale?: number;
   /**
@@ -202,6 +204,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
         ...common,
         connection: connection(),
         concurrency: 2,
+        maxStartedAttempts: opts.exportMaxStarts ?? EXPORT_MAX_STARTS,
       }),
     ),
   ];
