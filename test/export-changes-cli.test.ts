@@ -69,6 +69,9 @@ describe('export projects --changes (CLI)', () => {
     const ok = await cli(['export', 'projects', '--no-queue', '--to', 'postgres'], { BUILDSYNC_EXPORT_DATABASE_URL: db.url });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/upserted \d+ projects into buildsync_projects/);
+    // Its progress counts projects only: into PostgreSQL no file grows, so no "0.0 MB".
+    expect(ok.stderr).toMatch(/export: \d+ projects$/m);
+    expect(ok.stderr).not.toContain(' MB');
     const n = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM buildsync_projects'))[0]!.n;
     expect(n).toBeGreaterThan(20);
     await expect(access(path.join(rig.dir, 'exports'))).rejects.toThrow(); // no export file, no changes file

@@ -87,7 +87,7 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
         changeState: redis ? { redis, prefix: cfg.prefix, account: account.name } : undefined,
         databaseUrl: account.exportDatabaseUrl,
         databaseVariable: account.exportDatabaseVariable,
-        onProgress: (p) => progress.update(p.projects, undefined, `projects, ${mb(p.bytes)}`),
+        onProgress: (p) => progress.update(p.projects, undefined, progressUnit(spec.to, p.bytes)),
       });
       progress.stop();
       // The workers' staleness metrics count this export too (README, "For data teams").
@@ -126,7 +126,7 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
         }
         const p = j.progress as { projects?: number; bytes?: number } | number;
         const n = typeof p === 'object' && p ? p : { projects: 0, bytes: 0 };
-        progress.update(n.projects ?? 0, undefined, `projects, ${mb(n.bytes ?? 0)}${budgetText ? ` | ${budgetText}` : ''}`);
+        progress.update(n.projects ?? 0, undefined, `${progressUnit(spec.to, n.bytes ?? 0)}${budgetText ? ` | ${budgetText}` : ''}`);
       });
       progress.stop();
       if (done.state === 'failed') {
@@ -177,6 +177,11 @@ function destinationLines(r: ProjectExportResult, jobId?: string): string[] {
 
 function round(seconds: number): number {
   return Math.round(seconds * 1000) / 1000;
+}
+
+/** The progress line's unit: `projects, 12.3 MB` of the export file; only `projects` into PostgreSQL, which writes no file. */
+function progressUnit(to: string | undefined, bytes: number): string {
+  return to === 'postgres' ? 'projects' : `projects, ${mb(bytes)}`;
 }
 
 function mb(bytes: number): string {

@@ -91,8 +91,12 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
   const durability: DurabilityDecision = durabilityDecision(await readDurabilityFacts(redis), {
     allowVolatile: allowVolatileRedis(opts.env ?? readEnv()),
   });
-  if (durability.mode === 'refuse') log.error(`records will not be sent: ${durability.message}`);
-  else if (durability.warning && !opts.inCommand) log.warn(durability.warning);
+  // A worker inside a command stays quiet: the import commands say it themselves, before they
+  // submit anything (import-command.ts), and an export sends no records.
+  if (!opts.inCommand) {
+    if (durability.mode === 'refuse') log.error(`records will not be sent: ${durability.message}`);
+    else if (durability.warning) log.warn(durability.warning);
+  }
 
   // BUILDSYNC_LEDGER_RETENTION_DAYS: each account this worker serves has its ledger pruned of
   // created records older than that when the worker first serves it, then every PRUNE_EVERY_MS.
