@@ -51,7 +51,7 @@ export function changesPathFor(exportPath: string): string {
 /** Header of the changes file: `change`, then the export's columns. */
 export const CHANGES_CSV_HEADER = `change,${PROJECT_CSV_HEADER}`;
 
-/** Fields per HSET of the next state (pairs: ID, packed value). */
+/** Projects per batch of the next state (one STATE_BATCH_LUA call), and per HMGET / HDEL of removed ones. */
 const HSET_BATCH = 2_000;
 /** Rows of the changes file gathered before a write. */
 const FILE_BATCH_CHARS = 256 * 1024;
