@@ -26,29 +26,18 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { childRole, type ChildRole } from './lib/child-role.ts';
+import { childEntryFor, serveSandbox } from './lib/export-roles.ts';
 import { BENCH_SPEC, openBenchDatabase, pgRun, type PgMeasured as Measured, type PgTarget as Target } from './lib/postgres-export.ts';
 
 const SELF = fileURLToPath(import.meta.url);
-/** Split into chunks as `npm run build` splits the CLI, so each child loads only what its role imports (see bench/export.ts). */
-const BUNDLE_DIR = path.resolve(path.dirname(SELF), '../node_modules/.cache/buildsync-bench/export-postgres');
-const BUNDLE = path.join(BUNDLE_DIR, 'export-postgres.mjs');
-let childEntry: string[] = [BUNDLE];
+/** How children are started (bench/lib/export-roles.ts `childEntryFor`). */
+let childEntry: string[] = [];
 
 const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 const cpuSeconds = () => {
   const u = process.cpuUsage();
   return Number(((u.user + u.system) / 1e6).toFixed(2));
 };
-
-async function serveSandbox(projects: number): Promise<void> {
-  const { startSandbox } = await import('../src/sandbox/index.ts');
-  const sandbox = await startSandbox({ projects, limits: 'none' });
-  process.stdout.write(`${JSON.stringify({ url: sandbox.url, ...sandbox.credentials })}\n`);
-  const stop = () => void sandbox.close().finally(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.stdin.on('end', stop);
-  process.stdin.resume();
-}
 
 async function client(t: Target) {
   const { ServiceClient } = await import('../src/api/index.ts');
@@ -98,24 +87,7 @@ async function measure(role: string, t: Target, out: string): Promise<Measured> 
 }
 
 async function main(projects: number, useTsx: boolean): Promise<void> {
-  if (useTsx) childEntry = ['--import', 'tsx', SELF];
-  else {
-    const { build } = await import('esbuild');
-    await rm(BUNDLE_DIR, { recursive: true, force: true });
-    await build({
-      entryPoints: { 'export-postgres': SELF },
-      outdir: BUNDLE_DIR,
-      outExtension: { '.js': '.mjs' },
-      chunkNames: 'chunks/[name]-[hash]',
-      splitting: true,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      logLevel: 'warning',
-    });
-  }
+  childEntry = await childEntryFor(SELF, 'export-postgres', useTsx);
   const db = await openBenchDatabase();
   if ('unavailable' in db) {
     console.error(`export-postgres: ${db.unavailable}`);

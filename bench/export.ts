@@ -55,19 +55,12 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { childRole, type ChildRole } from './lib/child-role.ts';
+import { childEntryFor, serveSandbox } from './lib/export-roles.ts';
 import { openBenchDatabase, pgRun, type PgMeasured, type PgTarget } from './lib/postgres-export.ts';
 
 const SELF = fileURLToPath(import.meta.url);
-/**
- * Under node_modules so that the bundle's bare imports (undici, csv-stringify) resolve. Split
- * into chunks as `npm run build` splits the CLI (bin/build.mjs): unsplit, esbuild hoists every
- * package any bundled module imports (pg, ioredis…) to the top of the one file, and each child
- * would load them all, which the CLI does not.
- */
-const BUNDLE_DIR = path.resolve(path.dirname(SELF), '../node_modules/.cache/buildsync-bench/export');
-const BUNDLE = path.join(BUNDLE_DIR, 'export.mjs');
-/** How children are started: `[bundle]`, or `['--import', 'tsx', SELF]` with --tsx. */
-let childEntry: string[] = [BUNDLE];
+/** How children are started (bench/lib/export-roles.ts `childEntryFor`). */
+let childEntry: string[] = [];
 
 interface Target {
   url: string;
@@ -117,18 +110,6 @@ function peakRssMb(): number {
 }
 
 // ---- the roles, each run in a child process -------------------------------------------------
-
-async function serveSandbox(projects: number): Promise<void> {
-  const { startSandbox } = await import('../src/sandbox/index.ts');
-  const sandbox = await startSandbox({ projects, limits: 'none' });
-  const t: Target = { url: sandbox.url, ...sandbox.credentials };
-  process.stdout.write(`${JSON.stringify(t)}\n`);
-  const stop = () => void sandbox.close().finally(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  process.stdin.on('end', stop); // the parent went away
-  process.stdin.resume();
-}
 
 async function download(t: Target): Promise<Measured> {
   const { request } = await import('undici');
@@ -216,24 +197,7 @@ async function sha256(file: string): Promise<string> {
 }
 
 async function main(projects: number, runs: number, useTsx: boolean, encoding: string, withNaive: boolean, withPostgres: boolean): Promise<void> {
-  if (useTsx) childEntry = ['--import', 'tsx', SELF];
-  else {
-    const { build } = await import('esbuild');
-    await rm(BUNDLE_DIR, { recursive: true, force: true });
-    await build({
-      entryPoints: { export: SELF },
-      outdir: BUNDLE_DIR,
-      outExtension: { '.js': '.mjs' },
-      chunkNames: 'chunks/[name]-[hash]',
-      splitting: true,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      logLevel: 'warning',
-    });
-  }
+  childEntry = await childEntryFor(SELF, 'export', useTsx);
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-export-'));
   const opened = withPostgres ? await openBenchDatabase() : undefined;
   const db = opened && !('unavailable' in opened) ? opened : undefined;
