@@ -63,46 +63,61 @@ async function kill(p: WorkerProcess): Promise<void> {
   await exited;
 }
 
+/** A slow export (an attempt lasts about 6 s) and the environment of its worker processes. */
+async function slowExport(hookUrl: string, extraEnv: Record<string, string> = {}) {
+  // 300 projects, 5 per page, 100 ms per request: an attempt lasts about 6 s, far longer than a round.
+  exports = await exportRig({ projects: 300, latencyMs: 100, limits: 'none' });
+  const rig = exports;
+  const env = {
+    ...rig.env,
+    REDIS_URL,
+    BUILDSYNC_PREFIX: rig.prefix,
+    BUILDSYNC_LIMITS: 'none',
+    BUILDSYNC_LOCK_MS: String(LOCK_MS),
+    BUILDSYNC_NOTIFY_URL: hookUrl,
+    ...extraEnv,
+  };
+  return { rig, env };
+}
+
+/**
+ * Kills the worker running an export until BullMQ fails it. Each round: the export is under way
+ * in the live worker; a spare worker starts (idle: the job is taken); every other worker is
+ * SIGKILLed. The spare's stalled checker finds the job without its lock and puts it back in wait,
+ * and the spare takes it. A worker that missed a lock renewal on a loaded machine only stalls the
+ * job sooner: the loop kills whoever runs it. Returns the kills and the last live worker.
+ */
+async function killUntilFailed(rig: ExportRig, env: Record<string, string>, state: () => Promise<string | undefined>, maxKills: number) {
+  const listings = () => rig.sandbox.requests().filter((r) => r.method === 'GET').length;
+  let live = [await startWorkerProcess(env)];
+  processes.push(...live);
+  let kills = 0;
+  for (;;) {
+    const seen = listings();
+    await waitFor(
+      async () => {
+        const s = await state();
+        return s === 'failed' || (s === 'active' && listings() > seen);
+      },
+      15_000,
+      `the export to be under way again, or failed (after ${kills} kills)`,
+    );
+    if ((await state()) === 'failed') return { kills, live };
+    expect(kills, 'kills before the export failed').toBeLessThan(maxKills);
+    const spare = await startWorkerProcess(env);
+    processes.push(spare);
+    for (const p of live) await kill(p);
+    kills++;
+    live = [spare];
+  }
+}
+
 describe('failure notification', () => {
   it('POSTs once, naming the stall, for an export failed because its worker processes kept dying mid-export', async () => {
     const hook = await hookServer();
-    // 300 projects, 5 per page, 100 ms per request: an attempt lasts about 6 s, far longer than a round.
-    exports = await exportRig({ projects: 300, latencyMs: 100, limits: 'none' });
-    const rig = exports;
-    const env = {
-      ...rig.env,
-      REDIS_URL,
-      BUILDSYNC_PREFIX: rig.prefix,
-      BUILDSYNC_LIMITS: 'none',
-      BUILDSYNC_LOCK_MS: String(LOCK_MS),
-      BUILDSYNC_NOTIFY_URL: hook.url,
-    };
+    const { rig, env } = await slowExport(hook.url);
     const job = await rig.submit({ source: 'paged', pageSize: 5 });
-    const listings = () => rig.sandbox.requests().filter((r) => r.method === 'GET').length;
-    const state = () => job.getState();
-
-    // Each round: the export is under way in the live worker; a spare worker starts (idle: the job
-    // is taken); every other worker is SIGKILLed. The spare's stalled checker finds the job
-    // without its lock and puts it back in wait, and the spare takes it. A worker that missed a
-    // lock renewal on a loaded machine only stalls the job sooner: the loop kills whoever runs it.
-    let live = [await startWorkerProcess(env)];
-    processes.push(...live);
-    let kills = 0;
-    for (;;) {
-      const seen = listings();
-      await waitFor(
-        async () => (await state()) === 'failed' || ((await state()) === 'active' && listings() > seen),
-        15_000,
-        `the export to be under way again, or failed (after ${kills} kills)`,
-      );
-      if ((await state()) === 'failed') break;
-      expect(kills, 'kills before BullMQ failed the job').toBeLessThan(6);
-      const spare = await startWorkerProcess(env);
-      processes.push(spare);
-      for (const p of live) await kill(p);
-      kills++;
-      live = [spare];
-    }
+    const { kills, live } = await killUntilFailed(rig, env, () => job.getState(), 6);
     const failed = (await rig.queues.exports.getJob(job.id!))!;
     // Three stalls: more than maxStalledCount (2). The job never ran to the end.
     expect(failed.stalledCounter).toBe(3);
@@ -139,45 +154,12 @@ describe('failure notification', () => {
     // jobs): without a cap on starts (EXPORT_MAX_STARTS, here 2 through the test knob) it would
     // be put back for ever and nobody would hear of it.
     const hook = await hookServer();
-    exports = await exportRig({ projects: 300, latencyMs: 100, limits: 'none' });
-    const rig = exports;
-    const env = {
-      ...rig.env,
-      REDIS_URL,
-      BUILDSYNC_PREFIX: rig.prefix,
-      BUILDSYNC_LIMITS: 'none',
-      BUILDSYNC_LOCK_MS: String(LOCK_MS),
-      BUILDSYNC_EXPORT_MAX_STARTS: '2',
-      BUILDSYNC_NOTIFY_URL: hook.url,
-    };
+    const { rig, env } = await slowExport(hook.url, { BUILDSYNC_EXPORT_MAX_STARTS: '2' });
     const data = exportJobData.parse({ account: 'default', outDir: rig.dir, source: 'paged', pageSize: 5 });
     // Every hour, the first run at once (as `schedule export-projects` makes it, with `every`).
     await rig.queues.exports.upsertJobScheduler('nightly-crash', { every: 3_600_000 }, { name: JOB.exportProjects, data, opts: { attempts: EXPORT_ATTEMPTS } });
-    const listings = () => rig.sandbox.requests().filter((r) => r.method === 'GET').length;
     const scheduled = async () => (await rig.queues.exports.getJobs(['active', 'wait', 'failed', 'completed'])).find((j) => j.repeatJobKey === 'nightly-crash');
-
-    let live = [await startWorkerProcess(env)];
-    processes.push(...live);
-    let kills = 0;
-    for (;;) {
-      const seen = listings();
-      await waitFor(
-        async () => {
-          const j = await scheduled();
-          const state = await j?.getState();
-          return state === 'failed' || (state === 'active' && listings() > seen);
-        },
-        15_000,
-        `the scheduled export to be under way again, or failed (after ${kills} kills)`,
-      );
-      if ((await (await scheduled())!.getState()) === 'failed') break;
-      expect(kills, 'kills before the scheduled export failed').toBeLessThan(5);
-      const spare = await startWorkerProcess(env);
-      processes.push(spare);
-      for (const p of live) await kill(p);
-      kills++;
-      live = [spare];
-    }
+    const { kills, live } = await killUntilFailed(rig, env, async () => (await scheduled())?.getState(), 5);
     const failed = (await scheduled())!;
     // Started twice, killed twice; the third start is refused and fails it.
     expect(kills).toBe(2);
