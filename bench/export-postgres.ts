@@ -27,17 +27,11 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { childRole, type ChildRole } from './lib/child-role.ts';
 import { childEntryFor, serveSandbox } from './lib/export-roles.ts';
-import { BENCH_SPEC, openBenchDatabase, pgRun, type PgMeasured as Measured, type PgTarget as Target } from './lib/postgres-export.ts';
+import { BENCH_SPEC, cpuSeconds, openBenchDatabase, peakRssMb, pgRun, type PgMeasured as Measured, type PgTarget as Target } from './lib/postgres-export.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 /** How children are started (bench/lib/export-roles.ts `childEntryFor`). */
 let childEntry: string[] = [];
-
-const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
-const cpuSeconds = () => {
-  const u = process.cpuUsage();
-  return Number(((u.user + u.system) / 1e6).toFixed(2));
-};
 
 async function client(t: Target) {
   const { ServiceClient } = await import('../src/api/index.ts');

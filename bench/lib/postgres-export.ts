@@ -32,8 +32,10 @@ export interface PgMeasured {
   removed?: number;
 }
 
-const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
-const cpuSeconds = () => {
+/** The process's peak RSS so far, in MB. */
+export const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+/** User + system CPU seconds of the process so far. */
+export const cpuSeconds = () => {
   const u = process.cpuUsage();
   return Number(((u.user + u.system) / 1e6).toFixed(2));
 };
@@ -74,7 +76,7 @@ export interface BenchDatabase {
   close(): Promise<void>;
 }
 
-/** A schema and a Redis prefix of the bench's own; undefined (and why) when PostgreSQL does not answer. */
+/** A schema and a Redis prefix of the bench's own; `{ unavailable }` (saying why) when PostgreSQL does not answer. */
 export async function openBenchDatabase(): Promise<BenchDatabase | { unavailable: string }> {
   const pg = (await import('pg')).default;
   const { Redis } = await import('ioredis');
