@@ -80,7 +80,7 @@ async function measure(role: string, t: Target, out: string): Promise<Measured> 
   return JSON.parse(last) as Measured;
 }
 
-async function main(projects: number, useTsx: boolean): Promise<void> {
+async function main(projects: number, useTsx: boolean, generating: boolean): Promise<void> {
   childEntry = await childEntryFor(SELF, 'export-postgres', useTsx);
   const db = await openBenchDatabase();
   if ('unavailable' in db) {
@@ -89,8 +89,8 @@ async function main(projects: number, useTsx: boolean): Promise<void> {
   }
   const { pgUrl, redisUrl, prefix } = db;
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-export-pg-'));
-  console.log(`starting the sandbox with ${projects.toLocaleString('en-US')} projects (a process of its own)…`);
-  const sandbox = await child(['sandbox', String(projects)], (line) => line.startsWith('{'));
+  console.log(`starting the sandbox with ${projects.toLocaleString('en-US')} projects (a process of its own, ${generating ? 'generating every listing' : 'prerendered'})…`);
+  const sandbox = await child(['sandbox', String(projects), ...(generating ? [] : ['--prerender'])], (line) => line.startsWith('{'));
   try {
     const t: Target = { ...(JSON.parse(sandbox.last) as Omit<Target, 'pgUrl' | 'redisUrl' | 'prefix'>), pgUrl, redisUrl, prefix };
     const out = path.join(dir, 'projects.csv');
@@ -145,6 +145,8 @@ async function main(projects: number, useTsx: boolean): Promise<void> {
         inserted_unchanged: again.inserted,
         table_rows: n,
         state_bytes_per_project: Math.round(stateBytes / Math.max(1, stateEntries)),
+        cpu_ratio: Number((first.cpu_s / csv.cpu_s).toFixed(3)),
+        sandbox: generating ? 'generating' : 'prerendered',
         loader: useTsx ? 'tsx' : 'bundle',
       }),
     );
@@ -160,7 +162,7 @@ const [role, ...rest] = process.argv.slice(2);
 const emit = (m: Measured) => process.stdout.write(`${JSON.stringify(m)}\n`);
 switch (role) {
   case 'sandbox':
-    await serveSandbox(Number(rest[0]));
+    await serveSandbox(Number(rest[0]), rest[1] === '--prerender');
     break;
   case 'csv':
     emit(await csvRun(JSON.parse(rest[0]!) as Target, rest[1]!));
@@ -175,11 +177,13 @@ switch (role) {
     const args = process.argv.slice(2);
     const tsxAt = args.indexOf('--tsx');
     if (tsxAt >= 0) args.splice(tsxAt, 1);
+    const generatingAt = args.indexOf('--generating');
+    if (generatingAt >= 0) args.splice(generatingAt, 1);
     const projects = args[0] !== undefined ? Number(args[0]) : 200_000;
     if (!Number.isInteger(projects) || projects < 1) {
-      console.error('usage: npm run bench -- export-postgres [projects] [--tsx]');
+      console.error('usage: npm run bench -- export-postgres [projects] [--tsx] [--generating]');
       process.exit(2);
     }
-    await main(projects, tsxAt >= 0);
+    await main(projects, tsxAt >= 0, generatingAt >= 0);
   }
 }

@@ -40,6 +40,7 @@ describe('sandbox options', () => {
     [{ faults: { failAfterStore: 2 } }, /failAfterStore/],
     [{ limits: { hour: 0 } }, /limits.hour/],
     [{ counting: 'sliding' as 'rolling' }, /counting/],
+    [{ prerender: 'yes' as unknown as boolean }, /sandbox prerender: got "yes"/],
   ])('refuses bad options at start-up: %j', async (opts, message) => {
     await expect(startSandbox(opts)).rejects.toThrow(message);
     await expect(startSandbox(opts)).rejects.toBeInstanceOf(ConfigError);

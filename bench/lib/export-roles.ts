@@ -35,12 +35,12 @@ export async function childEntryFor(self: string, name: string, useTsx: boolean)
 
 /**
  * The `sandbox` role: serves `projects` projects with no rate limit from a process of its own (so
- * that its memory is not counted), prints `{url, email, password, apiKey}` as one line, and stops
+ * that its memory is not counted), `prerender`ed or generated per listing, prints `{url, email, password, apiKey}` as one line, and stops
  * on SIGTERM, SIGINT or when the parent goes away (stdin ends).
  */
-export async function serveSandbox(projects: number): Promise<void> {
+export async function serveSandbox(projects: number, prerender: boolean): Promise<void> {
   const { startSandbox } = await import('../../src/sandbox/index.ts');
-  const sandbox = await startSandbox({ projects, limits: 'none' });
+  const sandbox = await startSandbox({ projects, limits: 'none', prerender });
   process.stdout.write(`${JSON.stringify({ url: sandbox.url, ...sandbox.credentials })}\n`);
   const stop = () => void sandbox.close().finally(() => process.exit(0));
   process.on('SIGTERM', stop);

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dataset } from './dataset.ts';
 import type { FaultInjector } from './faults.ts';
+import type { RenderedRecords } from './rendered-records.ts';
 import { sendJson, sendMessage } from './http-io.ts';
 import type { Store } from './store.ts';
 import type { SandboxUser } from './users.ts';
@@ -10,6 +11,8 @@ export interface SandboxState {
   dataset: Dataset;
   store: Store;
   faults: FaultInjector;
+  /** Every record's JSON, rendered at start-up (`SandboxOptions.prerender`). */
+  rendered?: RenderedRecords;
 }
 
 export interface RequestContext {

@@ -157,6 +157,11 @@ export class Dataset {
     myDocuments(main, false); // the second stale record has the highest ID of all
   }
 
+  /** Every entry, deleted ones included, in ID order. */
+  all(): readonly ProjectEntry[] {
+    return this.entries;
+  }
+
   get(id: number): ProjectEntry | undefined {
     return this.byId.get(id);
   }

@@ -63,7 +63,7 @@ export function sendMessage(
  * produced only as fast as the socket (or the compressor) takes them, so memory stays flat
  * whatever the size of the listing.
  */
-export async function streamJsonArray(
+export function streamJsonArray(
   req: IncomingMessage,
   res: ServerResponse,
   count: number,
@@ -71,11 +71,19 @@ export async function streamJsonArray(
   /** A fault for tests: destroy the connection once this many elements were sent. */
   cutAfter?: number,
 ): Promise<void> {
+  return streamJson(req, res, jsonArrayChunks(count, elementJson, cutAfter));
+}
+
+/**
+ * Streams a 200 JSON answer made of `chunks` (a generator: produced only as fast as the socket,
+ * or the compressor, takes them). A generator that throws cuts the body short.
+ */
+export async function streamJson(req: IncomingMessage, res: ServerResponse, chunks: Iterable<string | Buffer>): Promise<void> {
   const encoding = negotiateEncoding(req.headers['accept-encoding']);
   const headers: OutgoingHttpHeaders = { 'Content-Type': JSON_TYPE, Vary: 'Accept-Encoding' };
   if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
   res.writeHead(200, headers);
-  const source = Readable.from(jsonArrayChunks(count, elementJson, cutAfter), { objectMode: false, highWaterMark: 64 * 1024 });
+  const source = Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 });
   try {
     if (encoding === 'identity') await pipeline(source, res);
     else await pipeline(source, compressStream(encoding), res);

@@ -1,6 +1,6 @@
 /** GET /api/Projects?skip&take (seed §4.1) and GET /api/v2/Projects?includeClientSub (§4.2). */
 import { queryParam, type RequestContext } from './context.ts';
-import { streamJsonArray } from './http-io.ts';
+import { streamJson, streamJsonArray } from './http-io.ts';
 import { generateProject } from './project-record.ts';
 import { bad } from './rule-violation.ts';
 import type { ProjectEntry } from './dataset.ts';
@@ -18,6 +18,8 @@ function nonNegativeInteger(name: string, raw: string): number {
 
 function stream(ctx: RequestContext, list: readonly ProjectEntry[], from: number, to: number): Promise<void> {
   const seed = ctx.state.dataset.seed;
+  const rendered = ctx.state.rendered;
+  if (rendered) return streamJson(ctx.req, ctx.res, rendered.arrayPieces(list, from, to, ctx.state.faults.listingCut()));
   return streamJsonArray(ctx.req, ctx.res, Math.max(0, to - from), (i) => JSON.stringify(generateProject(list[from + i]!, seed)), ctx.state.faults.listingCut());
 }
 

@@ -52,6 +52,7 @@ export interface NormalizedOptions {
   retryAfterHeader: boolean;
   latencyMs: number;
   faults: NormalizedFaults;
+  prerender: boolean;
 }
 
 export function normalizeOptions(opts: SandboxOptions = {}): NormalizedOptions {
@@ -78,6 +79,7 @@ export function normalizeOptions(opts: SandboxOptions = {}): NormalizedOptions {
     retryAfterHeader: opts.retryAfterHeader ?? false,
     latencyMs: normalizeLatency(opts.latencyMs ?? 0),
     faults: normalizeFaults(opts.faults ?? {}),
+    prerender: flag('prerender', opts.prerender ?? false),
   };
 }
 
@@ -140,4 +142,9 @@ function integerIn(name: string, n: unknown, min: number, max: number): number {
     throw new ConfigError(`sandbox ${name}: got ${JSON.stringify(n)}; use an integer from ${min} to ${max}`);
   }
   return n;
+}
+
+function flag(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw new ConfigError(`sandbox ${name}: got ${JSON.stringify(value)}; use true or false`);
+  return value;
 }

@@ -17,6 +17,7 @@ import {
 import { generateProject } from './project-record.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { rateLimitMessage } from './rate-message.ts';
+import { RenderedRecords } from './rendered-records.ts';
 import { matchRoute } from './routes.ts';
 import { RuleViolation } from './rule-violation.ts';
 import { Store } from './store.ts';
@@ -39,6 +40,7 @@ export async function startSandbox(opts?: SandboxOptions): Promise<Sandbox> {
     dataset,
     store: new Store(dataset.seedEstimateProjectIds()),
     faults: new FaultInjector(o.faults),
+    ...(o.prerender ? { rendered: new RenderedRecords(dataset.all(), dataset.seed) } : {}),
   };
   let latencyMs = o.latencyMs;
   let limits: Limits = o.limits;
