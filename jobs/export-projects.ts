@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { WaitingError, type Job } from 'bullmq';
 import { z } from 'zod';
 import { defaultExportPath, runExport, type ExportFormat, type ProjectExportResult } from '../src/engine/index.ts';
-import { BuildsyncError, coerceError, failureReason, retryDecision } from '../src/errors/index.ts';
 import { recordExportSuccess } from '../src/engine/export-freshness.ts';
 import type { JobContext } from './context.ts';
+import { jobFailure } from './job-failure.ts';
 
 /** Job data of `export-projects`: the account by name and the export's options, never a secret. */
 export const exportJobData = z.object({
@@ -66,14 +66,7 @@ export async function processExportProjects(job: Job, token: string | undefined,
       await job.moveToWait(token);
       throw new WaitingError();
     }
-    // Refused credentials, a 4xx, a bad option: another attempt would fail the same way
-    // (src/errors/retry-policy.ts); 5xx, network failures and 429s keep their attempts.
-    // The stable code travels in the failed reason, so that the CLI following the job exits as
-    // it would have in-process (CONTRACT.md §2).
-    if (retryDecision(err) === 'never') throw new UnrecoverableError(failureReason(err));
-    const e = coerceError(err);
-    if (e instanceof BuildsyncError) e.message = failureReason(e);
-    throw e;
+    throw jobFailure(err);
   }
 }
 

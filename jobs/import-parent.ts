@@ -2,6 +2,7 @@ import { WaitingChildrenError, type Job } from 'bullmq';
 import { z } from 'zod';
 import { importSummary, writeReportIfPossible, type ImportSummary } from '../src/engine/index.ts';
 import type { JobContext } from './context.ts';
+import { jobFailure } from './job-failure.ts';
 
 /** Job data of `import-estimates` / `import-bills`: the parent of the import's record jobs. */
 export const importJobData = z.object({
@@ -26,7 +27,9 @@ export async function processImportParent(job: Job, token: string | undefined, c
     if (await job.moveToWaitingChildren(token ?? '')) throw new WaitingChildrenError();
     await job.updateData({ ...job.data, step: 'report' });
   }
-  const summary = await importSummary(ctx.store, data.importId);
+  const summary = await importSummary(ctx.store, data.importId).catch((err: unknown) => {
+    throw jobFailure(err);
+  });
   await job.updateProgress(100);
   const written = data.reportPath ? await writeReportIfPossible(ctx.store, data.importId, data.reportPath) : false;
   ctx.log.info({ import: data.importId, ...summary.counts }, `import ${data.importId} done`);

@@ -1,7 +1,7 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { z } from 'zod';
 import { sendRecord } from '../src/engine/index.ts';
-import { ConfigError, failureReason, retryDecision, waitMs } from '../src/errors/index.ts';
+import { ConfigError, failureReason, ImportUnknownError, retryDecision, waitMs } from '../src/errors/index.ts';
 import type { ServiceClient } from '../src/api/index.ts';
 import type { RecordOutcome } from '../src/ledger/index.ts';
 import type { JobContext } from './context.ts';
@@ -54,7 +54,7 @@ async function recordsOf(job: Job, ctx: JobContext): Promise<RecordToSend[]> {
   if (importId === undefined) throw new UnrecoverableError(`record job ${job.id} has no parent import; it cannot be sent`);
   const [stored, meta] = await Promise.all([ctx.store.records(importId, data.n, data.count ?? 1), ctx.store.meta(importId)]);
   if (meta === undefined || stored.some((r) => r === undefined)) {
-    throw new UnrecoverableError(`import ${importId} is gone from Redis (expired or removed): records ${data.n}+${data.count ?? 1} cannot be sent; run the import again`);
+    throw new UnrecoverableError(failureReason(new ImportUnknownError(importId, `, so records ${data.n}+${data.count ?? 1} cannot be sent`)));
   }
   return stored.map((record) => ({
     kind: meta.kind === 'estimates' ? 'estimate' : 'bill',

@@ -240,9 +240,10 @@ describe('failure notification', () => {
       attempts: 1,
     });
     expect(String(notice.message)).toContain(`import ${importId} is unknown or expired`);
-    // The import summary's failure is an uncoded Error today (src/engine/build-report.ts): no
-    // stable code reaches the notice. A coded error there would show up here.
-    expect(notice.code).toBeNull();
+    expect(String(notice.message)).toContain('run the import again');
+    expect(notice.code).toBe('BUILDSYNC_IMPORT_UNKNOWN');
+    // The record jobs failed with the same code (not notified: per-record jobs never are).
+    for (const j of recordsFailed) expect(j.failedReason).toMatch(/^\[BUILDSYNC_IMPORT_UNKNOWN\] import .* so records \d+\+\d+ cannot be sent/);
     for (const s of [rig.sandbox.credentials.password, rig.sandbox.credentials.apiKey, HOOK_TOKEN]) expect(hook.bodies[0]).not.toContain(s);
   });
 });

@@ -33,6 +33,8 @@ export function exitCodeOf(code: ErrorCode | undefined): number {
     // The export database is configuration, like Redis: unreachable or refusing, exit 2.
     case 'BUILDSYNC_DATABASE_UNAVAILABLE':
     case 'BUILDSYNC_DATABASE':
+    // An import id that names nothing (a typo, or an import past its retention).
+    case 'BUILDSYNC_IMPORT_UNKNOWN':
       return EXIT.usage;
     case 'BUILDSYNC_HTTP_401':
       return EXIT.auth;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomically } from '../csv/atomic-file.ts';
+import { ImportUnknownError } from '../errors/index.ts';
 import type { ImportStore, OutcomeCounts, ReportLine } from '../ledger/index.ts';
 
 /** The report's columns (CONTRACT.md §5). */
@@ -28,7 +29,7 @@ export interface ImportSummary {
 /** The summary of an import, from its store. */
 export async function importSummary(store: ImportStore, importId: string): Promise<ImportSummary> {
   const meta = await store.meta(importId);
-  if (!meta) throw new Error(`import ${importId} is unknown or expired`);
+  if (!meta) throw new ImportUnknownError(importId);
   const counts = await store.counts(importId);
   const { settled: _settled, ...byStatus } = counts;
   return {

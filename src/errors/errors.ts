@@ -25,7 +25,10 @@ export type ErrorCode =
   | 'BUILDSYNC_RECORD_BUSY'
   | 'BUILDSYNC_INTERRUPTED'
   | 'BUILDSYNC_DATABASE_UNAVAILABLE'
-  | 'BUILDSYNC_DATABASE';
+  | 'BUILDSYNC_DATABASE'
+  | 'BUILDSYNC_IMPORT_UNKNOWN'
+  /** Not an error class: what a failure notice says of a failure that carries no code (a bug). */
+  | 'BUILDSYNC_UNEXPECTED';
 
 const CODE_IN_REASON = /^\[(BUILDSYNC_[A-Z0-9_]+)\] /;
 
@@ -278,6 +281,20 @@ export class DatabaseUnavailableError extends BuildsyncError {
 export class DatabaseError extends BuildsyncError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('BUILDSYNC_DATABASE', `${message}; the table was left as it was`, options);
+  }
+}
+
+/**
+ * An import whose plan and outcomes are not in Redis: never submitted, removed, or older than
+ * their retention. Nothing of it can be sent or reported; running it again is safe (the ledger
+ * remembers what was created).
+ */
+export class ImportUnknownError extends BuildsyncError {
+  constructor(importId: string, detail = '') {
+    super(
+      'BUILDSYNC_IMPORT_UNKNOWN',
+      `import ${importId} is unknown or expired: its plan and outcomes are not in Redis (never submitted, removed, or past their retention)${detail}; run the import again from its file: records it created before are not created twice`,
+    );
   }
 }
 

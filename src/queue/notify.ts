@@ -25,7 +25,8 @@ export interface FailureNotice {
   account: string | null;
   /** The job scheduler that made the job (`schedule export-projects --name`), or null. */
   schedule: string | null;
-  code: string | null;
+  /** The stable error code; `BUILDSYNC_UNEXPECTED` for a failure that carries none (a bug: the message says what). */
+  code: string;
   message: string;
   attempts: number;
   failed_at: string;
@@ -109,7 +110,9 @@ export function noticeOf(job: Job): FailureNotice {
   const { message } = parsed;
   // BullMQ's own reasons for failing a job whose workers kept dying carry no code of ours: they
   // are interruptions (the worker process was killed or lost its lock), not the job's own error.
-  const code = parsed.code ?? (WORKERS_KEPT_DYING.test(message) ? 'BUILDSYNC_INTERRUPTED' : undefined);
+  // Anything else without a code is an error buildsync did not expect (a bug): a code all the
+  // same, so that an alert rule can match on every notice.
+  const code = parsed.code ?? (WORKERS_KEPT_DYING.test(message) ? 'BUILDSYNC_INTERRUPTED' : 'BUILDSYNC_UNEXPECTED');
   const account = (job.data as { account?: unknown } | undefined)?.account;
   return {
     event: 'job.failed',
@@ -117,7 +120,7 @@ export function noticeOf(job: Job): FailureNotice {
     kind: job.name,
     account: typeof account === 'string' ? account : null,
     schedule: job.repeatJobKey ?? null,
-    code: code ?? null,
+    code,
     message,
     attempts: job.attemptsMade,
     failed_at: new Date(job.finishedOn ?? Date.now()).toISOString(),
