@@ -11,6 +11,7 @@ function failedJob(failedReason: string): Job {
     repeatJobKey: undefined,
     failedReason,
     attemptsMade: 3,
+    attemptsStarted: 5,
     finishedOn: Date.UTC(2026, 10, 23, 2, 0, 41),
   } as unknown as Job;
 }
@@ -18,7 +19,7 @@ function failedJob(failedReason: string): Job {
 describe('a failure notice always carries a stable code', () => {
   it('the code the failure carries, and the message without it', () => {
     const n = noticeOf(failedJob('[BUILDSYNC_NETWORK] the connection to the service was lost'));
-    expect(n).toMatchObject({ code: 'BUILDSYNC_NETWORK', message: 'the connection to the service was lost', attempts: 3, failed_at: '2026-11-23T02:00:41.000Z' });
+    expect(n).toMatchObject({ code: 'BUILDSYNC_NETWORK', message: 'the connection to the service was lost', attempts: 3, started: 5, failed_at: '2026-11-23T02:00:41.000Z' });
   });
 
   it('BUILDSYNC_INTERRUPTED for BullMQ failing a job whose workers kept dying', () => {

@@ -138,7 +138,11 @@ describe('failure notification', () => {
       // BullMQ's own reason carries no buildsync code: the notice names it an interruption.
       code: 'BUILDSYNC_INTERRUPTED',
       message: 'job stalled more than allowable limit',
+      // Stalls use no attempt; `started` counts every start (one per killed worker and more).
+      started: failed.attemptsStarted,
     });
+    expect(failed.attemptsStarted).toBeGreaterThanOrEqual(3);
+    expect(notice.started).toBeGreaterThan(notice.attempts as number);
     for (const s of [rig.sandbox.credentials.password, rig.sandbox.credentials.apiKey, HOOK_TOKEN]) expect(hook.bodies[0]).not.toContain(s);
     expect(hook.bodies[0]).not.toMatch(/authorization|apikey|password/i);
 
@@ -177,7 +181,9 @@ describe('failure notification', () => {
       schedule: 'nightly-crash',
       code: 'BUILDSYNC_INTERRUPTED',
       message: 'job started more than allowable limit',
+      started: failed.attemptsStarted,
     });
+    expect(failed.attemptsStarted).toBeGreaterThan(failed.attemptsMade);
     for (const s of [rig.sandbox.credentials.password, rig.sandbox.credentials.apiKey, HOOK_TOKEN]) expect(hook.bodies[0]).not.toContain(s);
     expect(await live[0]!.stop()).toBe(0);
     await rig.queues.exports.removeJobScheduler('nightly-crash');

@@ -10,7 +10,7 @@ import { JOB } from './names.ts';
  *
  *   {"event":"job.failed","job_id":"…","kind":"export-projects","account":"default",
  *    "schedule":"export-projects-default","code":"BUILDSYNC_HTTP_5XX","message":"…",
- *    "attempts":3,"failed_at":"2026-11-23T02:00:41.120Z"}
+ *    "attempts":3,"started":3,"failed_at":"2026-11-23T02:00:41.120Z"}
  *
  * Never a secret: the job data carries the account's name only, and the message is the job's
  * failed reason, which the error hierarchy keeps free of passwords, keys and URLs' credentials.
@@ -28,7 +28,10 @@ export interface FailureNotice {
   /** The stable error code; `BUILDSYNC_UNEXPECTED` for a failure that carries none (a bug: the message says what). */
   code: string;
   message: string;
+  /** Attempts used (BullMQ's attemptsMade): a stall or a worker handing the job back uses none. */
   attempts: number;
+  /** Times a worker started the job, stalls and hand-backs included (BullMQ's attemptsStarted). */
+  started: number;
   failed_at: string;
 }
 
@@ -123,6 +126,7 @@ export function noticeOf(job: Job): FailureNotice {
     code,
     message,
     attempts: job.attemptsMade,
+    started: Math.max(job.attemptsStarted ?? 0, job.attemptsMade),
     failed_at: new Date(job.finishedOn ?? Date.now()).toISOString(),
   };
 }
