@@ -119,7 +119,7 @@ describe('failure notification', () => {
     const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
     const notice: FailureNotice = {
       event: 'job.failed', job_id: 'export-1', kind: 'export-projects', account: 'default', schedule: null,
-      code: 'BUILDSYNC_HTTP_5XX', message: 'failed', attempts: 3, failed_at: new Date().toISOString(),
+      code: 'BUILDSYNC_HTTP_5XX', message: 'failed', attempts: 3, started: 3, failed_at: new Date().toISOString(),
     };
     const notifier = new Notifier({ url: new Secret(`${hook.url}/hooks/tok-5ec2e7`), log, timeoutMs: 1_000, backoffBaseMs: 20 });
     await expect(notifier.send(notice)).resolves.toBeUndefined();
