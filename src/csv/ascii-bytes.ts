@@ -5,8 +5,8 @@
  * made room.
  */
 
-/** `String(n)` of a whole number from 0 to 2^32 - 1 (-0 included, which is "0"). */
-export function writeUint32(buf: Buffer, at: number, n: number): number {
+/** `String(n)` of a whole number from 0 to 2^53 - 1 (-0 included, which is "0"); at most 16 bytes. */
+export function writeWholeNumber(buf: Buffer, at: number, n: number): number {
   if (n < 10) {
     buf[at] = 0x30 + n;
     return at + 1;

@@ -1,5 +1,5 @@
 import { PROJECT_FIELDS } from '../api/project-fields.ts';
-import { writeAscii, writeUint32 } from './ascii-bytes.ts';
+import { writeAscii, writeWholeNumber } from './ascii-bytes.ts';
 
 /**
  * The project export's CSV rows (CONTRACT.md §5), written by hand rather than through
@@ -98,7 +98,7 @@ function cell(value: unknown): void {
       return;
     case 'number':
       // JSON numbers are finite; never guarded (see the module comment).
-      if (value >>> 0 === value) at = writeUint32(row, at, value);
+      if (value >>> 0 === value) at = writeWholeNumber(row, at, value);
       else at = writeAscii(row, at, String(value));
       return;
     case 'boolean':

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { decodePercentText } from '../csv/project-writer.ts';
 import { DATE_TIME_FIELDS, PROJECT_COLUMNS } from './columns.ts';
-import { writeAscii, writeUint32 } from '../csv/ascii-bytes.ts';
+import { writeAscii, writeWholeNumber } from '../csv/ascii-bytes.ts';
 
 /**
  * One project as a line of PostgreSQL's COPY text format (PostgreSQL docs, COPY, "Text Format"):
@@ -39,9 +39,10 @@ export interface CopyRow {
 /**
  * The COPY line of `record`. The export's sinks see each record one after the other: the table's
  * sink and the change tracker share one formatting and one hash per record (the last record's
- * result is kept), so call it for a record only while it is the current one.
+ * result is kept), so call it for a record only while it is the current one. The result is one
+ * object, its fields replaced by the next record's: read them, do not keep it.
  */
-export function copyRow(record: Record<string, unknown>): CopyRow {
+export function copyRow(record: Record<string, unknown>): Readonly<CopyRow> {
   if (record === lastRecord) return current;
   at = 0;
   scopeAt = -1;
@@ -51,7 +52,8 @@ export function copyRow(record: Record<string, unknown>): CopyRow {
   // A string, not a Buffer: a Buffer per record is a small native allocation each, which the
   // export's peak RSS showed (bench/export-postgres.ts); a short string dies young in V8's heap.
   const sha1 = hash('sha1', line.subarray(0, at), 'base64');
-  current = { sha1, hash48: base64Bits48(sha1), copyBytes };
+  current.sha1 = sha1;
+  current.hash48 = base64Bits48(sha1);
   lastRecord = record;
   return current;
 }
@@ -97,7 +99,8 @@ export function base64Bits48(text: string, from = 0): number {
 }
 
 let lastRecord: Record<string, unknown> | undefined;
-let current: CopyRow;
+/** The current record's result: one object, its fields replaced for each record (no allocation per record). */
+const current: CopyRow = { sha1: '', hash48: 0, copyBytes };
 
 /** The line being written: `line[0, at)`; grows for a line that does not fit (a huge SCOPE_OF_WORK). */
 let line = Buffer.allocUnsafe(64 * 1024);
@@ -158,7 +161,7 @@ function cell(value: unknown): void {
       putText(value);
       return;
     case 'number':
-      if (value >>> 0 === value) at = writeUint32(line, at, value);
+      if (value >>> 0 === value) at = writeWholeNumber(line, at, value);
       else at = writeAscii(line, at, String(value));
       return;
     case 'boolean':

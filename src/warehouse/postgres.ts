@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo, type CopyStreamQuery } from 'pg-copy-streams';
+import { writeWholeNumber } from '../csv/ascii-bytes.ts';
 import { DatabaseError, DatabaseUnavailableError, redactUrl } from '../errors/index.ts';
 import type { Secret } from '../secret.ts';
 import { withTimeout } from '../with-timeout.ts';
@@ -116,8 +117,8 @@ export class PostgresProjectSink {
   private rows = new TableRows();
   /** `direct`: COPY into the (empty) table itself; `merge`: COPY candidates into the temporary table. */
   private mode: 'direct' | 'merge' = 'merge';
-  /** The transaction's `now()` as text: the `changed_at` of rows copied straight into the table. */
-  private now = '';
+  /** After each row's hash: `\t` and the transaction's `now()` (the `changed_at` of rows copied straight into the table), or nothing. */
+  private tail = Buffer.alloc(0);
   private batch = Buffer.allocUnsafe(COPY_BATCH_BYTES);
   private used = 0;
   private copied = 0;
@@ -160,7 +161,6 @@ export class PostgresProjectSink {
     if (!schema) {
       throw new DatabaseError(`${this.where}: no schema of its search_path exists; create the schema, or name an existing one with ?options=-c%20search_path%3DNAME`);
     }
-    this.now = now;
     await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${schema}.${TABLE}`]);
     await c.query(CREATE_TABLE);
     // A table created before row_hash existed gets it (all null: the next export then rewrites
@@ -172,6 +172,7 @@ export class PostgresProjectSink {
     await this.readRows();
     if (this.rows.size === 0) {
       this.mode = 'direct';
+      this.tail = Buffer.from(`\t${now}`, 'latin1');
       this.copy = c.query(copyFrom(`COPY ${TABLE} (${colList}, row_hash, changed_at) FROM STDIN`, { highWaterMark: COPY_HIGH_WATER }));
     } else {
       await c.query(CREATE_INCOMING);
@@ -200,24 +201,28 @@ export class PostgresProjectSink {
     }
     this.copied++;
     const bytes = row.copyBytes();
-    // The line without its LF, then the hash (and changed_at) as the last columns.
-    const tail = this.mode === 'direct' ? `\t${row.hash48}\t${this.now}\n` : `\t${row.hash48}\n`;
-    const need = bytes.length - 1 + tail.length;
+    // The line without its LF, then the hash (and changed_at) as the last columns: a tab, at most
+    // 16 digits, the tail (`\tNOW` or nothing) and the LF.
+    const need = bytes.length + 18 + this.tail.length;
     if (this.used + need <= this.batch.length) {
-      this.append(bytes, tail);
+      this.append(bytes, row.hash48);
       return;
     }
     const wait = this.flush();
     if (need > this.batch.length) this.batch = Buffer.allocUnsafe(need);
     // Appended before waiting: the bytes are only valid until the next record is formatted.
-    this.append(bytes, tail);
+    this.append(bytes, row.hash48);
     return wait;
   }
 
-  private append(bytes: Buffer, tail: string): void {
-    bytes.copy(this.batch, this.used, 0, bytes.length - 1);
-    this.used += bytes.length - 1;
-    this.used += this.batch.write(tail, this.used, 'latin1');
+  private append(bytes: Buffer, hash48: number): void {
+    const b = this.batch;
+    let at = this.used + bytes.copy(b, this.used, 0, bytes.length - 1);
+    b[at++] = 0x09;
+    at = writeWholeNumber(b, at, hash48);
+    at += this.tail.copy(b, at);
+    b[at++] = 0x0a;
+    this.used = at;
   }
 
   /**
