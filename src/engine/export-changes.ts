@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { writeFileAtomically, type AtomicFile } from '../csv/atomic-file.ts';
-import { formatProjectCsvRow, PROJECT_CSV_HEADER } from '../csv/project-writer.ts';
+import { PROJECT_CSV_HEADER, projectCsvRowBytes } from '../csv/project-writer.ts';
+import { RowBatch } from '../csv/row-batch.ts';
 import type { RedisConnection } from '../redis-layout.ts';
 import { HeapTrim } from './heap-trim.ts';
 // copy-row.ts, not the warehouse's index: the index loads the PostgreSQL driver, which `--changes` alone does not need.
@@ -53,8 +54,11 @@ export const CHANGES_CSV_HEADER = `change,${PROJECT_CSV_HEADER}`;
 
 /** Projects per batch of the next state (one STATE_BATCH_LUA call), and per HMGET / HDEL of removed ones. */
 const HSET_BATCH = 2_000;
-/** Rows of the changes file gathered before a write. */
-const FILE_BATCH_CHARS = 256 * 1024;
+/** Bytes of the changes file gathered before a write. */
+const FILE_BATCH_BYTES = 256 * 1024;
+const ADDED = Buffer.from('added,');
+const CHANGED = Buffer.from('changed,');
+const REMOVED = Buffer.from('removed,');
 /** A next state left by an export that died expires after this long. */
 const NEXT_TTL_MS = 24 * 3600_000;
 /**
@@ -77,7 +81,8 @@ export class ChangeTracker {
   private expirySet = false;
   /** Projects in this listing: the next state holds exactly these. */
   private listed = 0;
-  private batch = '';
+  /** The changes file's rows not yet written: `added,` and the export's CSV row, and so on. */
+  private readonly rows = new RowBatch(FILE_BATCH_BYTES);
   /**
    * The state's fields wait in batches for their HSET, long enough to be promoted to V8's old
    * generation, which then grew to ~85 MB of mostly garbage before a full collection (--trace-gc,
@@ -99,7 +104,7 @@ export class ChangeTracker {
   ) {
     this.previous = previous;
     this.expirySet = fromCopy;
-    if (file) this.batch = CHANGES_CSV_HEADER;
+    if (file) this.rows.add(CHANGES_CSV_HEADER);
   }
 
   static async open(opts: ChangeTrackerOptions): Promise<ChangeTracker> {
@@ -135,7 +140,7 @@ export class ChangeTracker {
     let stored = false;
     if (at < 0) {
       this.counts.added++;
-      if (this.file) this.batch += `added,${formatProjectCsvRow(record)}`;
+      if (this.file) this.addRow(ADDED, record);
     } else {
       this.previous.seen[at] = 1;
       const before = this.previous.hashes[at]!;
@@ -143,13 +148,13 @@ export class ChangeTracker {
       const same = before < 0 ? -1 - before === base64Bits48(legacySha1(record)) : before === rowHash;
       if (!same) {
         this.counts.changed++;
-        if (this.file) this.batch += `changed,${formatProjectCsvRow(record)}`;
+        if (this.file) this.addRow(CHANGED, record);
       }
       stored = this.fromCopy && same && before >= 0;
     }
     if (!stored) this.addEntry(record.ID, pack(digest, record.PROJECT_NUMBER, record.NAME));
     if (this.entryCount >= HSET_BATCH) return this.flushState();
-    if (this.batch.length >= FILE_BATCH_CHARS) return this.flushFile();
+    if (this.rows.full) return this.flushFile();
   }
 
   /** The listing ended: the remaining previous projects are `removed`; everything is written but not yet in place. */
@@ -163,7 +168,7 @@ export class ChangeTracker {
         const packed = await this.opts.redis.hmget(this.fromCopy ? this.opts.nextKey : this.opts.key, ...some.map(String));
         some.forEach((id, j) => {
           const { number, name } = unpack(packed[j] ?? '');
-          this.batch += `removed,${formatProjectCsvRow({ ID: id, NAME: name, PROJECT_NUMBER: number })}`;
+          this.addRow(REMOVED, { ID: id, NAME: name, PROJECT_NUMBER: number });
         });
         await this.flushFile();
       }
@@ -241,11 +246,18 @@ export class ChangeTracker {
     this.entryCount++;
   }
 
+  /**
+   * A row of the changes file: the change, then the project's CSV row, the same bytes as the export
+   * file's (formatted once for both when the export is a CSV file: project-writer.ts).
+   */
+  private addRow(change: Buffer, record: Record<string, unknown>): void {
+    this.rows.add(change);
+    this.rows.add(projectCsvRowBytes(record));
+  }
+
   private async flushFile(): Promise<void> {
-    if (!this.file || this.batch.length === 0) return;
-    const batch = this.batch;
-    this.batch = '';
-    await this.file.write(batch);
+    if (!this.file || this.rows.bytes === 0) return;
+    await this.file.write(this.rows.take());
   }
 }
 
