@@ -1,9 +1,12 @@
 /**
  * `export projects --to postgres` against the CSV export of the same listing (issue 17).
  *
- *   npm run bench -- export-postgres [projects] [--tsx]      (default 200,000 projects)
+ *   npm run bench -- export-postgres [projects] [--tsx] [--generating]      (default 200,000 projects)
  *
- * The sandbox serves `projects` projects from a child process of its own. Then, each in a child of
+ * The sandbox serves `projects` projects from a child process of its own, prerendered (every
+ * record's JSON rendered once, then served from memory: the real service's CPU time is not spent
+ * on the export's two cores; bench/export.ts says more), or with `--generating` generating every
+ * listing as the tests' sandbox does. Then, each in a child of
  * its own so that peak RSS (`process.resourceUsage().maxRSS`) is per pipeline:
  *
  * - csv:    `runExport` to a CSV file (the floor: the same listing, parsed and written);
