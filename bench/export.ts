@@ -220,8 +220,10 @@ async function main(projects: number, runs: number, useTsx: boolean, encoding: s
   try {
     const t = { ...(JSON.parse(sandbox.last) as Target), encoding };
     const tPre = prerendered ? { ...(JSON.parse(prerendered.last) as Target), encoding } : undefined;
-    const pgTarget: PgTarget | undefined = db && tPre ? { ...tPre, pgUrl: db.pgUrl, redisUrl: db.redisUrl, prefix: db.prefix } : undefined;
-    const pgGenerating: PgTarget | undefined = db ? { ...t, pgUrl: db.pgUrl, redisUrl: db.redisUrl, prefix: db.prefix } : undefined;
+    // A sandbox's target with the bench's database, Redis and prefix.
+    const withDb = (target: Target): PgTarget | undefined => (db ? { ...target, pgUrl: db.pgUrl, redisUrl: db.redisUrl, prefix: db.prefix } : undefined);
+    const pgTarget = tPre && withDb(tPre);
+    const pgGenerating = withDb(t);
     const pgBest = {
       first: undefined as PgMeasured | undefined,
       again: undefined as PgMeasured | undefined,

@@ -129,19 +129,15 @@ export async function exportProjects(
       if (isMyDocuments(record) && !myDocuments.admit(record)) continue;
       batch.add(format(record));
       projects++;
-      if (sinks.length) {
-        const wait = toSinks(record);
-        if (wait) await wait;
-      }
+      const wait = toSinks(record);
+      if (wait) await wait;
       if (batch.full || (opts.out === null && projects % 1000 === 0)) await flush();
     }
     for (const record of myDocuments.heldBack()) {
       batch.add(format(record));
       projects++;
-      if (sinks.length) {
-        const wait = toSinks(record);
-        if (wait) await wait;
-      }
+      const wait = toSinks(record);
+      if (wait) await wait;
     }
     await flush();
     for (const sink of sinks) await sink.prepare();
