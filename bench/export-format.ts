@@ -1,6 +1,6 @@
 /**
  * Quick measurement behind the choice of a hand-written CSV formatter for the project export
- * (src/csv/project-writer.ts): formats 200,000 realistic ~2 KB project records with
+ * (src/export/project-writer.ts): formats 200,000 realistic ~2 KB project records with
  * csv-stringify (sync and stream) and with formatProjectCsvRow, then runs the whole
  * exportProjects engine into a temp file. Not the end-to-end export benchmark (that one needs
  * the client and the sandbox).
@@ -14,8 +14,8 @@ import { performance } from 'node:perf_hooks';
 import { stringify } from 'csv-stringify';
 import { stringify as stringifySync } from 'csv-stringify/sync';
 import { PROJECT_FIELDS } from '../src/api/project-fields.ts';
-import { formatProjectCsvRow, PROJECT_CSV_HEADER } from '../src/csv/project-writer.ts';
-import { exportProjects } from '../src/engine/index.ts';
+import { formatProjectCsvRow, PROJECT_CSV_HEADER } from '../src/export/project-writer.ts';
+import { exportProjects } from '../src/export/index.ts';
 
 const TOTAL = Number(process.argv[2] ?? 200_000);
 // Distinct records kept in memory; the run cycles through them so the bench itself stays small.

@@ -47,7 +47,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const SPEC = BENCH_SPEC;
 
 async function csvRun(t: Target, out: string): Promise<Measured> {
-  const { runExport } = await import('../src/engine/run-export.ts');
+  const { runExport } = await import('../src/export/run-export.ts');
   const started = performance.now();
   const c = await client(t);
   try {
@@ -60,7 +60,7 @@ async function csvRun(t: Target, out: string): Promise<Measured> {
 
 /** The CSV export with `--changes` (change state in Redis, changes file): what tracking costs on its own. */
 async function csvChangesRun(t: Target, out: string): Promise<Measured> {
-  const { runExport } = await import('../src/engine/run-export.ts');
+  const { runExport } = await import('../src/export/run-export.ts');
   const { Redis } = await import('ioredis');
   const redis = new Redis(t.redisUrl, { maxRetriesPerRequest: null });
   const started = performance.now();

@@ -101,7 +101,7 @@ function headers(t: Target): Record<string, string> {
 /** The runtime and the export's code loaded, nothing run: every pipeline's floor of RSS. */
 async function idle(): Promise<Measured> {
   await import('../src/api/index.ts');
-  await import('../src/engine/run-export.ts');
+  await import('../src/export/run-export.ts');
   await import('../src/api/project-fields.ts');
   return { seconds: 0, peak_rss_mb: peakRssMb(), bytes: 0 };
 }
@@ -173,7 +173,7 @@ async function naive(t: Target, out: string): Promise<Measured> {
 async function exportReal(t: Target, out: string): Promise<Measured> {
   const { ServiceClient } = await import('../src/api/index.ts');
   // run-export.ts, not the engine's index: the index pulls in the import planner too.
-  const { runExport } = await import('../src/engine/run-export.ts');
+  const { runExport } = await import('../src/export/run-export.ts');
   const started = performance.now();
   const cpu = process.cpuUsage();
   const client = new ServiceClient({ baseUrl: t.url, email: t.email, password: t.password, apiKey: t.apiKey, acceptEncoding: t.encoding ?? 'identity', connections: 1 });

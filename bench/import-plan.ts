@@ -85,7 +85,7 @@ interface ChildResult {
 
 /** The dry run, measured inside the child from the call to planEstimates to the last report line. */
 async function child(file: string): Promise<void> {
-  const { planEstimates, dryRunReport } = await import('../src/engine/plan-import.ts');
+  const { planEstimates, dryRunReport } = await import('../src/import/plan.ts');
   const cpu = process.cpuUsage();
   const t = performance.now();
   const plan = await planEstimates(file, {});

@@ -37,7 +37,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
-import { ImportStore } from '../src/ledger/index.ts';
+import { ImportStore } from '../src/import/index.ts';
 import { Queues, submitImport } from '../src/queue/index.ts';
 import buildCliBundle from '../test/global-setup.ts';
 import { startBareProxy } from '../test/helpers/bare-429-proxy.ts';

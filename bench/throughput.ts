@@ -17,7 +17,7 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Pool } from 'undici';
 import { encodeBillInfo } from '../src/payloads/index.ts';
-import { ImportStore } from '../src/ledger/index.ts';
+import { ImportStore } from '../src/import/index.ts';
 import { Queues, submitImport } from '../src/queue/index.ts';
 import { billPlan } from '../test/helpers/bill-plan.ts';
 import { deleteKeys } from '../test/helpers/redis.ts';

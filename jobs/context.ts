@@ -2,8 +2,9 @@ import type { RedisConnection as Redis } from '../src/redis-layout.ts';
 import type { Logger } from 'pino';
 import type { ServiceClient } from '../src/api/index.ts';
 import { loadConfig, requireService, type Env } from '../src/config.ts';
-import { openSession, type ServiceSession, type SessionOptions } from '../src/engine/index.ts';
-import { confirmNote, DEFAULT_LEASE_MS, ImportStore, Ledger, type DurabilityDecision } from '../src/ledger/index.ts';
+import { openSession, type ServiceSession, type SessionOptions } from '../src/session/index.ts';
+import { confirmNote, DEFAULT_LEASE_MS, Ledger, type DurabilityDecision } from '../src/ledger/index.ts';
+import { ImportStore } from '../src/import/index.ts';
 import type { Secret } from '../src/secret.ts';
 import { InlineWaitPool, type AccountThrottle } from '../src/throttle/index.ts';
 

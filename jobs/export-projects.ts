@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { WaitingError, type Job } from 'bullmq';
 import { z } from 'zod';
-import { defaultExportPath, runExport, type ExportFormat, type ProjectExportResult } from '../src/engine/index.ts';
-import { recordExportSuccess } from '../src/engine/export-freshness.ts';
+import { defaultExportPath, runExport, type ExportFormat, type ProjectExportResult } from '../src/export/index.ts';
+import { recordExportSuccess } from '../src/export/freshness.ts';
 import type { JobContext } from './context.ts';
 import { jobFailure } from './job-failure.ts';
 

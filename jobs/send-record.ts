@@ -1,9 +1,9 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { z } from 'zod';
-import { sendRecord } from '../src/engine/index.ts';
+import { sendRecord } from '../src/import/index.ts';
 import { ConfigError, failureReason, ImportUnknownError, retryDecision, waitMs } from '../src/errors/index.ts';
 import type { ServiceClient } from '../src/api/index.ts';
-import type { RecordOutcome } from '../src/ledger/index.ts';
+import type { RecordOutcome } from '../src/import/index.ts';
 import type { JobContext } from './context.ts';
 
 /**

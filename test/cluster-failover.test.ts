@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImportStore } from '../src/ledger/index.ts';
+import { ImportStore } from '../src/import/index.ts';
 import { Queues, submitImport } from '../src/queue/index.ts';
 import { keySlot, ledgerKeyOf, newCluster, prefixPatterns, queuePrefix, unlinkAll } from '../src/redis-layout.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';

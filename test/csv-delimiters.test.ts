@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openTable } from '../src/csv/index.ts';
+import { openTable } from '../src/tables/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'buildsync-csv-delim-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

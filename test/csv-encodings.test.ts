@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileError } from '../src/errors/index.ts';
-import { openTable } from '../src/csv/index.ts';
+import { openTable } from '../src/tables/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'buildsync-csv-enc-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

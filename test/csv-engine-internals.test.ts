@@ -3,11 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { createCsvEngine } from '../src/csv/csv-engine.ts';
-import type { Delimiter } from '../src/csv/delimiter.ts';
+import { createCsvEngine } from '../src/tables/csv-engine.ts';
+import type { Delimiter } from '../src/tables/delimiter.ts';
 
 /**
- * The CSV reader drives csv-parse's internal engine (`Parser.api`, see src/csv/csv-engine.ts):
+ * The CSV reader drives csv-parse's internal engine (`Parser.api`, see src/tables/csv-engine.ts):
  * reading through the public interface (`on_record` or `info: true`) cost the import planner too
  * much (issue 15). So package.json pins csv-parse to one exact version, and these tests fail as
  * soon as the installed csv-parse is another one or its internal engine behaves differently from

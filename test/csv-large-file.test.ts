@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTable } from '../src/csv/index.ts';
+import { openTable } from '../src/tables/index.ts';
 
 // Streams a generated 200,000-row estimate CSV and compares with raw csv-parse (`columns: true`)
 // on the same file. The figures are printed for the record, not asserted: the machine is shared,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, expect, it } from 'vitest';
-import { openTable } from '../src/csv/index.ts';
+import { openTable } from '../src/tables/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'buildsync-csv-slices-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

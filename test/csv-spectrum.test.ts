@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openTable } from '../src/csv/index.ts';
+import { openTable } from '../src/tables/index.ts';
 
 // csv-spectrum: CSV edge cases (quotes, embedded newlines, CRLF, UTF-8) with the JSON they mean.
 const spectrumDir = dirname(createRequire(import.meta.url).resolve('csv-spectrum'));

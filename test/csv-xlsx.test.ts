@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileError, RowError } from '../src/errors/index.ts';
-import { openTable, UnreadableCell, type SourceRow } from '../src/csv/index.ts';
+import { openTable, UnreadableCell, type SourceRow } from '../src/tables/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'buildsync-xlsx-'));
 const book = join(dir, 'estimates.xlsx');

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
-import { ImportStore } from '../src/ledger/index.ts';
+import { ImportStore } from '../src/import/index.ts';
 import { QUEUE, Queues, submitImport } from '../src/queue/index.ts';
 import { AccountThrottle } from '../src/throttle/index.ts';
 import { CHROMIUM, hasChromium, launchChromium } from './helpers/chromium.ts';

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileAtomically } from '../src/csv/atomic-file.ts';
-import { exportProjects } from '../src/engine/index.ts';
+import { writeFileAtomically } from '../src/atomic-file.ts';
+import { exportProjects } from '../src/export/index.ts';
 import { FileError, InterruptedError } from '../src/errors/index.ts';
 
 let dir: string;

@@ -1,6 +1,6 @@
 /**
  * The change state of `--changes` / `--to postgres` (CONTRACT.md §5b) is written to Redis in
- * batches that a Lua script splits into HSET fields (src/engine/export-changes.ts): whatever a
+ * batches that a Lua script splits into HSET fields (src/export/changes.ts): whatever a
  * project's number and name hold (multi-byte text, colons, line breaks, digits that look like
  * the batch's length fields), they come back exactly as last seen when the project is removed.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChangeTracker } from '../src/engine/export-changes.ts';
+import { ChangeTracker } from '../src/export/changes.ts';
 import { exportStateKeyOf } from '../src/redis-layout.ts';
 import { testRedis } from './helpers/redis.ts';
 

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROJECT_FIELDS } from '../src/api/project-fields.ts';
-import { formatProjectCsvRow, PROJECT_CSV_HEADER, projectCsvRowBytes } from '../src/csv/project-writer.ts';
-import { RowBatch } from '../src/csv/row-batch.ts';
-import { exportProjects } from '../src/engine/index.ts';
+import { formatProjectCsvRow, PROJECT_CSV_HEADER, projectCsvRowBytes } from '../src/export/project-writer.ts';
+import { RowBatch } from '../src/export/row-batch.ts';
+import { exportProjects } from '../src/export/index.ts';
 
 /**
- * The export writes its CSV rows as bytes (src/csv/project-writer.ts, src/csv/row-batch.ts).
+ * The export writes its CSV rows as bytes (src/export/project-writer.ts, src/export/row-batch.ts).
  * These tests hold those bytes to the CONTRACT §5 rules as csv-stringify applies them (the same
  * options as bench/export.ts's naive pipeline), on the cells where a byte writer can go wrong:
  * long and short text, non-ASCII, quotes, formula starts, numbers at the edges, a row far larger

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROJECT_FIELDS } from '../src/api/project-fields.ts';
-import { decodePercentText, formatProjectCsvRow, PROJECT_CSV_HEADER } from '../src/csv/project-writer.ts';
-import { exportProjects } from '../src/engine/index.ts';
+import { decodePercentText, formatProjectCsvRow, PROJECT_CSV_HEADER } from '../src/export/project-writer.ts';
+import { exportProjects } from '../src/export/index.ts';
 
 let dir: string;
 beforeEach(async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exportProjects, type MyDocumentsMode } from '../src/engine/index.ts';
+import { exportProjects, type MyDocumentsMode } from '../src/export/index.ts';
 
 let dir: string;
 beforeEach(async () => {

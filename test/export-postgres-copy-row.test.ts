@@ -1,5 +1,5 @@
 /**
- * `--to postgres` formats each project as a COPY text line in bytes (src/warehouse/copy-row.ts).
+ * `--to postgres` formats each project as a COPY text line in bytes (src/export/postgres/copy-row.ts).
  * These tests hold it to the string formatter of the first version, kept here as the reference:
  * the same bytes, the hash over the same line with SCOPE_OF_WORK as sent, and the first version's
  * hash (`legacySha1`, for the change states it wrote).
@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_FIELD_KINDS } from '../src/api/project-fields.ts';
-import { decodePercentText } from '../src/csv/project-writer.ts';
-import { PROJECT_COLUMNS } from '../src/warehouse/columns.ts';
-import { copyLine, copyRow, legacySha1 } from '../src/warehouse/copy-row.ts';
+import { decodePercentText } from '../src/export/project-writer.ts';
+import { PROJECT_COLUMNS } from '../src/export/postgres/columns.ts';
+import { copyLine, copyRow, legacySha1 } from '../src/export/postgres/copy-row.ts';
 
 const COPY_ESCAPE = /[\\\t\n\r]/g;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };

@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../src/api/index.ts';
-import { runExport, type ProjectExportSpec } from '../src/engine/run-export.ts';
+import { runExport, type ProjectExportSpec } from '../src/export/run-export.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { Secret } from '../src/secret.ts';
 import { testSchema, type TestSchema } from './helpers/postgres.ts';
 import { testRedis } from './helpers/redis.ts';
 import { exportStateKeyOf } from '../src/redis-layout.ts';
-import { legacySha1 } from '../src/warehouse/copy-row.ts';
+import { legacySha1 } from '../src/export/postgres/copy-row.ts';
 
 interface Row {
   id: string;

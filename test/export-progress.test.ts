@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { defaultExportPath, exportProjects } from '../src/engine/index.ts';
+import { defaultExportPath, exportProjects } from '../src/export/index.ts';
 
 let dir: string;
 beforeEach(async () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportLine } from '../src/ledger/index.ts';
+import type { ReportLine } from '../src/import/index.ts';
 import { countBy, csv, freeProjectIds, runCli, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
 
 // 200 bills against a sandbox that fails 20 % of creates before storing (500) and drops 5 % of
 // the connections after storing. A bill answered 5xx or cut after sending is `unknown` and never
-// sent again on its own (src/engine/send-record.ts); no bill may be stored twice by the import.
+// sent again on its own (src/import/send-record.ts); no bill may be stored twice by the import.
 const BILLS = 200;
 const FAULTS = { failBeforeStore: 0.2, dropAfterStore: 0.05, seed: 4242 };
 let rig: E2eRig;

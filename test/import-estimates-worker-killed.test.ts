@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../src/api/index.ts';
-import { planEstimates } from '../src/engine/index.ts';
+import { planEstimates } from '../src/import/index.ts';
 import { Ledger } from '../src/ledger/index.ts';
 import { submitImport } from '../src/queue/index.ts';
 import { countBy, csv, freeProjectIds, spawnCli, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';

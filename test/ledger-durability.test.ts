@@ -6,14 +6,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/errors/index.ts';
-import {
-  RedisNotDurableError,
-  confirmNote,
-  durabilityDecision,
-  readDurabilityFacts,
-  supportsWaitaof,
-  type RedisDurabilityFacts,
-} from '../src/ledger/index.ts';
+import { RedisNotDurableError, confirmNote, durabilityDecision, readDurabilityFacts, supportsWaitaof, type RedisDurabilityFacts } from '../src/ledger/index.ts';
 import { REDIS_URL } from './helpers/redis.ts';
 
 // CONTRACT.md §2 "Durability". This machine runs Redis 7.0, so the WAITAOF rows are tested with

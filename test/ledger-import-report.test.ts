@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ImportStore, Ledger } from '../src/ledger/index.ts';
+import { ImportStore } from '../src/import/index.ts';
+import { Ledger } from '../src/ledger/index.ts';
 import { testRedis } from './helpers/redis.ts';
 
 let t: Awaited<ReturnType<typeof testRedis>>;

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBillInfo } from '../src/payloads/index.ts';
-import { planBills } from '../src/engine/index.ts';
-import type { StaticLine } from '../src/ledger/index.ts';
+import { planBills } from '../src/import/index.ts';
+import type { StaticLine } from '../src/mapping/report-line.ts';
 
 let dir: string;
 let vendors: string;

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planEstimates } from '../src/engine/index.ts';
+import { planEstimates } from '../src/import/index.ts';
 
 // The planner keeps only the estimate of the last row open and seals the others into their JSON
 // (src/mapping/estimates.ts, `seal`); an estimate whose rows come back later is reopened from it.

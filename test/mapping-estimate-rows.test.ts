@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planEstimates, projectResolverFromListing } from '../src/engine/index.ts';
-import type { StaticLine } from '../src/ledger/index.ts';
+import { planEstimates, projectResolverFromListing } from '../src/import/index.ts';
+import type { StaticLine } from '../src/mapping/report-line.ts';
 
 let dir: string;
 beforeAll(async () => {

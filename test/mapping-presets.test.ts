@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { planBills, projectResolverFromListing } from '../src/engine/index.ts';
+import { planBills, projectResolverFromListing } from '../src/import/index.ts';
 import { BILL_COLUMNS, QUICKBOOKS_MAPPING, XERO_MAPPING, isBuiltInPreset, parseMappingFile, presetMapping, resolveColumns } from '../src/mapping/index.ts';
 
 function headersOf(file: string): string[] {

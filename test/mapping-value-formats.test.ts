@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planBills, planEstimates } from '../src/engine/index.ts';
+import { planBills, planEstimates } from '../src/import/index.ts';
 
 let dir: string;
 beforeAll(async () => {

@@ -11,7 +11,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { planBills, planEstimates } from '../src/engine/index.ts';
+import { planBills, planEstimates } from '../src/import/index.ts';
 import { EXPORT_ATTEMPTS, exportJobData, JOB, submitImport } from '../src/queue/index.ts';
 import { exportRig, waitFor, type ExportRig } from './helpers/export-rig.ts';
 import { csv, freeProjectIds, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../src/api/index.ts';
-import { dryRunReportLines, planBills, planEstimates, projectResolverFromListing, type ProjectResolver } from '../src/engine/index.ts';
+import { dryRunReportLines, planBills, planEstimates, projectResolverFromListing, type ProjectResolver } from '../src/import/index.ts';
 import { loadMappingFile, presetMapping } from '../src/mapping/index.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 

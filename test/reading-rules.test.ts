@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planBills, planEstimates, type PlanOptions } from '../src/engine/index.ts';
+import { planBills, planEstimates, type PlanOptions } from '../src/import/index.ts';
 import { FileError, UsageError } from '../src/errors/index.ts';
 import { parseMappingFile } from '../src/mapping/index.ts';
 import { failure } from './helpers/failure.ts';

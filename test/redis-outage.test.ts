@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { planBills } from '../src/engine/index.ts';
+import { planBills } from '../src/import/index.ts';
 import { submitImport } from '../src/queue/index.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { rigOnRedis, statusCounts, tally, waitForMoment, writeBillsFile, type BillsFile } from './helpers/fault-rounds.ts';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../src/api/index.ts';
 import type { EstimatePayload } from '../src/payloads/index.ts';
-import { isEstimateExists } from '../src/engine/index.ts';
+import { isEstimateExists } from '../src/import/index.ts';
 import { BadRequestError, NotFoundError, RecordInvalidError } from '../src/errors/index.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { clientFor, freeProjectIds } from './helpers/sandbox-client.ts';

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ImportPlan } from '../src/engine/plan-types.ts';
-import { ImportStore } from '../src/ledger/index.ts';
+import type { ImportPlan } from '../src/import/plan-types.ts';
+import { ImportStore } from '../src/import/index.ts';
 import { Queues, startWorkers, submitImport, type WorkerHost } from '../src/queue/index.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
 

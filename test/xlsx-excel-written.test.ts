@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openTable, UnreadableCell, type CellValue, type SourceRow } from '../src/csv/index.ts';
+import { openTable, UnreadableCell, type CellValue, type SourceRow } from '../src/tables/index.ts';
 import { FileError, RowError } from '../src/errors/index.ts';
 import { STYLE, excelParts, writeExcelXlsx, xmlEscape, zip, type ExcelWorkbook } from './helpers/excel-xml.ts';
 import { failure } from './helpers/failure.ts';

@@ -46,7 +46,7 @@ export const BENCH_SPEC = { source: 'v2', includeClientSub: true, pageSize: 500,
 /** The role of a child: `runExport --to postgres` (the change state in Redis too, as the contract asks). */
 export async function pgRun(t: PgTarget, out: string): Promise<PgMeasured> {
   const { ServiceClient } = await import('../../src/api/index.ts');
-  const { runExport } = await import('../../src/engine/run-export.ts');
+  const { runExport } = await import('../../src/export/run-export.ts');
   const { Secret } = await import('../../src/secret.ts');
   const { Redis } = await import('ioredis');
   const redis = new Redis(t.redisUrl, { maxRetriesPerRequest: null });
@@ -112,7 +112,7 @@ export async function openBenchDatabase(): Promise<BenchDatabase | { unavailable
     },
     async stateSize() {
       const { exportStateKeyOf } = await import('../../src/redis-layout.ts');
-      const { exportVariant } = await import('../../src/engine/run-export.ts');
+      const { exportVariant } = await import('../../src/export/run-export.ts');
       const key = exportStateKeyOf(redis, prefix, 'bench', exportVariant(BENCH_SPEC));
       const bytes = Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
       return { stateBytes: bytes, stateEntries: await redis.hlen(key) };

@@ -1,12 +1,12 @@
 import { allowVolatileRedis } from '../config.ts';
-import { runChecks, type CheckFinding, type CheckReport } from '../engine/index.ts';
+import { runChecks, type CheckFinding, type CheckReport } from '../check/index.ts';
 import type { CommandContext } from './command.ts';
 import { timeScale } from './runtime.ts';
 
 /**
  * `buildsync check [--account NAME] [--json]` (flags in program/check.ts): the configuration,
  * Redis, the service and the budget, each problem on its own line with what to do. The checks
- * live in src/engine/check.ts; this only prints them.
+ * live in src/check/check.ts; this only prints them.
  */
 export async function checkCommand(ctx: CommandContext, opts: { json?: boolean }): Promise<number> {
   const report = await runChecks({

@@ -4,32 +4,12 @@ import { resolve } from 'node:path';
 import { allowVolatileRedis } from '../config.ts';
 import { FileError, parseFailureReason, UsageError } from '../errors/index.ts';
 import { formatEta, AccountThrottle } from '../throttle/index.ts';
-import {
-  importOutcome,
-  importSummary,
-  loadProjectResolver,
-  openSession,
-  planBills,
-  planEstimates,
-  reportCsvChunks,
-  writeReport,
-  errorsFilePath,
-  errorsFileSource,
-  linesToFix,
-  wirePayload,
-  mappingOption,
-  writeDryRun,
-  writeErrorsFile,
-  streamBills,
-  streamEstimates,
-  type ImportPlan,
-  type PlanFacts,
-  type ImportSummary,
-  type PlanOptions,
-} from '../engine/index.ts';
-import { writeFileAtomically } from '../csv/atomic-file.ts';
-import type { EncodingOption } from '../csv/index.ts';
-import { durabilityDecision, ImportStore, readDurabilityFacts, RedisNotDurableError } from '../ledger/index.ts';
+import { importOutcome, importSummary, loadProjectResolver, planBills, planEstimates, reportCsvChunks, writeReport, errorsFilePath, errorsFileSource, linesToFix, wirePayload, mappingOption, writeDryRun, writeErrorsFile, streamBills, streamEstimates, type ImportPlan, type PlanFacts, type ImportSummary, type PlanOptions } from '../import/index.ts';
+import { openSession } from '../session/index.ts';
+import { writeFileAtomically } from '../atomic-file.ts';
+import type { EncodingOption } from '../tables/index.ts';
+import { durabilityDecision, readDurabilityFacts, RedisNotDurableError } from '../ledger/index.ts';
+import { ImportStore } from '../import/index.ts';
 import { UnresolvedProjects, type DateOrder } from '../mapping/index.ts';
 import { ImportSubmission } from '../queue/index.ts';
 import type { CommandContext } from './command.ts';

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RedisConnection as Redis } from '../redis-layout.ts';
-import { writeFileAtomically } from '../csv/atomic-file.ts';
+import { writeFileAtomically } from '../atomic-file.ts';
 import { FileError } from '../errors/index.ts';
 import { checkLedgerLines, exportLedger, importLedger, pruneLedger } from '../ledger/index.ts';
 import { connectRedis } from '../queue/index.ts';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { templateCsv, writeTemplate, type TemplateKind } from '../engine/template.ts';
+import { templateCsv, writeTemplate, type TemplateKind } from '../import/template.ts';
 import type { CommandContext } from './command.ts';
 
 export interface TemplateFlags {

@@ -21,13 +21,12 @@ import express, { type Request, type Response, type NextFunction } from 'express
 import type { RedisConnection as Redis } from '../redis-layout.ts';
 import type { Logger } from 'pino';
 import { allowVolatileRedis, loadConfig, requireService, type Env } from '../config.ts';
-import { openTable } from '../csv/index.ts';
-import {
-  errorsFileChunks, errorsFileSource, linesToFix, loadProjectResolver, openSession, planBills, planEstimates, reportCsvChunks, wirePayload,
-  type ImportPlan, type PlanOptions,
-} from '../engine/index.ts';
+import { openTable } from '../tables/index.ts';
+import { errorsFileChunks, errorsFileSource, linesToFix, loadProjectResolver, planBills, planEstimates, reportCsvChunks, wirePayload, type ImportPlan, type PlanOptions } from '../import/index.ts';
+import { openSession } from '../session/index.ts';
 import { ConfigError, coerceError } from '../errors/index.ts';
-import { durabilityDecision, ImportStore, readDurabilityFacts } from '../ledger/index.ts';
+import { durabilityDecision, readDurabilityFacts } from '../ledger/index.ts';
+import { ImportStore } from '../import/index.ts';
 import { BILL_COLUMNS, ESTIMATE_COLUMNS, normalizeHeader, parseMappingFile, resolveColumns, suggestColumn, type MappingFile } from '../mapping/index.ts';
 import { submitImport, type Queues } from '../queue/index.ts';
 import { AccountThrottle, formatEta } from '../throttle/index.ts';

@@ -20,8 +20,8 @@
  *   - As with estimates, a bill with any invalid row is not sent at all (never half a bill).
  *   - `bill:row:` keys count occurrences among the valid bills of the file.
  */
-import type { CellValue, SourceRow } from '../csv/index.ts';
-import type { StaticLine } from '../ledger/index.ts';
+import type { CellValue, SourceRow } from '../tables/index.ts';
+import type { StaticLine } from './report-line.ts';
 import { encodeBillInfo, MAX_BILL_QUERY_LENGTH, type BillPayload } from '../payloads/index.ts';
 import { BuildsyncError, RowError } from '../errors/index.ts';
 import { contentHashOfJson } from './content-hash.ts';

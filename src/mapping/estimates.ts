@@ -29,8 +29,8 @@
  *     project (the service allows one estimate per project, seed §3) and every row of the later
  *     group is invalid.
  */
-import type { CellValue, SourceRow } from '../csv/index.ts';
-import type { StaticLine } from '../ledger/index.ts';
+import type { CellValue, SourceRow } from '../tables/index.ts';
+import type { StaticLine } from './report-line.ts';
 import { estimatePayloadSchema, type EstimatePayload } from '../payloads/index.ts';
 import { RowError } from '../errors/index.ts';
 import { contentHashOfBytes } from './content-hash.ts';

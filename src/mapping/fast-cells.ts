@@ -3,7 +3,7 @@
  * 1,000,000-row import must stay close to raw csv-parse speed). Each returns exactly what the
  * full parser would; only the common, unambiguous shapes skip it.
  */
-import type { CellValue } from '../csv/index.ts';
+import type { CellValue } from '../tables/index.ts';
 import { parseNumber, parseText, type ReadingRules } from './values.ts';
 
 /** `parseText`: a string with no white space at either end is returned as it is. */

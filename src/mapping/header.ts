@@ -1,4 +1,4 @@
-import type { CellValue, SourceRow } from '../csv/index.ts';
+import type { CellValue, SourceRow } from '../tables/index.ts';
 import { ConfigError, FileError } from '../errors/index.ts';
 import type { MappingFile } from './mapping-file.ts';
 import { isBuiltInPreset } from './presets.ts';

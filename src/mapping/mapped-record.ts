@@ -2,7 +2,7 @@ import { TextArena, type TextRef } from './text-arena.ts';
 
 /**
  * One record the mapping layer would send. The same shape as the engine's `PlannedRecord`
- * (src/engine/plan-types.ts), declared here so that mapping does not depend on the engine.
+ * (src/import/plan-types.ts), declared here so that mapping does not depend on the engine.
  */
 export interface MappedRecord<P> {
   key: string;

@@ -2,7 +2,7 @@
  * The project a row targets (CONTRACT.md §3, §4): `project_id`, or `project_number` /
  * `project_name` resolved through the account's project listing.
  */
-import type { CellValue } from '../csv/index.ts';
+import type { CellValue } from '../tables/index.ts';
 import { RowError } from '../errors/index.ts';
 import type { ColumnMap } from './header.ts';
 import { CellValueError, parseId, parseText } from './values.ts';

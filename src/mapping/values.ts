@@ -1,4 +1,4 @@
-import { UnreadableCell, type CellValue } from '../csv/index.ts';
+import { UnreadableCell, type CellValue } from '../tables/index.ts';
 import { BuildsyncError, RowError } from '../errors/index.ts';
 import { fitsDecimalPlaces } from '../payloads/index.ts';
 

@@ -8,7 +8,7 @@
  * cannot be read, lacks a column or has a bad row is a `FileError`: it is configuration, and
  * guessing around it could bill the wrong vendor.
  */
-import { openTable } from '../csv/index.ts';
+import { openTable } from '../tables/index.ts';
 import { FileError, RowError } from '../errors/index.ts';
 import { resolveColumns } from './header.ts';
 import { CellValueError, parseId, parseText } from './values.ts';

@@ -6,4 +6,4 @@ export { submitExport, submitImport, ImportSubmission, type SubmitImportOptions 
 export { startWorkers, type WorkerHost, type WorkerHostOptions } from './worker-host.ts';
 export { Metrics } from './metrics.ts';
 export { exportJobData, type ExportJobData, type ExportJobResult } from '../../jobs/index.ts';
-export type { ImportSummary } from '../engine/index.ts';
+export type { ImportSummary } from '../import/index.ts';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import type { ExportJobData, ImportJobData, RecordJobData } from '../../jobs/index.ts';
-import type { ImportPlan, PlannedRecord } from '../engine/index.ts';
-import type { ImportStore, StaticLine } from '../ledger/index.ts';
+import type { ImportPlan, PlannedRecord } from '../import/index.ts';
+import type { ImportStore } from '../import/index.ts';
+import type { StaticLine } from '../mapping/report-line.ts';
 import { JOB } from './names.ts';
 import type { Queues } from './queues.ts';
 import { EXPORT_ATTEMPTS, RECORD_ATTEMPTS } from './retention.ts';

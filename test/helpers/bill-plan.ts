@@ -1,5 +1,5 @@
 import type { BillPayload } from '../../src/payloads/index.ts';
-import type { ImportPlan } from '../../src/engine/index.ts';
+import type { ImportPlan } from '../../src/import/index.ts';
 
 /**
  * A bill import of `count` one-item bills, built by hand as `planBills` would build it from a

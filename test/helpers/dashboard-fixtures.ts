@@ -1,6 +1,6 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ImportPlan } from '../../src/engine/plan-types.ts';
+import type { ImportPlan } from '../../src/import/plan-types.ts';
 import { QUEUE } from '../../src/queue/index.ts';
 import { queuePrefix } from '../../src/redis-layout.ts';
 

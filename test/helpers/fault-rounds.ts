@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { planBills } from '../../src/engine/index.ts';
+import { planBills } from '../../src/import/index.ts';
 import { Ledger, type LedgerEntry } from '../../src/ledger/index.ts';
 import { submitImport } from '../../src/queue/index.ts';
 import type { RequestLogEntry, Sandbox, StoredBill } from '../../src/sandbox/index.ts';

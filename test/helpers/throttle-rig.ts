@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { ImportPlan } from '../../src/engine/index.ts';
-import { ImportStore, type OutcomeCounts } from '../../src/ledger/index.ts';
+import type { ImportPlan } from '../../src/import/index.ts';
+import { ImportStore, type OutcomeCounts } from '../../src/import/index.ts';
 import { Queues, submitImport } from '../../src/queue/index.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
 import { billProjects } from './bill-plan.ts';

@@ -2,8 +2,8 @@ import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { action, type JsonFailure } from '../command.ts';
 import type { ImportFlags, ImportJson } from '../import-command.ts';
-// The decoder's module itself, not csv/index.ts, which would load the readers (csv-parse, exceljs).
-import { ENCODING_OPTIONS } from '../../csv/input-decoder.ts';
+// The decoder's module itself, not tables/index.ts, which would load the readers (csv-parse, exceljs).
+import { ENCODING_OPTIONS } from '../../tables/input-decoder.ts';
 import { examples } from './examples.ts';
 
 /** `buildsync import estimates|bills`; the work is in ../import-command.ts, loaded when it runs. */

@@ -3,8 +3,8 @@ import type { ServiceClient } from '../api/index.ts';
 import { ConfigError } from '../errors/index.ts';
 import type { RedisConnection } from '../redis-layout.ts';
 import type { Secret } from '../secret.ts';
-import type { PostgresProjectSink, UpsertCounts } from '../warehouse/index.ts';
-import type { ChangeCounts, ChangeTracker } from './export-changes.ts';
+import type { PostgresProjectSink, UpsertCounts } from './postgres/index.ts';
+import type { ChangeCounts, ChangeTracker } from './changes.ts';
 import { exportProjects, type ExportFormat, type ExportResult, type ExportSink, type MyDocumentsMode } from './export-projects.ts';
 
 export type ExportDestination = 'file' | 'postgres';
@@ -93,7 +93,7 @@ export async function runExport(
   const opening = await Promise.allSettled([
     tracksChanges(spec) && opts.changeState
       ? (async () => {
-          const [{ ChangeTracker, changesPathFor }, { exportStateKeyOf }] = await Promise.all([import('./export-changes.ts'), import('../redis-layout.ts')]);
+          const [{ ChangeTracker, changesPathFor }, { exportStateKeyOf }] = await Promise.all([import('./changes.ts'), import('../redis-layout.ts')]);
           const { redis, prefix, account } = opts.changeState!;
           const variant = exportVariant(spec);
           return ChangeTracker.open({
@@ -104,7 +104,7 @@ export async function runExport(
           });
         })()
       : undefined,
-    to === 'postgres' ? import('../warehouse/postgres.ts').then(({ PostgresProjectSink }) => PostgresProjectSink.open({ url: opts.databaseUrl! })) : undefined,
+    to === 'postgres' ? import('./postgres/postgres.ts').then(({ PostgresProjectSink }) => PostgresProjectSink.open({ url: opts.databaseUrl! })) : undefined,
   ]);
   const [trackerOpened, warehouseOpened] = opening;
   tracker = trackerOpened.status === 'fulfilled' ? trackerOpened.value : undefined;

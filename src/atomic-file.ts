@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { FileError } from '../errors/index.ts';
+import { FileError } from './errors/index.ts';
 
 /**
  * A file that appears at its final path only when complete (CONTRACT.md §5): everything is

@@ -1,5 +1,5 @@
-import type { TableKind } from '../csv/index.ts';
-import type { StaticLine } from '../ledger/index.ts';
+import type { TableKind } from '../tables/index.ts';
+import type { StaticLine } from '../mapping/report-line.ts';
 import type { ReadingRules } from '../mapping/index.ts';
 
 /** One record to create: an estimate (one per project) or a bill. */

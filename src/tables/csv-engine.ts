@@ -47,7 +47,7 @@ export function createCsvEngine(delimiter: Delimiter): CsvEngine {
   }) as unknown as { api?: Partial<CsvEngine> };
   const api = parser.api;
   if (!api || typeof api.parse !== 'function' || typeof api.info !== 'object') {
-    throw new Error('the installed csv-parse no longer exposes its parsing engine (Parser.api); src/csv/csv-engine.ts must be adapted to it');
+    throw new Error('the installed csv-parse no longer exposes its parsing engine (Parser.api); src/tables/csv-engine.ts must be adapted to it');
   }
   decodeFieldsInPlace((api as { state?: { field?: unknown } }).state?.field);
   return api as CsvEngine;

@@ -1,8 +1,8 @@
 import { importKeyOf, type RedisConnection } from '../redis-layout.ts';
-import { Ledger, type LedgerEntry } from './ledger.ts';
+import { Ledger, type LedgerEntry } from '../ledger/ledger.ts';
+import type { RowStatus, StaticLine } from '../mapping/report-line.ts';
 
-/** A report line's status (CONTRACT.md §5); `pending` only while the import still runs. */
-export type RowStatus = 'created' | 'exists' | 'invalid' | 'failed' | 'skipped' | 'unknown' | 'pending';
+export type { RowStatus, StaticLine };
 
 /** What happened to one record (one estimate or one bill). */
 export interface RecordOutcome {
@@ -31,15 +31,6 @@ export interface StoredRecord extends PlannedRecordRef {
   contentHash: string;
   /** The payload's JSON text, exactly as it is sent (and hashed). */
   payloadJson: string;
-}
-
-/** A report line decided while planning (invalid rows), with no request behind it. */
-export interface StaticLine {
-  line: number;
-  record: string;
-  status: RowStatus;
-  id?: number;
-  message: string;
 }
 
 export interface ImportMeta {

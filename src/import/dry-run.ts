@@ -3,14 +3,14 @@
  * report, the rows to fix, the payloads as they would go on the wire, and how long sending would
  * take under the account's budget.
  */
-import { writeFileAtomically } from '../csv/atomic-file.ts';
-import type { ReportLine } from '../ledger/index.ts';
+import { writeFileAtomically } from '../atomic-file.ts';
+import type { ReportLine } from './import-store.ts';
 import type { UnresolvedProjects } from '../mapping/index.ts';
 import { encodeBillInfo, type BillPayload } from '../payloads/index.ts';
 import { estimateDurationMs, type Limits } from '../throttle/index.ts';
-import { reportCsvChunks } from './build-report.ts';
+import { reportCsvChunks } from './report.ts';
 import { linesToFix, writeErrorsFile, type ErrorsFileSource } from './errors-file.ts';
-import { dryRunReport } from './plan-import.ts';
+import { dryRunReport } from './plan.ts';
 import type { ImportPlan, PlannedRecord } from './plan-types.ts';
 
 export interface DryRunResult {

@@ -3,7 +3,7 @@
  * (CONTRACT.md §3). Nothing here guesses: where the file and the options leave the reading open,
  * planning stops (a `FileError`, exit 2) and asks for the option that settles it.
  */
-import type { EncodingOption, OpenedTable, SourceRow } from '../csv/index.ts';
+import type { EncodingOption, OpenedTable, SourceRow } from '../tables/index.ts';
 import { FileError, UsageError } from '../errors/index.ts';
 import { dayMonthEvidence, type ColumnMap, type DateOrder, type MappingFile, type ReadingRules } from '../mapping/index.ts';
 

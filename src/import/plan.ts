@@ -14,15 +14,16 @@
  * queue's `ImportSubmission`, which makes nothing runnable before the whole file is read).
  */
 import type { BillPayload, EstimatePayload } from '../payloads/index.ts';
-import { openTable, type CellValue, type OpenedTable, type SourceRow } from '../csv/index.ts';
+import { openTable, type CellValue, type OpenedTable, type SourceRow } from '../tables/index.ts';
 import { FileError, UsageError } from '../errors/index.ts';
-import type { ReportLine, StaticLine } from '../ledger/index.ts';
+import type { ReportLine } from './import-store.ts';
+import type { StaticLine } from '../mapping/report-line.ts';
 import {
   BILL_COLUMNS, BILL_DATE_COLUMNS, BillGrouper, billRefReader, ESTIMATE_COLUMNS, EstimateGrouper, estimateProjectKeyReader, VendorDirectory, isBuiltInPreset, resolveColumns, type ColumnMap,
   type MappingFile, type ProjectResolver, type ReadingRules,
 } from '../mapping/index.ts';
 import type { ImportPlan, PlanFacts, PlannedRecord, PlanSink } from './plan-types.ts';
-import { HeapTrim } from './heap-trim.ts';
+import { HeapTrim } from '../heap-trim.ts';
 import { combineReadingOptions, settleReadingRules, type ReadingOptions } from './reading-rules.ts';
 
 export { projectResolverFromListing, type ProjectResolver } from '../mapping/index.ts';

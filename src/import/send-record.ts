@@ -15,7 +15,8 @@ import {
 } from '../errors/index.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { ClaimLostError, type Ledger, type RecordOutcome } from '../ledger/index.ts';
+import { ClaimLostError, type Ledger } from '../ledger/index.ts';
+import { type RecordOutcome } from './import-store.ts';
 
 export type RecordKind = 'estimate' | 'bill';
 

@@ -1,4 +1,4 @@
-import { PROJECT_FIELD_KINDS } from '../api/project-fields.ts';
+import { PROJECT_FIELD_KINDS } from '../../api/project-fields.ts';
 
 /**
  * The columns of `buildsync_projects` (CONTRACT.md §5b): one per field of the seed's section 2.1,

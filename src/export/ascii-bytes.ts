@@ -1,6 +1,6 @@
 /**
- * The two byte writers the export's row formatters share (src/csv/project-writer.ts for CSV,
- * src/warehouse/copy-row.ts for PostgreSQL's COPY): text known to be ASCII written into a buffer
+ * The two byte writers the export's row formatters share (src/export/project-writer.ts for CSV,
+ * src/export/postgres/copy-row.ts for PostgreSQL's COPY): text known to be ASCII written into a buffer
  * without making a string first. Each returns the position after what it wrote; the caller has
  * made room.
  */

@@ -10,9 +10,9 @@
  */
 import { rm } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
-import { writeFileAtomically } from '../csv/atomic-file.ts';
-import { openTable, UnreadableCell, type CellValue, type EncodingOption, type TableKind } from '../csv/index.ts';
-import type { ReportLine } from '../ledger/index.ts';
+import { writeFileAtomically } from '../atomic-file.ts';
+import { openTable, UnreadableCell, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
+import type { ReportLine } from './import-store.ts';
 import { BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, ESTIMATE_NUMBER_COLUMNS, formatDateTime, parseDate, parseDecimalText, parseRateText, type ReadingRules } from '../mapping/index.ts';
 import type { ImportPlan } from './plan-types.ts';
 

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { writeFileAtomically, type AtomicFile } from '../csv/atomic-file.ts';
-import { PROJECT_CSV_HEADER, projectCsvRowBytes } from '../csv/project-writer.ts';
-import { RowBatch } from '../csv/row-batch.ts';
+import { writeFileAtomically, type AtomicFile } from '../atomic-file.ts';
+import { PROJECT_CSV_HEADER, projectCsvRowBytes } from './project-writer.ts';
+import { RowBatch } from './row-batch.ts';
 import type { RedisConnection } from '../redis-layout.ts';
-import { HeapTrim } from './heap-trim.ts';
+import { HeapTrim } from '../heap-trim.ts';
 // copy-row.ts, not the warehouse's index: the index loads the PostgreSQL driver, which `--changes` alone does not need.
-import { base64Bits48, copyRow, legacySha1 } from '../warehouse/copy-row.ts';
+import { base64Bits48, copyRow, legacySha1 } from './postgres/copy-row.ts';
 
 /**
  * `--changes` (CONTRACT.md §5b): what was added, changed or removed since the previous successful

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
-import { decodePercentText } from '../csv/project-writer.ts';
+import { decodePercentText } from '../project-writer.ts';
 import { DATE_TIME_FIELDS, PROJECT_COLUMNS } from './columns.ts';
-import { writeAscii, writeWholeNumber } from '../csv/ascii-bytes.ts';
+import { writeAscii, writeWholeNumber } from '../ascii-bytes.ts';
 
 /**
  * One project as a line of PostgreSQL's COPY text format (PostgreSQL docs, COPY, "Text Format"):
@@ -22,7 +22,7 @@ import { writeAscii, writeWholeNumber } from '../csv/ascii-bytes.ts';
  * (most of them, most nights) then needs no decoding at all; `copyBytes()` decodes only for a row
  * that goes to the database.
  *
- * Why bytes and a generated function (as src/csv/project-writer.ts does for the CSV export, whose
+ * Why bytes and a generated function (as src/export/project-writer.ts does for the CSV export, whose
  * comments say more): built as strings, a 61-cell line is a rope V8 must flatten and then encode
  * for the socket and again for the hash; about 1.5 s of CPU time for 200,000 projects (profiled
  * with --cpu-prof), more than the listing's JSON parsing.

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { writeFileAtomically } from '../csv/atomic-file.ts';
+import { writeFileAtomically } from '../atomic-file.ts';
 import { ImportUnknownError } from '../errors/index.ts';
-import type { ImportStore, OutcomeCounts, ReportLine } from '../ledger/index.ts';
+import type { ImportStore, OutcomeCounts, ReportLine } from './import-store.ts';
 
 /** The report's columns (CONTRACT.md §5). */
 export const REPORT_COLUMNS = ['line', 'record', 'status', 'id', 'message'] as const;

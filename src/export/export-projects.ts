@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { writeFileAtomically } from '../csv/atomic-file.ts';
-import { PROJECT_CSV_HEADER, projectCsvRowBytes } from '../csv/project-writer.ts';
-import { RowBatch } from '../csv/row-batch.ts';
+import { writeFileAtomically } from '../atomic-file.ts';
+import { PROJECT_CSV_HEADER, projectCsvRowBytes } from './project-writer.ts';
+import { RowBatch } from './row-batch.ts';
 import { InterruptedError, UsageError } from '../errors/index.ts';
 
 export type ExportFormat = 'csv' | 'jsonl';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors/index.ts';
 import { loadMappingFile, presetMapping, PRESET_NAMES } from '../mapping/index.ts';
-import type { PlanOptions } from './plan-import.ts';
+import type { PlanOptions } from './plan.ts';
 
 /**
  * What `--mapping VALUE` means for an import of `kind`: a built-in preset (`quickbooks`, `xero`:

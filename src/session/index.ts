@@ -1,0 +1,1 @@
+export { openSession, type ServiceSession, type SessionOptions } from './open-session.ts';
