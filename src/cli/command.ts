@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { BuildsyncError, InterruptedError } from '../errors/index.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../errors/exit-codes.ts';
 
 /** Options every command accepts (CONTRACT.md §1). */
 export interface GlobalOptions {

@@ -11,7 +11,7 @@ import {
 } from '../errors/index.ts';
 import { redisGraceMs } from '../queue/connection.ts';
 import { describeRedisError } from '../queue/redis-errors.ts';
-import { EXIT, exitCodeOf } from './exit-codes.ts';
+import { EXIT, exitCodeOf } from '../errors/exit-codes.ts';
 
 export { EXIT, exitCodeOf };
 

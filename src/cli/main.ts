@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CommanderError } from 'commander';
 import { packageRoot } from '../package-root.ts';
 import { installSignalHandlers } from './command.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../errors/exit-codes.ts';
 import { buildProgram } from './program/index.ts';
 
 const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };

@@ -1,6 +1,6 @@
-import type { ErrorCode } from '../errors/index.ts';
+import type { ErrorCode } from './errors.ts';
 
-// Kept apart from exit.ts (which reads Redis errors, and so loads ioredis's helpers): the program's
+// The one error-code -> exit-status table. Kept apart from cli/exit.ts (which reads Redis errors, and so loads ioredis's helpers): the program's
 // start-up and every command's shell need these, and must stay light.
 
 /** Exit codes of every command (README, "Exit codes"). */
