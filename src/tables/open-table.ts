@@ -1,9 +1,8 @@
-import { open } from 'node:fs/promises';
 import { FileError } from '../errors/index.ts';
 import { readCsv, type CsvHead } from './csv-reader.ts';
-import { fileSystemError } from './file-errors.ts';
+import { sniffKind } from './sniff.ts';
 import type { OpenedTable, OpenTableOptions, SourceRow } from './types.ts';
-import { readXlsx, type XlsxCache, type XlsxHead } from './xlsx-reader.ts';
+import { readXlsx, type XlsxCache, type XlsxHead } from './xlsx/read-xlsx.ts';
 
 /**
  * Opens FILE (CSV or .xlsx, CONTRACT.md §3 and §4) and reads its header row; the rows are read
@@ -52,24 +51,3 @@ async function* flatten(batches: AsyncIterable<SourceRow[]>): AsyncGenerator<Sou
 }
 
 function noop(): void {}
-
-const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
-
-async function sniffKind(file: string): Promise<'csv' | 'xlsx'> {
-  const lower = file.toLowerCase();
-  if (lower.endsWith('.xls')) {
-    throw new FileError(file, `${file} is an old-style .xls workbook, which is not supported. Save it as .xlsx or as CSV UTF-8.`);
-  }
-  if (lower.endsWith('.xlsx')) return 'xlsx';
-  let handle;
-  try {
-    handle = await open(file, 'r');
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    return bytesRead === 4 && head.equals(ZIP_SIGNATURE) ? 'xlsx' : 'csv';
-  } catch (err) {
-    throw fileSystemError(file, err);
-  } finally {
-    await handle?.close();
-  }
-}

@@ -5,7 +5,7 @@ import { UnreadableCell, type CellValue } from './types.ts';
  * "a formula's saved result is read with its own type, as Excel wrote it"; an error value or a
  * formula with no saved result is an `UnreadableCell`, never empty and never its text).
  *
- * This is pure: `xlsx-reader.ts` parses the XML and fills a `RawCell`; everything about types,
+ * This is pure: `xlsx/sheet.ts` parses the XML and fills a `RawCell`; everything about types,
  * dates, errors and the wording of the messages is here.
  */
 

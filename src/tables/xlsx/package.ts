@@ -1,0 +1,193 @@
+import { FileError } from '../../errors/index.ts';
+import { isDateNumFmt, type CellContext } from '../xlsx-cell.ts';
+import { parseSharedStrings } from './shared-strings.ts';
+import { XmlText, local, parseSax, prefixedAttribute } from './xml.ts';
+import type { Zip, ZipEntry } from './zip.ts';
+
+/*
+ * The workbook's package: the parts around its sheets, found through the relationships. What the
+ * workbook says about itself and its tabs is read from `xl/workbook.xml` (`WorkbookXml`); what the
+ * cells need, from `xl/styles.xml` and `xl/sharedStrings.xml` (the `CellContext`).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// The workbook
+
+/** A workbook opened for reading one of its sheets. */
+interface Workbook {
+  sheets: SheetEntry[];
+  context: CellContext;
+  wantedSheet(sheet: string | undefined): string | undefined;
+  /** The zip entry of sheet `name` (one of `sheets`). */
+  sheetPart(name: string): ZipEntry;
+}
+
+/**
+ * What several reads of one workbook share (`readXlsx`'s `cache`, one per opened table): the cell
+ * context, whose shared strings are most of a big workbook's memory and parsing time, is read
+ * once, not once per pass over the sheet.
+ */
+export interface XlsxCache {
+  context?: CellContext;
+}
+
+/**
+ * The workbook part (found through `_rels/.rels`), its relationships, `date1904`, the sheets in tab
+ * order, and for the cells: the date formats of `xl/styles.xml` and the texts of
+ * `xl/sharedStrings.xml` (read whole before any sheet, whatever their place in the zip).
+ */
+export async function readWorkbook(file: string, zip: Zip, cache?: XlsxCache): Promise<Workbook> {
+  const rootRels = zip.entry('_rels/.rels');
+  const officeDocument = rootRels && (await parseRelationships(zip.read(rootRels))).find((r) => !r.external && /\/officeDocument$/.test(r.type));
+  const workbookPath = officeDocument ? resolvePart('', officeDocument.target) : 'xl/workbook.xml';
+  const workbookEntry = zip.entry(workbookPath);
+  if (workbookEntry === undefined) {
+    throw new FileError(file, `cannot read ${file} as an .xlsx workbook: it is a zip archive without a workbook in it (no ${workbookPath}). Open it in a spreadsheet and save it as .xlsx, or export it as CSV.`);
+  }
+  const { sheets, date1904 } = await parseWorkbookXml(zip.read(workbookEntry));
+  const relsEntry = zip.entry(relsPathOf(workbookPath));
+  const rels = relsEntry ? await parseRelationships(zip.read(relsEntry)) : [];
+  const partOf = (type: string, fallback: string): ZipEntry | undefined => {
+    const rel = rels.find((r) => !r.external && r.type.endsWith(`/${type}`));
+    return zip.entry(rel ? resolvePart(workbookPath, rel.target) : fallback);
+  };
+  let context = cache?.context;
+  if (context === undefined) {
+    const stylesEntry = partOf('styles', 'xl/styles.xml');
+    const dateStyles = stylesEntry ? await parseDateStyles(zip.read(stylesEntry)) : [];
+    const stringsEntry = partOf('sharedStrings', 'xl/sharedStrings.xml');
+    const sharedStrings = stringsEntry ? await parseSharedStrings(zip.read(stringsEntry)) : undefined;
+    context = { sharedStrings, isDateStyle: (s) => dateStyles[s] === true, date1904 };
+    if (cache !== undefined) cache.context = context;
+  }
+  const relOf = (s: SheetEntry): Relationship | undefined => rels.find((r) => r.id === s.rId);
+  const worksheets = sheets.filter((s) => {
+    const rel = relOf(s);
+    return rel !== undefined && /\/worksheet$/.test(rel.type);
+  });
+  return {
+    sheets,
+    context,
+    wantedSheet(sheet) {
+      if (sheet === undefined) {
+        // A hidden sheet (say, the lists behind drop-downs) is not the first one a user sees.
+        return (worksheets.find((s) => s.state === undefined || s.state === 'visible') ?? worksheets[0])?.name;
+      }
+      const lower = sheet.toLowerCase();
+      return (worksheets.find((s) => s.name === sheet) ?? worksheets.find((s) => s.name.toLowerCase() === lower))?.name;
+    },
+    sheetPart(name) {
+      const rel = relOf(sheets.find((s) => s.name === name)!)!;
+      const path = resolvePart(workbookPath, rel.target);
+      const entry = zip.entry(path);
+      if (entry === undefined) {
+        throw new FileError(file, `cannot read ${file} as an .xlsx workbook: sheet "${name}" is missing from it (no ${path}). Open it in a spreadsheet and save it again as .xlsx, or export it as CSV.`);
+      }
+      return entry;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Relationships: how one part names another
+
+interface Relationship {
+  id: string;
+  type: string;
+  target: string;
+  external: boolean;
+}
+
+async function parseRelationships(entry: AsyncIterable<Buffer>): Promise<Relationship[]> {
+  const rels: Relationship[] = [];
+  for await (const events of parseSax(new XmlText().decode(entry))) {
+    for (const e of events) {
+      if (e.eventType !== 'opentag' || local(e.value.name) !== 'Relationship') continue;
+      const a = e.value.attributes;
+      rels.push({ id: a.Id ?? '', type: a.Type ?? '', target: a.Target ?? '', external: a.TargetMode === 'External' });
+    }
+  }
+  return rels;
+}
+
+/** `xl/workbook.xml` → `xl/_rels/workbook.xml.rels`. */
+function relsPathOf(part: string): string {
+  const slash = part.lastIndexOf('/');
+  return `${part.slice(0, slash + 1)}_rels/${part.slice(slash + 1)}.rels`;
+}
+
+/** A relationship's target, relative to the part that holds it (or absolute with `/`), as a zip path. */
+function resolvePart(from: string, target: string): string {
+  const path = target.trim().replace(/\\/g, '/');
+  const joined = path.startsWith('/') ? path.slice(1) : from.slice(0, from.lastIndexOf('/') + 1) + path;
+  const out: string[] = [];
+  for (const segment of joined.split('/')) {
+    if (segment === '..') out.pop();
+    else if (segment !== '.' && segment !== '') out.push(segment);
+  }
+  return out.join('/');
+}
+
+// ---------------------------------------------------------------------------------------------
+// xl/workbook.xml
+
+/** A `<sheet>` of the workbook, in tab order; `state` is `hidden` or `veryHidden` for a hidden tab. */
+interface SheetEntry {
+  name: string;
+  state: string | undefined;
+  rId: string | undefined;
+}
+
+/** What `xl/workbook.xml` says: the workbook's properties and its sheets. */
+interface WorkbookXml {
+  sheets: SheetEntry[];
+  date1904: boolean;
+}
+
+async function parseWorkbookXml(entry: AsyncIterable<Buffer>): Promise<WorkbookXml> {
+  const sheets: SheetEntry[] = [];
+  let date1904 = false;
+  for await (const events of parseSax(new XmlText().decode(entry))) {
+    for (const e of events) {
+      if (e.eventType !== 'opentag') continue;
+      const a = e.value.attributes;
+      switch (local(e.value.name)) {
+        case 'workbookPr':
+          date1904 = a.date1904 === '1' || a.date1904 === 'true';
+          break;
+        case 'sheet':
+          sheets.push({ name: a.name ?? '', state: a.state, rId: prefixedAttribute(a, 'id') ?? a.id });
+          break;
+      }
+    }
+  }
+  return { sheets, date1904 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// xl/styles.xml
+
+/** For each cell format (`<cellXfs>`, the `s` of a cell), whether it shows numbers as dates. */
+async function parseDateStyles(entry: AsyncIterable<Buffer>): Promise<boolean[]> {
+  const codes = new Map<number, string>();
+  const formats: number[] = [];
+  let inNumFmts = false;
+  let inCellXfs = false;
+  for await (const events of parseSax(new XmlText().decode(entry))) {
+    for (const e of events) {
+      if (e.eventType === 'text') continue;
+      const name = local(e.value.name);
+      if (e.eventType === 'closetag') {
+        if (name === 'numFmts') inNumFmts = false;
+        else if (name === 'cellXfs') inCellXfs = false;
+        continue;
+      }
+      const a = e.value.attributes;
+      if (name === 'numFmts') inNumFmts = true;
+      else if (name === 'cellXfs') inCellXfs = true;
+      else if (name === 'numFmt' && inNumFmts) codes.set(Number(a.numFmtId), a.formatCode ?? '');
+      else if (name === 'xf' && inCellXfs) formats.push(Number(a.numFmtId ?? 0));
+    }
+  }
+  return formats.map((id) => isDateNumFmt(id, codes.get(id)));
+}

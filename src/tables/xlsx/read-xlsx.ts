@@ -1,0 +1,85 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { BuildsyncError, FileError } from '../../errors/index.ts';
+import { fileSystemError, isFileSystemError } from '../file-errors.ts';
+import type { SourceRow } from '../types.ts';
+import { readWorkbook, type XlsxCache } from './package.ts';
+import { readSheet, type XlsxHead } from './sheet.ts';
+import { openZip } from './zip.ts';
+
+export type { XlsxCache } from './package.ts';
+export type { XlsxHead } from './sheet.ts';
+
+/*
+ * How an .xlsx is read, and why not with exceljs' streaming reader (exceljs 4.4.0,
+ * lib/stream/xlsx/workbook-reader.js and worksheet-reader.js), which was used before:
+ *
+ * Its WorksheetReader loses what Excel wrote:
+ *  - every formula's cached `<v>` goes through parseFloat whatever its `t`: a TRUE/FALSE result
+ *    becomes 1/0 (FALSE then reads as empty downstream), an error result (`#DIV/0!`) NaN (empty);
+ *    a formula without `<v>` has no result (empty);
+ *  - an error cell without formula is `{ error: '#REF!' }`, which was read as the text "#REF!";
+ *  - `t="d"` ISO dates go through parseFloat (2026-03-01 → 2026);
+ *  - a rich inline string keeps only its last run (`<is><r><t>a</t></r><r><t>b</t></r></is>` → "b");
+ *  - text saxes has already decoded is entity-decoded again (a cell typed `&lt;` reads `<`);
+ *  - OOXML's `_x000D_` escapes are left in the text;
+ *  - each chunk is decoded with `TextDecoder.decode(chunk)` without `stream: true`, so a UTF-8
+ *    character split across two chunks becomes U+FFFD (sheets and shared strings alike);
+ *  - in shared strings, the phonetic reading (`<rPh><t>トウキョウ</t></rPh>`) replaces the text;
+ *  - `date1904` sits where this module did not look, so 1904 workbooks read four years off.
+ * Its WorkbookReader streams the zip with unzipper and, when a sheet comes before the shared
+ * strings (Excel's order), copies the sheet to a temporary file; while it creates that file the
+ * rest of the zip can be lost without an error (always so for a workbook whose parts are stored,
+ * not deflated): no styles (dates read as numbers), no shared strings. Its temporary files and
+ * their descriptors also stayed until the process exited, in a worker that reads many workbooks.
+ *
+ * So: the zip is read here from its central directory (`zip.ts`: node:fs, node:zlib; every part
+ * checked against its size and CRC), which lets the parts be read in the order they are needed
+ * (`package.ts`, `shared-strings.ts`), whatever their order in the file, and the chosen sheet
+ * streamed straight from the file (`sheet.ts`). The XML is parsed with saxes through exceljs' own
+ * wrapper, fed text decoded here (`xml.ts` says why).
+ *
+ * Memory: rows are handed out as they are parsed (one chunk of XML at a time), never the sheet.
+ * Text is fed to saxes with every run between two `<` cut at `MAX_RUN` characters (saxes buffers a
+ * text node whole), so a gigantic cell costs at most about a megabyte before it is refused. The
+ * shared strings (the workbook's table of texts) are held, as any reader must, each cut to a cell's
+ * limit.
+ */
+
+/**
+ * Reads one sheet of an .xlsx workbook, streaming. The sheet is `sheet` when given (exactly, else
+ * ignoring case as Excel does), else the first visible worksheet in tab order. The header row is
+ * the sheet's first non-empty row; line numbers are the sheet's row numbers. Empty rows are
+ * skipped. A value in a column that has no header is an error, since it would silently be lost.
+ */
+export async function* readXlsx(
+  file: string,
+  sheet: string | undefined,
+  onHead: (head: XlsxHead) => void,
+  options: { headOnly?: boolean; signal?: AbortSignal; cache?: XlsxCache } = {},
+): AsyncGenerator<SourceRow[]> {
+  const { headOnly = false, signal } = options;
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (err) {
+    throw fileSystemError(file, err);
+  }
+  try {
+    const zip = await openZip(file, handle);
+    const book = await readWorkbook(file, zip, options.cache);
+    const name = book.wantedSheet(sheet);
+    if (name === undefined) {
+      if (sheet === undefined) throw new FileError(file, `${file} has no worksheets.`);
+      const names = book.sheets.map((s) => `"${s.name}"`);
+      throw new FileError(file, `${file} has no sheet named "${sheet}". Its sheets are ${names.join(', ') || '(none)'}; pass one of them with --sheet.`);
+    }
+    const part = book.sheetPart(name);
+    yield* readSheet(file, name, zip.read(part), book.context, onHead, headOnly, signal);
+  } catch (err) {
+    if (err instanceof BuildsyncError) throw err;
+    if (isFileSystemError(err)) throw fileSystemError(file, err);
+    throw new FileError(file, `cannot read ${file} as an .xlsx workbook: it is damaged (${(err as Error)?.message ?? String(err)}). Open it in a spreadsheet and save it again as .xlsx, or export it as CSV.`, { cause: err });
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}

@@ -1,0 +1,264 @@
+import { FileError, InterruptedError, RowError } from '../../errors/index.ts';
+import { UnreadableCell, type CellValue, type SourceRow } from '../types.ts';
+import {
+  MAX_CELL_CHARS,
+  MAX_COLUMNS,
+  MAX_SHEET_COLUMN,
+  OverlongText,
+  cellRef,
+  columnLetter,
+  decodeXString,
+  describeValue,
+  parseCellRef,
+  quote,
+  readRawCell,
+  sheetRefName,
+  shiftFormula,
+  xlsxHeaderText,
+  type CellContext,
+  type RawCell,
+} from '../xlsx-cell.ts';
+import { MAX_RAW_TEXT, XmlText, local, parseSax, type SaxTag } from './xml.ts';
+
+/** The header row of the sheet being read, handed out as soon as it is found. */
+export interface XlsxHead {
+  headers: string[];
+  headerLine: number;
+  sheet: string;
+}
+
+/** Rows per batch: rows are parsed per chunk of XML, so batches only bound the hand-off cost. */
+const BATCH_ROWS = 1000;
+/** Shared formulas remembered (to show a follower's formula when it has no saved result). */
+const MAX_SHARED_FORMULAS = 10_000;
+
+/**
+ * Parses `<sheetData>` of one sheet and hands out its rows. Elements read (any prefix):
+ * `<row r>`, `<c r t s>`, `<f t si>`, `<v>`, `<is>` with `<t>` and `<r><t>` (not `<rPh><t>`).
+ * A `<row>` or `<c>` without `r` follows the one before it, as the format allows.
+ */
+export async function* readSheet(
+  file: string,
+  sheetName: string,
+  source: AsyncIterable<Buffer>,
+  ctx: CellContext,
+  onHead: (head: XlsxHead) => void,
+  headOnly: boolean,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<SourceRow[]> {
+  const prefix = sheetRefName(sheetName);
+  const xml = new XmlText();
+
+  let headers: string[] | undefined;
+  let width = 0;
+  /** Header cells of the row being read, until the header row is found. */
+  let headerCells: CellValue[] = [];
+  let out: SourceRow[] = [];
+  let values: CellValue[] | undefined;
+
+  let inSheetData = false;
+  let inRow = false;
+  let inCell = false;
+  let inInline = false;
+  let inPhonetic = false;
+  let sawEnd = false;
+  /** Which text is being read: 0 none, 1 `<v>`, 2 `<f>`, 3 `<is>…<t>`. */
+  let target = 0;
+  let row = 0;
+  let col = 0;
+  let sharedSi: string | undefined;
+  const sharedFormulas = new Map<string, { formula: string; row: number; col: number }>();
+  const cell: RawCell = { t: undefined, s: 0, hasFormula: false, formula: '', v: undefined, inline: undefined, overlong: false };
+
+  const where = (): string => cellRef(prefix, col, row);
+  const at = (): string => `${file}:${row} column ${columnLetter(col)}`;
+
+  function tooLong(head: string): FileError {
+    return new FileError(file, `${at()}: ${where()} holds more than ${MAX_CELL_CHARS.toLocaleString('en-US')} characters, the most a cell may hold (Excel's own limit): ${quote(head)}. Shorten it or split it over several cells, then save the workbook again.`);
+  }
+
+  function append(text: string): void {
+    if (target === 0 || cell.overlong) return;
+    if (target === 1) cell.v = (cell.v ?? '') + text;
+    else if (target === 2) cell.formula += text;
+    else if (!inPhonetic) cell.inline = (cell.inline ?? '') + text;
+    const length = target === 1 ? cell.v!.length : target === 2 ? cell.formula.length : (cell.inline ?? '').length;
+    if (length > MAX_RAW_TEXT) cell.overlong = true;
+  }
+
+  function endCell(): void {
+    if (cell.hasFormula && sharedSi !== undefined) {
+      if (cell.formula !== '') {
+        if (sharedFormulas.size < MAX_SHARED_FORMULAS || sharedFormulas.has(sharedSi)) sharedFormulas.set(sharedSi, { formula: cell.formula, row, col });
+      } else if (cell.v === undefined && cell.inline === undefined) {
+        const master = sharedFormulas.get(sharedSi);
+        cell.formula = master ? shiftFormula(master.formula, row - master.row, col - master.col) : `(the shared formula #${sharedSi})`;
+      }
+    }
+    if (cell.hasFormula) cell.formula = decodeXString(cell.formula);
+    const value = readRawCell(cell, ctx, where);
+    if (value instanceof OverlongText) throw tooLong(value.head);
+    if (value === null || value === '') return;
+    if (headers === undefined) {
+      if (value instanceof UnreadableCell) {
+        throw new FileError(file, `${at()}: the header row cannot be read: ${value.reason}.`);
+      }
+      if (col > MAX_COLUMNS) {
+        throw new FileError(file, `${at()}: the header row has more than ${MAX_COLUMNS.toLocaleString('en-US')} columns (${where()} holds ${describeValue(value)}); at most ${MAX_COLUMNS.toLocaleString('en-US')} can be read. Delete the columns that are not imported, or move them to another sheet.`);
+      }
+      headerCells[col - 1] = value;
+      return;
+    }
+    if (col > width) {
+      throw new RowError(file, row, columnLetter(col), `this cell holds ${describeValue(value)} but its column has no header. Add a header, or delete the value.`);
+    }
+    values ??= new Array<CellValue>(width).fill(null);
+    values[col - 1] = value;
+  }
+
+  function endRow(): void {
+    if (headers === undefined) {
+      const texts = Array.from(headerCells, (c) => xlsxHeaderText(c ?? null));
+      headerCells = [];
+      if (texts.every((t) => t.trim() === '')) return;
+      headers = texts;
+      width = texts.length;
+      onHead({ headers, headerLine: row, sheet: sheetName });
+      return;
+    }
+    if (values !== undefined) out.push({ line: row, values });
+    values = undefined;
+  }
+
+  function openTag(tag: SaxTag): void {
+    const name = local(tag.name);
+    if (!inSheetData) {
+      if (name === 'sheetData') inSheetData = !tag.isSelfClosing;
+      return;
+    }
+    switch (name) {
+      case 'row': {
+        const r = tag.attributes.r;
+        row = r === undefined ? row + 1 : Number(r);
+        if (!Number.isInteger(row) || row < 1) throw damaged(`the row number ${quote(r ?? '')}`);
+        col = 0;
+        inRow = true;
+        return;
+      }
+      case 'c': {
+        if (!inRow) return;
+        const a = tag.attributes;
+        if (a.r === undefined) col += 1;
+        else {
+          const ref = parseCellRef(a.r);
+          if (ref === undefined) throw damaged(`the cell reference ${quote(a.r)}`);
+          col = ref.col;
+        }
+        if (col > MAX_SHEET_COLUMN) throw damaged(`a cell beyond column XFD`);
+        cell.t = a.t;
+        cell.s = a.s === undefined ? 0 : Number(a.s);
+        cell.hasFormula = false;
+        cell.formula = '';
+        cell.v = undefined;
+        cell.inline = undefined;
+        cell.overlong = false;
+        sharedSi = undefined;
+        inCell = true;
+        if (tag.isSelfClosing) {
+          inCell = false;
+          endCell();
+        }
+        return;
+      }
+      case 'v':
+        if (!inCell) return;
+        cell.v ??= '';
+        target = tag.isSelfClosing ? 0 : 1;
+        return;
+      case 'f':
+        if (!inCell) return;
+        cell.hasFormula = true;
+        if (tag.attributes.t === 'shared') sharedSi = tag.attributes.si;
+        target = tag.isSelfClosing ? 0 : 2;
+        return;
+      case 'is':
+        if (!inCell) return;
+        cell.inline ??= '';
+        inInline = !tag.isSelfClosing;
+        return;
+      case 'rPh':
+        if (inInline) inPhonetic = !tag.isSelfClosing;
+        return;
+      case 't':
+        if (inInline && !tag.isSelfClosing) target = 3;
+        return;
+    }
+  }
+
+  function closeTag(tag: SaxTag): void {
+    const name = local(tag.name);
+    if (!inSheetData) {
+      if (name === 'worksheet') sawEnd = true;
+      return;
+    }
+    switch (name) {
+      case 'v':
+      case 'f':
+      case 't':
+        target = 0;
+        return;
+      case 'rPh':
+        inPhonetic = false;
+        return;
+      case 'is':
+        inInline = false;
+        return;
+      case 'c':
+        if (!inCell || tag.isSelfClosing) return;
+        inCell = false;
+        target = 0;
+        endCell();
+        return;
+      case 'row':
+        if (!inRow) return;
+        inRow = false;
+        endRow();
+        return;
+      case 'sheetData':
+        inSheetData = false;
+        return;
+    }
+  }
+
+  function damaged(what: string): FileError {
+    return new FileError(file, `${file}:${row}: sheet "${sheetName}" holds ${what}, which cannot be read: the workbook is damaged. Open it in Excel or LibreOffice and save it again.`);
+  }
+
+  for await (const events of parseSax(xml.decode(source))) {
+    if (signal?.aborted) throw new InterruptedError(`reading ${file} was interrupted`);
+    for (const e of events) {
+      if (e.eventType === 'text') {
+        if (xml.takeCut() && target !== 0) {
+          cell.overlong = true;
+          if (target === 3) cell.inline = (cell.inline ?? '') + e.value;
+          else if (target === 1) cell.v = (cell.v ?? '') + e.value;
+          else cell.formula += e.value;
+        } else append(e.value);
+      } else if (e.eventType === 'opentag') openTag(e.value);
+      else closeTag(e.value);
+      if (headOnly && headers !== undefined) return;
+    }
+    if (out.length >= BATCH_ROWS) {
+      const full = out;
+      out = [];
+      yield full;
+    }
+  }
+  if (!sawEnd) {
+    throw new FileError(file, `cannot read ${file} as an .xlsx workbook: sheet "${sheetName}" ends early, after row ${row} (the file is cut short or damaged). Open it in a spreadsheet and save it again as .xlsx, or export it as CSV.`);
+  }
+  if (headers === undefined) {
+    throw new FileError(file, `sheet "${sheetName}" of ${file} is empty: its first row must be a header row naming the columns.`);
+  }
+  if (out.length > 0) yield out;
+}

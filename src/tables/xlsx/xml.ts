@@ -1,0 +1,109 @@
+import { createRequire } from 'node:module';
+import { TextDecoder } from 'node:util';
+import { MAX_CELL_CHARS } from '../xlsx-cell.ts';
+
+/*
+ * The XML of a workbook's parts is parsed with saxes through exceljs' own wrapper
+ * (`exceljs/lib/utils/parse-sax.js`): saxes is not a dependency of this package (package.json does
+ * not list it; it comes with exceljs), so it is reached through exceljs rather than imported, which
+ * would break unnoticed the day exceljs stops carrying it. The wrapper only turns saxes' callbacks
+ * into batches of events per chunk; the text it is fed is decoded here (`XmlText`), so its
+ * chunk-by-chunk decoding never sees bytes.
+ */
+
+const require = createRequire(import.meta.url);
+
+export interface SaxTag {
+  name: string;
+  attributes: Record<string, string>;
+  isSelfClosing: boolean;
+}
+type SaxEvent = { eventType: 'opentag' | 'closetag'; value: SaxTag } | { eventType: 'text'; value: string };
+export const parseSax = require('exceljs/lib/utils/parse-sax.js') as (source: AsyncIterable<string>) => AsyncIterable<SaxEvent[]>;
+
+/**
+ * The longest run of XML between two `<` that is passed to saxes. A cell of `MAX_CELL_CHARS`
+ * characters takes at most about 12 characters of XML each (`&#x5F;x000D_`), so a longer run can
+ * only be a cell that is too long (or damage); the rest of the run is dropped and the cell refused.
+ */
+export const MAX_RUN = 12 * (MAX_CELL_CHARS + 1);
+/** A cell's text after entity decoding: `_xHHHH_` takes 7 characters for one. */
+export const MAX_RAW_TEXT = 7 * (MAX_CELL_CHARS + 1);
+
+/** An element's name without its namespace prefix (`x:c` → `c`: some writers prefix every element). */
+export function local(name: string): string {
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(colon + 1);
+}
+
+/** The value of attribute `name` whatever its prefix (`r:id`, `ns1:id`). */
+export function prefixedAttribute(attributes: Record<string, string>, name: string): string | undefined {
+  for (const key of Object.keys(attributes)) if (key.endsWith(`:${name}`)) return attributes[key];
+  return undefined;
+}
+
+/**
+ * Bytes of an XML part to text for saxes: decoded as one stream (a character split across two
+ * chunks stays whole), UTF-16 when the part starts with its byte-order mark, invalid UTF-8 refused
+ * (never read as U+FFFD); every run of more than `MAX_RUN` characters without a `<` is cut there,
+ * and `takeCut()` then tells the consumer that the next text event is such a cut run.
+ */
+export class XmlText {
+  private run = 0;
+  private dropping = false;
+  private cutPending = false;
+
+  /** True once after a run was cut: the text event that follows is that run. */
+  takeCut(): boolean {
+    if (!this.cutPending) return false;
+    this.cutPending = false;
+    return true;
+  }
+
+  async *decode(source: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+    let decoder: TextDecoder | undefined;
+    for await (const chunk of source) {
+      let text: string;
+      if (typeof chunk === 'string') text = chunk;
+      else {
+        decoder ??= new TextDecoder(chunk[0] === 0xff && chunk[1] === 0xfe ? 'utf-16le' : chunk[0] === 0xfe && chunk[1] === 0xff ? 'utf-16be' : 'utf-8', { fatal: true });
+        text = decoder.decode(chunk, { stream: true });
+      }
+      yield* this.limit(text);
+    }
+    if (decoder) {
+      const rest = decoder.decode();
+      if (rest) yield* this.limit(rest);
+    }
+  }
+
+  private *limit(text: string): Generator<string> {
+    if (this.dropping) {
+      const lt = text.indexOf('<');
+      if (lt < 0) return;
+      this.dropping = false;
+      this.run = 0;
+      text = text.slice(lt);
+    }
+    const lastLt = text.lastIndexOf('<');
+    const tail = lastLt < 0 ? this.run + text.length : text.length - lastLt - 1;
+    if (tail <= MAX_RUN) {
+      this.run = tail;
+      if (text) yield text;
+      return;
+    }
+    let at = text.length - (tail - MAX_RUN);
+    // Never cut inside an entity (`&amp;`) or a surrogate pair: saxes would refuse the XML.
+    const amp = text.lastIndexOf('&', at - 1);
+    if (amp >= 0 && amp >= at - 12) {
+      const semicolon = text.indexOf(';', amp);
+      if (semicolon < 0 || semicolon >= at) at = amp;
+    }
+    const code = text.charCodeAt(at - 1);
+    if (code >= 0xd800 && code <= 0xdbff) at -= 1;
+    // The events before the cut run are handled before `cutPending` is set.
+    yield text.slice(0, at);
+    this.cutPending = true;
+    this.dropping = true;
+  }
+}
