@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitsDecimalPlaces, fixedDecimalText, isDecimalText } from '../src/payloads/index.ts';
+import { fitsDecimalPlaces, fixedDecimalText, isDecimalText } from '../src/values/index.ts';
 
 describe('fixedDecimalText writes exactly two decimals and never rounds', () => {
   it.each([

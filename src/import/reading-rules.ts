@@ -5,7 +5,8 @@
  */
 import type { EncodingOption, OpenedTable, SourceRow } from '../tables/index.ts';
 import { FileError, UsageError } from '../errors/index.ts';
-import { dayMonthEvidence, type ColumnMap, type DateOrder, type MappingFile, type ReadingRules } from '../mapping/index.ts';
+import type { ColumnMap, MappingFile, ReadingRules } from '../mapping/index.ts';
+import { dayMonthEvidence, type DateOrder } from '../values/index.ts';
 
 /** The reading options of an import: flags, or the mapping file's keys of the same meaning. */
 export interface ReadingOptions {
@@ -65,7 +66,7 @@ export async function settleDateOrder(
   if (sources.length === 0 && visit === undefined) return 'MDY';
   const proofs: { 'day-first'?: Where; 'month-first'?: Where; ambiguous?: Where } = {};
   const weigh = (cell: unknown, line: number, header: string): void => {
-    const kind = dayMonthEvidence(cell as never);
+    const kind = dayMonthEvidence(cell);
     if (kind !== undefined && proofs[kind] === undefined) proofs[kind] = { line, header, value: String(cell).trim() };
   };
   for (const s of sources) if (s.index === -1) weigh(s.constant, table.headerLine, `${s.column} (a constant of the mapping file)`);
@@ -112,7 +113,10 @@ interface Where {
   value: string;
 }
 
-/** Both rules, for a file whose columns are resolved. */
+/**
+ * The rules of a file whose columns are resolved: the decimal separator, the day/month order, and
+ * a workbook's date system, which the reader found in the workbook (`OpenedTable.date1904`).
+ */
 export async function settleReadingRules(
   table: OpenedTable,
   columns: ColumnMap,
@@ -123,5 +127,5 @@ export async function settleReadingRules(
 ): Promise<ReadingRules> {
   const decimalSeparator = settleDecimalSeparator(table, options.decimalSeparator);
   const dateOrder = await settleDateOrder(table, columns, dateColumns, options.dateFormat, decimalSeparator, signal, visit);
-  return { decimalSeparator, dateOrder };
+  return table.date1904 === true ? { decimalSeparator, dateOrder, date1904: true } : { decimalSeparator, dateOrder };
 }

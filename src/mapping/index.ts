@@ -3,7 +3,6 @@ export { suggestColumn, suggestHeader } from './suggest.ts';
 export { loadMappingFile, parseMappingFile, type MappingFile } from './mapping-file.ts';
 export {
   CellValueError,
-  formatDateTime,
   isBlank,
   parseBoolean,
   parseCell,
@@ -13,7 +12,6 @@ export {
   parseNumber,
   parseText,
   parseRateText,
-  dayMonthEvidence,
   US_RULES,
   type ReadingRules,
   type DateOrder,

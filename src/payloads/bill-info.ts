@@ -5,7 +5,7 @@
  * the service accepts other encodings is unspecified, so the observed one is the safe one.
  */
 import { billPayloadSchema, type BillItem, type BillPayload } from './bill-schema.ts';
-import { fixedDecimalText } from './decimal-text.ts';
+import { fixedDecimalText } from '../values/index.ts';
 import { payloadInvalid } from './payload-issues.ts';
 
 /** The contract refuses a bill whose query string would pass this many characters (CONTRACT §4). */

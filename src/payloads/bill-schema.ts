@@ -6,7 +6,7 @@
  * CREATED_BY are the service's bookkeeping, not something an import sets, so they are refused.
  */
 import { z } from 'zod';
-import { fitsDecimalPlaces, isDecimalText } from './decimal-text.ts';
+import { fitsDecimalPlaces, isDecimalText } from '../values/index.ts';
 
 const id = z.int().positive();
 const dateTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/, "expected a date-time 'YYYY-MM-DDTHH:MM:SS' without zone");

@@ -3,5 +3,4 @@
 export { estimatePayloadSchema, type EstimatePayload } from './estimate-schema.ts';
 export { billPayloadSchema, type BillPayload, type BillItem } from './bill-schema.ts';
 export { encodeBillInfo, billQueryString, MAX_BILL_QUERY_LENGTH } from './bill-info.ts';
-export { fixedDecimalText, fitsDecimalPlaces, isDecimalText } from './decimal-text.ts';
 export { payloadInvalid } from './payload-issues.ts';

@@ -24,9 +24,9 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
     for await (const _ of readXlsx(file, opts.sheet, (h) => (head = h), { headOnly: true, signal, cache })) {
       // headOnly yields nothing
     }
-    const { headers, headerLine } = head!;
+    const { headers, headerLine, date1904 } = head!;
     const batches = (): AsyncIterable<SourceRow[]> => readXlsx(file, opts.sheet, noop, { signal, cache });
-    return { file, headers, headerLine, kind, batches, rows: () => flatten(batches()) };
+    return { file, headers, headerLine, kind, date1904, batches, rows: () => flatten(batches()) };
   }
   if (opts.sheet !== undefined) {
     throw new FileError(file, `--sheet applies to .xlsx workbooks only; ${file} is read as CSV. Remove --sheet.`);

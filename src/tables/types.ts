@@ -57,6 +57,12 @@ export interface OpenedTable {
   encoding?: string;
   /** CSV only: the detected delimiter. */
   delimiter?: string;
+  /**
+   * .xlsx only: the workbook counts serial days in the 1904 date system (`<workbookPr
+   * date1904="1"/>`). Date-formatted cells are already `Date`s; a plain number that a date
+   * column reads as a serial day (`parseDate`) needs this to be read from the right epoch.
+   */
+  date1904?: boolean;
   /** The data rows, one at a time. Each call reads the file again from the start. */
   rows(): AsyncIterable<SourceRow>;
   /**

@@ -1,3 +1,4 @@
+import { excelSerialToDate, isSerialMoment } from '../values/index.ts';
 import { UnreadableCell, type CellValue } from './types.ts';
 
 /**
@@ -78,7 +79,7 @@ export function readRawCell(c: RawCell, ctx: CellContext, ref: () => string): Ce
       if (!NUMBER.test(text)) return damaged(ref(), `the number ${quote(text)}`, text);
       const n = Number(text);
       if (!Number.isFinite(n)) return damaged(ref(), `the number ${quote(text)}`, text);
-      if (ctx.isDateStyle(c.s) && n >= 0 && n < MAX_SERIAL) return excelSerialToDate(n, ctx.date1904);
+      if (ctx.isDateStyle(c.s) && isSerialMoment(n, ctx.date1904)) return excelSerialToDate(n, ctx.date1904);
       return n;
     }
     case 's': {
@@ -118,8 +119,6 @@ export function readRawCell(c: RawCell, ctx: CellContext, ref: () => string): Ce
 
 /** 1e5, -1.5, .5, 3E-7: the numbers the sheet XML holds (never hex, `Infinity` or blanks inside). */
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-/** 9999-12-31 in the 1900 date system: Excel shows no later date. */
-const MAX_SERIAL = 2_958_466;
 
 /**
  * Whether a formula cell carries the value Excel computed. `<v>` absent means the program that
@@ -261,15 +260,6 @@ export function cellRef(sheetPrefix: string, col: number, row: number): string {
 
 // ---------------------------------------------------------------------------------------------
 // Dates
-
-/**
- * Excel's serial day count to a `Date` whose UTC fields are the wall-clock time, the convention
- * exceljs uses (`utils.excelToDate`): day 25569 is 1970-01-01 in the 1900 date system; in the
- * 1904 date system serial 0 is 1904-01-01.
- */
-export function excelSerialToDate(serial: number, date1904 = false): Date {
-  return new Date(Math.round((serial - 25569 + (date1904 ? 1462 : 0)) * 86_400_000));
-}
 
 /**
  * A `t="d"` cell's ISO 8601 text: `2026-03-01`, `2026-03-01T08:30:00(.000)(Z|+02:00)`, or a

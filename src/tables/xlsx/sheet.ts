@@ -25,6 +25,8 @@ export interface XlsxHead {
   headers: string[];
   headerLine: number;
   sheet: string;
+  /** The workbook's date system is 1904's (for numbers a date column reads as serial days). */
+  date1904: boolean;
 }
 
 /** Rows per batch: rows are parsed per chunk of XML, so batches only bound the hand-off cost. */
@@ -123,7 +125,7 @@ export async function* readSheet(
       if (texts.every((t) => t.trim() === '')) return;
       headers = texts;
       width = texts.length;
-      onHead({ headers, headerLine: row, sheet: sheetName });
+      onHead({ headers, headerLine: row, sheet: sheetName, date1904: ctx.date1904 });
       return;
     }
     if (values !== undefined) out.push({ line: row, values });

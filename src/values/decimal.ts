@@ -1,0 +1,95 @@
+/**
+ * Decimal digits: the one home of how buildsync holds and writes an exact number. Amounts travel
+ * as text from the cell to the wire and are never passed through binary floating point
+ * (`Number('2.675')` is 2.67499999…). Nothing here rounds: an amount with more digits than the
+ * wire form holds is refused, since a rounded amount in a company's books is a silently wrong
+ * record (CONTRACT.md §4: "never rounded").
+ *
+ * How a file writes a number (separators, grouping, currency, signs) is read into
+ * `DecimalParts` by `written-number.ts`; this module only knows the parts and plain notation.
+ */
+
+/** An exact number, as digits. */
+export interface DecimalParts {
+  negative: boolean;
+  /** Integer digits without grouping separators or leading zeros ('0' at least). */
+  int: string;
+  /** Fraction digits as written (may be ''). */
+  frac: string;
+}
+
+// Plain decimal notation only: an optional sign, digits, an optional fraction. No exponent, no
+// thousands separators, no currency: those are read by `written-number.ts` under the file's
+// rules, and guessing here could turn '1,250' into 1.25 or 1250.
+const PLAIN = /^([+-]?)(\d*)(?:\.(\d*))?$/;
+
+/** The parts of plain decimal notation (`1250`, `-0.25`, `.5`, `5.`), or undefined. */
+function plainParts(text: string): DecimalParts | undefined {
+  const m = PLAIN.exec(text);
+  const intDigits = m?.[2] ?? '';
+  const frac = m?.[3] ?? '';
+  if (m === null || intDigits.length + frac.length === 0) return undefined;
+  return { negative: m[1] === '-', int: integerDigits(intDigits), frac };
+}
+
+/** Integer digits without leading zeros: '007' → '7', '' → '0'. */
+export function integerDigits(digits: string): string {
+  return digits.replace(/^0+(?=\d)/, '') || '0';
+}
+
+/** True when every fraction digit past `places` is a zero. */
+function fitsPlaces(frac: string, places: number): boolean {
+  return /^0*$/.test(frac.slice(places));
+}
+
+/** True when `text` is plain decimal notation (`1250`, `-0.25`, `.5`). */
+export function isDecimalText(text: string): boolean {
+  return plainParts(text) !== undefined;
+}
+
+/** True when `text` is plain decimal notation whose digits past `places` decimals are all zeros. */
+export function fitsDecimalPlaces(text: string, places: number): boolean {
+  const parts = plainParts(text);
+  return parts !== undefined && fitsPlaces(parts.frac, places);
+}
+
+/**
+ * Writes decimal text with exactly `places` decimals, without rounding: '1250' → '1250.00',
+ * '12.5' → '12.50', '12.3400' → '12.34'. Throws a RangeError naming the text when it is not
+ * plain decimal notation, or when a digit past `places` is not zero ('12.345'): the caller
+ * checks with `fitsDecimalPlaces` first and reports the cell.
+ */
+export function fixedDecimalText(text: string, places = 2): string {
+  const parts = plainParts(text.trim());
+  if (parts === undefined) {
+    throw new RangeError(`'${text}' is not a plain decimal number (digits, an optional '.' and fraction; no exponent or separators)`);
+  }
+  if (!fitsPlaces(parts.frac, places)) {
+    throw new RangeError(`'${text}' has more than ${places} decimals; it is refused rather than rounded`);
+  }
+  return decimalText({ ...parts, frac: parts.frac.slice(0, places).padEnd(places, '0') });
+}
+
+/** The parts as plain decimal text (`-1234.50`), with the fraction digits as held; no negative zero. */
+export function decimalText({ negative, int, frac }: DecimalParts): string {
+  const zero = /^0*$/.test(int) && /^0*$/.test(frac);
+  return `${negative && !zero ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
+}
+
+/** The parts as the nearest binary number (for quantities; never for money); no negative zero. */
+export function decimalNumber({ negative, int, frac }: DecimalParts): number {
+  const n = Number(`${int}.${frac || '0'}`);
+  return negative && n !== 0 ? -n : n;
+}
+
+/** The shortest text that reads back as `n` (JavaScript's own), with any exponent written out. */
+export function numberToDecimalText(n: number): string {
+  const s = String(n === 0 ? 0 : n); // -0 → '0'
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (m === null) return s;
+  const digits = m[2]! + (m[3] ?? '');
+  const point = m[2]!.length + Number(m[4]);
+  const body =
+    point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return m[1] + body;
+}

@@ -1,0 +1,17 @@
+// Value primitives: how a number or a date is written and read, below the tables (which read
+// cells), the mapping layer (which reads a cell for a field) and the payloads (which write the
+// wire form). They know text, numbers and `Date`s, never cells or files.
+export { CellValueError, quoteWritten } from './value-error.ts';
+export {
+  decimalNumber,
+  decimalText,
+  fitsDecimalPlaces,
+  fixedDecimalText,
+  integerDigits,
+  isDecimalText,
+  numberToDecimalText,
+  type DecimalParts,
+} from './decimal.ts';
+export { looksLikeDecimalComma, readWrittenNumber, type DecimalSeparator } from './written-number.ts';
+export { dateExpected, dayMonthEvidence, formatDateTime, readWrittenDate, type DateOrder } from './dates.ts';
+export { excelSerialToDate, isSerialDay, isSerialMoment, lastSerialDay } from './excel-serial.ts';
