@@ -167,7 +167,7 @@ export function describeRedisError(errors: unknown, url: string, opts: { connect
   if (/CLUSTERDOWN|cluster_state:fail|Failed to refresh slots cache|None of startup nodes is available/i.test(text)) {
     return problem(
       'cluster-down',
-      `the Redis Cluster at ${where} is not ready (${text.trim().split('\n')[0]!.trim()}): check that its nodes run and that every slot is served (redis-cli --cluster check HOST:PORT), or that REDIS_URL names one of its nodes.`,
+      `the Redis Cluster at ${where} is not ready (${list[0]!.message.split('\n')[0]}): check that its nodes run and that every slot is served (redis-cli --cluster check HOST:PORT), or that REDIS_URL names one of its nodes.`,
     );
   }
   const timeout = /ETIMEDOUT|no answer in|timed? ?out/i.test(text);
