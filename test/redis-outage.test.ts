@@ -268,7 +268,7 @@ describe('a Redis that answers, but not as the tool expects', () => {
     expect(right.code, right.stderr).toBe(0);
 
     expect.soft(wrong.code, wrong.stderr).toBe(2);
-    expect.soft(wrong.stderr).toMatch(/refused the credentials/);
+    expect.soft(wrong.stderr).toMatch(/refused the user name or password \(WRONGPASS\)/);
     expect.soft(wrong.stderr).toMatch(/password/);
     expect.soft(wrong.stderr).not.toMatch(/no Redis answers/);
     expect.soft(wrong.stderr + wrong.stdout).not.toContain(WRONG);

@@ -1,1 +1,3 @@
-export { runChecks, checkExitCode, REDIS_NEEDS, type CheckFinding, type CheckLevel, type CheckName, type CheckOptions, type CheckReport } from './check.ts';
+export { runChecks, type CheckOptions } from './run-checks.ts';
+export { checkExitCode, type CheckFinding, type CheckLevel, type CheckName, type CheckReport } from './finding.ts';
+export { REDIS_NEEDS } from './redis-acl.ts';

@@ -6,7 +6,7 @@ import { timeScale } from './runtime.ts';
 /**
  * `buildsync check [--account NAME] [--json]` (flags in program/check.ts): the configuration,
  * Redis, the service and the budget, each problem on its own line with what to do. The checks
- * live in src/check/check.ts; this only prints them.
+ * live in src/check/ (run-checks.ts runs them); this only prints them.
  */
 export async function checkCommand(ctx: CommandContext, opts: { json?: boolean }): Promise<number> {
   const report = await runChecks({

@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'BUILDSYNC_HTTP_400'
   | 'BUILDSYNC_HTTP_401'
   | 'BUILDSYNC_HTTP_404'
+  | 'BUILDSYNC_SERVICE_NOT_FOUND'
   | 'BUILDSYNC_HTTP_429'
   | 'BUILDSYNC_THROTTLED'
   | 'BUILDSYNC_HTTP_5XX'
@@ -153,6 +154,20 @@ export class AuthError extends HttpError {
 export class NotFoundError extends HttpError {
   constructor(init: HttpErrorInit) {
     super('BUILDSYNC_HTTP_404', init, `${init.method} ${stripQuery(init.path)} answered 404 Not Found: ${describeBody(init.body)}.`);
+  }
+}
+
+/**
+ * The service's own listing answered 404: the base URL points somewhere that is not the service
+ * (a wrong host, port or path, or one that ends in /api). Configuration, not a missing record.
+ */
+export class ServiceNotFoundError extends BuildsyncError {
+  constructor(baseUrl: string, opts: { path: string; baseUrlVariable: string; cause?: unknown }) {
+    super(
+      'BUILDSYNC_SERVICE_NOT_FOUND',
+      `${baseUrl} answered 404 for ${opts.path}: it does not look like the service. Check ${opts.baseUrlVariable} (its address, without /api).`,
+      { cause: opts.cause },
+    );
   }
 }
 

@@ -35,6 +35,8 @@ export function exitCodeOf(code: ErrorCode | undefined): number {
     case 'BUILDSYNC_DATABASE':
     // An import id that names nothing (a typo, or an import past its retention).
     case 'BUILDSYNC_IMPORT_UNKNOWN':
+    // The base URL answers 404 where the service lists its projects: BUILDSYNC_BASE_URL is wrong.
+    case 'BUILDSYNC_SERVICE_NOT_FOUND':
       return EXIT.usage;
     case 'BUILDSYNC_HTTP_401':
       return EXIT.auth;
@@ -47,3 +49,11 @@ export function exitCodeOf(code: ErrorCode | undefined): number {
   }
 }
 
+/** When several failures apply, the first of 130, 2, 3, 4, 1 wins (README, "Exit codes"). */
+const PRECEDENCE: readonly number[] = [EXIT.interrupted, EXIT.usage, EXIT.auth, EXIT.unreachable, EXIT.partial];
+
+/** The exit code of several failures' codes (`exitCodeOf` of each, by `PRECEDENCE`); 0 for none. */
+export function exitCodeOfAll(codes: Iterable<ErrorCode>): number {
+  const statuses = new Set([...codes].map(exitCodeOf));
+  return PRECEDENCE.find((s) => statuses.has(s)) ?? EXIT.ok;
+}

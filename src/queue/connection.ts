@@ -1,13 +1,14 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { redisClusterEnabled } from '../config.ts';
 import { withTimeout } from '../with-timeout.ts';
-import { RedisUnavailableError, redactUrl } from '../errors/index.ts';
+import { RedisUnavailableError } from '../errors/index.ts';
 import { logger } from '../log.ts';
 import { newCluster, type RedisConnection } from '../redis-layout.ts';
-import { describeRedisError, redisErrorLog } from './redis-errors.ts';
+import { clusterNodeProblem, describeRedisError, redisErrorLog } from './redis-errors.ts';
 
 export type { RedisConnection } from '../redis-layout.ts';
-export type RedisRole = 'worker' | 'producer';
+/** `probe`: `buildsync check`'s connection (one attempt, no reconnects, no ready check). */
+export type RedisRole = 'worker' | 'producer' | 'probe';
 
 export interface RedisTarget {
   /** REDIS_CLUSTER=1: `url` names one node of a Redis Cluster. @defaultValue REDIS_CLUSTER of the environment (and .env) */
@@ -17,7 +18,9 @@ export interface RedisTarget {
 /**
  * ioredis connections the way BullMQ wants them: a worker's connection retries forever
  * (`maxRetriesPerRequest: null`, BullMQ docs "Going to production"), a producer's fails fast so
- * that a CLI without Redis says so at once instead of hanging.
+ * that a CLI without Redis says so at once instead of hanging. A probe (`buildsync check`) makes
+ * one attempt and never reconnects, and skips ioredis' ready check: its INFO would print a
+ * warning of its own for a user without INFO, where the check names INFO among the permissions.
  */
 export function createRedis(url: string, role: RedisRole, target: RedisTarget = {}): RedisConnection {
   // A producer (a CLI command) rides out a Redis blip: once connected, its commands wait while
@@ -27,29 +30,35 @@ export function createRedis(url: string, role: RedisRole, target: RedisTarget = 
   const retry =
     role === 'worker'
       ? (n: number) => Math.min(n * 200, 2000)
-      : (n: number) => {
-          lostAt ??= Date.now();
-          return Date.now() - lostAt > redisGraceMs() ? null : Math.min(n * 200, 1000);
-        };
+      : role === 'probe'
+        ? () => null
+        : (n: number) => {
+            lostAt ??= Date.now();
+            return Date.now() - lostAt > redisGraceMs() ? null : Math.min(n * 200, 1000);
+          };
   const cluster = target.cluster ?? redisClusterEnabled();
   let redis: RedisConnection;
   if (cluster) {
     redis = newCluster(url, {
       retry,
       connectTimeoutMs: role === 'worker' ? 10_000 : 3000,
-      // About 20 s for a worker, which rides out a Redis that went away; well past an election for a producer.
-      maxRedirections: role === 'worker' ? 64 : 32,
+      // About 20 s for a worker, which rides out a Redis that went away; well past an election for a
+      // producer; a probe only needs to reach every master once.
+      maxRedirections: role === 'worker' ? 64 : role === 'probe' ? 4 : 32,
+      ...(role === 'probe' ? { nodeOptions: { maxRetriesPerRequest: 0 } } : {}),
     });
   } else {
     const opts: RedisOptions =
       role === 'worker'
         ? { maxRetriesPerRequest: null, enableReadyCheck: true, retryStrategy: retry }
-        : { maxRetriesPerRequest: null, enableOfflineQueue: true, enableReadyCheck: true, connectTimeout: 3000, retryStrategy: retry };
+        : role === 'probe'
+          ? { maxRetriesPerRequest: 0, enableOfflineQueue: true, enableReadyCheck: false, connectTimeout: 3000, retryStrategy: retry }
+          : { maxRetriesPerRequest: null, enableOfflineQueue: true, enableReadyCheck: true, connectTimeout: 3000, retryStrategy: retry };
     redis = new Redis(url, { ...opts, lazyConnect: true });
   }
   if (role === 'producer') redis.on('ready', () => (lostAt = undefined));
   // Every connection has an error listener (ioredis would print each reconnection failure); a
-  // producer's gets it once connected (`connectRedis` reports a failure to connect itself).
+  // producer's and a probe's get it once connected (`connectRedis` reports a failure to connect itself).
   if (role === 'worker') redisErrorLog(url, logger()).watch(redis, 'worker connection');
   return redis;
 }
@@ -60,37 +69,24 @@ export function redisGraceMs(): number {
   return Number.isFinite(v) && v >= 0 ? v : 30_000;
 }
 
-/** Connects and pings, or throws RedisUnavailableError with what to do. */
+/** Connects and pings, or throws RedisUnavailableError saying what is wrong (redis-errors.ts) and what to do. */
 export async function connectRedis(url: string, role: RedisRole, target: RedisTarget = {}): Promise<RedisConnection> {
   const cluster = target.cluster ?? redisClusterEnabled();
   const redis = createRedis(url, role, { cluster });
-  let lastError: unknown;
-  const onError = (err: unknown) => (lastError = err);
+  // ioredis rejects connect() with a bare "Connection is closed."; the cause came on 'error'.
+  const seen: unknown[] = [];
+  const onError = (err: unknown) => seen.push(err);
   redis.on('error', onError);
   try {
     // A cluster is ready once every slot is served (its ready check reads CLUSTER INFO); give it
-    // the time a fresh cluster or a failover takes.
+    // the time a fresh cluster or a failover takes. A probe answers in seconds or says why not.
     await withTimeout(
       redis.connect().then(() => redis.ping()),
-      cluster ? 10_000 : 4000,
+      role === 'probe' ? 5000 : cluster ? 10_000 : 4000,
     );
   } catch (err) {
     redis.disconnect();
-    // Say what is wrong: a wrong password or TLS mismatch is not "no Redis answers".
-    // ioredis rejects connect() with a bare "Connection is closed."; the cause came on 'error'.
-    const clusterProblem = cluster ? describeClusterFailure(url, lastError ?? err) : undefined;
-    if (clusterProblem) throw new RedisUnavailableError(url, { cause: err, message: clusterProblem });
-    const problem = describeRedisError(lastError ?? err, url);
-    if (url.startsWith('rediss:') && (isTimeout(err) || problem.cause === 'timeout' || problem.cause === 'closed')) {
-      throw new RedisUnavailableError(url, {
-        cause: err,
-        message: `no TLS answer from Redis at ${redactUrl(url)} (the TLS handshake never completed): if this Redis does not speak TLS, use redis:// instead of rediss:// in REDIS_URL`,
-      });
-    }
-    if (problem.cause === 'auth' || problem.cause === 'tls' || problem.cause === 'noperm' || problem.cause === 'readonly') {
-      throw new RedisUnavailableError(url, { cause: err, message: problem.message });
-    }
-    throw new RedisUnavailableError(url, { cause: err });
+    throw new RedisUnavailableError(url, { cause: err, message: describeRedisError([...seen, err], url, { connecting: true }).message });
   } finally {
     redis.off('error', onError);
   }
@@ -102,7 +98,7 @@ export async function connectRedis(url: string, role: RedisRole, target: RedisTa
       throw err;
     }
   }
-  if (role === 'producer') redisErrorLog(url, logger()).watch(redis, 'producer connection');
+  if (role !== 'worker') redisErrorLog(url, logger()).watch(redis, `${role} connection`);
   return redis;
 }
 
@@ -117,23 +113,7 @@ async function refuseClusterNode(redis: Redis, url: string): Promise<void> {
   } catch {
     return; // INFO not permitted: the durability check names that; nothing to decide here
   }
-  if (/^cluster_enabled:1\b/m.test(info)) {
-    throw new RedisUnavailableError(url, {
-      message: `Redis at ${redactUrl(url)} is a node of a Redis Cluster: set REDIS_CLUSTER=1 so that buildsync talks to the whole cluster (and keeps each queue and account in one slot)`,
-    });
-  }
-}
-
-/** Messages for what only a cluster connection runs into; undefined for the ordinary causes. */
-function describeClusterFailure(url: string, err: unknown): string | undefined {
-  const text = `${(err as Error)?.message ?? err} ${((err as { lastNodeError?: Error })?.lastNodeError as Error | undefined)?.message ?? ''}`;
-  if (/cluster support disabled|This instance has cluster support disabled/i.test(text)) {
-    return `Redis at ${redactUrl(url)} is not a Redis Cluster (cluster support disabled), but REDIS_CLUSTER=1 is set: unset REDIS_CLUSTER, or point REDIS_URL at a node of the cluster`;
-  }
-  if (/CLUSTERDOWN|cluster_state:fail|Failed to refresh slots cache|None of startup nodes is available/i.test(text) && !/WRONGPASS|NOAUTH|NOPERM/.test(text)) {
-    return `the Redis Cluster at ${redactUrl(url)} is not ready (${text.trim().split('\n')[0]}): check that its nodes run and that every slot is served (redis-cli --cluster check HOST:PORT), or that REDIS_URL names one of its nodes`;
-  }
-  return undefined;
+  if (/^cluster_enabled:1\b/m.test(info)) throw new RedisUnavailableError(url, { message: clusterNodeProblem(url).message });
 }
 
 /** True when a Redis answers at url within a short time. */
@@ -147,6 +127,3 @@ export async function redisAnswers(url: string, target: RedisTarget = {}): Promi
   }
 }
 
-function isTimeout(err: unknown): boolean {
-  return /no answer in \d+ ms/.test(String((err as Error)?.message));
-}

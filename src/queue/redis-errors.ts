@@ -3,78 +3,201 @@ import type { Logger } from 'pino';
 import { redactUrl } from '../errors/index.ts';
 
 /**
- * What a Redis failure means, in one line with what to do (issue: "calm and precise"). `cause`
- * is a stable key: the same cause is logged at most once per `QUIET_MS` however many connections,
- * queues and workers report it.
+ * The one describer of Redis failures: what `check` says of a Redis it cannot use, what a
+ * command that cannot connect says, what a running worker logs and what a command's failure
+ * prints (cli/exit.ts) all come from `describeRedisError`, one wording per cause, each saying
+ * what to do.
  */
 export interface RedisProblem {
-  cause: 'auth' | 'tls' | 'noperm' | 'refused' | 'readonly' | 'loading' | 'timeout' | 'closed' | 'lock' | 'other';
+  /**
+   * A stable key: the same cause is logged at most once per `QUIET_MS` however many connections,
+   * queues and workers report it.
+   */
+  cause: RedisCause;
   message: string;
   /** Known causes print no stack trace; an unforeseen one keeps it (a bug report). */
   known: boolean;
 }
 
-/** The ACL category a least-privilege user needs for a command (README "Redis ACL"). */
-function aclCategory(command: string): string {
+export type RedisCause =
+  | 'auth'
+  | 'no-password'
+  | 'noperm'
+  | 'tls'
+  | 'tls-handshake'
+  | 'protocol'
+  | 'dns'
+  | 'refused'
+  | 'readonly'
+  | 'loading'
+  | 'timeout'
+  | 'closed'
+  | 'lost'
+  | 'lock'
+  | 'not-cluster'
+  | 'cluster-node'
+  | 'cluster-down'
+  | 'other';
+
+/** Causes ioredis rides out by reconnecting: a running process says it keeps trying. */
+const TRANSIENT: ReadonlySet<RedisCause> = new Set(['dns', 'refused', 'loading', 'timeout', 'lost', 'cluster-down']);
+
+/** The user of a Redis URL (`default` when it names none); a user name is not a secret. */
+export function redisUser(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).username) || 'default';
+  } catch {
+    return 'default';
+  }
+}
+
+function urlHasPassword(url: string): boolean {
+  try {
+    return new URL(url).password !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The ACL rule a least-privilege user needs for a command (README "Redis ACL"). */
+function aclGrant(command: string): string {
   const c = command.toLowerCase();
   if (c.startsWith('eval') || c.startsWith('script') || c.startsWith('function') || c.startsWith('fcall')) return '+eval +evalsha (in category @scripting)';
-  if (c === 'info' || c.startsWith('client') || c === 'ping' || c === 'hello') return `+${c}`;
   if (c.startsWith('config')) return '+config|get (optional: without it the tool assumes appendfsync everysec and warns)';
-  if (c.startsWith('b') && /^(bzpopmin|bzpopmax|blpop|brpop|blmove|brpoplpush|bzmpop|blmpop)$/.test(c)) return '+@blocking';
-  if (c === 'wait' || c === 'waitaof') return `+${c}`;
+  if (/^(bzpopmin|bzpopmax|blpop|brpop|blmove|brpoplpush|bzmpop|blmpop)$/.test(c)) return '+@blocking';
   return `+${c}`;
 }
 
-export function describeRedisError(err: unknown, url: string): RedisProblem {
-  const e = err as NodeJS.ErrnoException & { command?: { name?: string } };
-  const msg = String(e?.message ?? err);
+/** Every error given, and the node error a cluster client wraps in its own ("Failed to refresh slots cache"). */
+function expand(errors: unknown): Array<Error & { code?: string; command?: { name?: string } }> {
+  const list = Array.isArray(errors) ? errors : [errors];
+  return list.flatMap((e) => {
+    const err = e instanceof Error ? e : new Error(String(e));
+    const node = (err as { lastNodeError?: unknown }).lastNodeError;
+    return node instanceof Error ? [err, node] : [err];
+  });
+}
+
+const SEE_ACL = 'see the README, "Redis ACL for a least-privilege user"';
+
+/**
+ * What a Redis failure means, in one line with what to do. `errors` is the error, or every error
+ * seen (a connection that failed reports its cause on 'error' and then fails with a bare
+ * "Connection is closed."). `connecting`: the connection never answered, so a closed connection
+ * or a timeout is about the address or TLS rather than a Redis that went away.
+ */
+export function describeRedisError(errors: unknown, url: string, opts: { connecting?: boolean } = {}): RedisProblem {
+  const list = expand(errors);
+  const text = list.map((e) => `${e.code ?? ''} ${e.name} ${e.message}`).join('\n');
+  const first = (re: RegExp) => list.find((e) => re.test(`${e.code ?? ''} ${e.message}`));
   const where = redactUrl(url);
-  if (/WRONGPASS|invalid username-password pair|NOAUTH|Authentication required/i.test(msg)) {
-    return { cause: 'auth', known: true, message: `Redis at ${where} refused the credentials (${msg.split('\n')[0]!.slice(0, 120)}): check the user and password in REDIS_URL (redis://USER:PASSWORD@host:port)` };
+  const user = redisUser(url);
+  const tls = url.startsWith('rediss:');
+  const problem = (cause: RedisCause, message: string): RedisProblem => ({ cause, message, known: true });
+
+  if (/cluster support disabled/i.test(text)) {
+    return problem('not-cluster', `Redis at ${where} is not a Redis Cluster (cluster support disabled), but REDIS_CLUSTER=1 is set: unset REDIS_CLUSTER, or point REDIS_URL at a node of the cluster.`);
   }
-  if (/NOPERM/i.test(msg)) {
-    const cmd = /command '([^']+)'|'([^']+)' command|for the '([^']+)'/i.exec(msg);
-    const command = (cmd?.[1] ?? cmd?.[2] ?? cmd?.[3] ?? e.command?.name ?? '').toLowerCase();
-    return {
-      cause: 'noperm',
-      known: true,
-      message: `the Redis user in REDIS_URL may not run ${command ? `'${command}'` : 'a command the tool needs'} (${msg.slice(0, 160)}): grant it with ACL SETUSER … ${command ? aclCategory(command) : ''} (see the README, "Redis ACL for a least-privilege user")`,
-    };
+  if (/WRONGPASS|invalid username-password pair/i.test(text)) {
+    return problem(
+      'auth',
+      `Redis at ${where} refused the user name or password (WRONGPASS): user ${user} does not exist, is disabled, or its password is wrong. Correct REDIS_URL (redis://USER:PASSWORD@HOST:PORT; the password part is URL-encoded).`,
+    );
   }
-  if (/can't run this command or subcommand script/i.test(msg)) {
+  if (/NOAUTH|Authentication required/i.test(text)) {
+    return problem(
+      'no-password',
+      `Redis at ${where} requires a password (NOAUTH)${urlHasPassword(url) ? '' : ' and REDIS_URL gives none'}. Put it in REDIS_URL: redis://USER:PASSWORD@HOST:PORT (user default when the server only has requirepass).`,
+    );
+  }
+  const noperm = first(/NOPERM/);
+  if (noperm) {
+    const cmd = /command '([^']+)'|'([^']+)' command|for the '([^']+)'/i.exec(noperm.message);
+    const command = (cmd?.[1] ?? cmd?.[2] ?? cmd?.[3] ?? noperm.command?.name ?? '').toLowerCase();
+    return problem(
+      'noperm',
+      `Redis user ${user} may not run ${command ? `'${command}'` : 'a command buildsync needs'} (${noperm.message.slice(0, 160)}). Grant it: ACL SETUSER ${user} ${command ? aclGrant(command) : '…'} (${SEE_ACL}).`,
+    );
+  }
+  if (/can't run this command or subcommand script/i.test(text)) {
     // Redis does not say which command a script was refused: for buildsync's scripts it is the
     // one outside the data categories, TIME (the ledger and the throttle read the server's clock).
-    return {
-      cause: 'noperm',
-      known: true,
-      message: `the Redis user in REDIS_URL may not run a command inside buildsync's Lua scripts (most likely TIME, which the ledger and the throttle read): grant it with ACL SETUSER … +time (see the README, "Redis ACL for a least-privilege user")`,
-    };
+    return problem(
+      'noperm',
+      `Redis user ${user} may not run a command inside buildsync's Lua scripts (most likely TIME, which the ledger and the throttle read). Grant it: ACL SETUSER ${user} +time (${SEE_ACL}).`,
+    );
   }
-  if (/wrong version number|ssl3_get_record|EPROTO|packet length too long|SSL routines|ERR_SSL|certificate|self.signed/i.test(msg) || /^ERR_SSL|^ERR_TLS/.test(e?.code ?? '')) {
-    return { cause: 'tls', known: true, message: `TLS to Redis at ${where} failed (${msg.slice(0, 120)}): use rediss:// only where the server speaks TLS, redis:// where it does not` };
+  const lock = first(/could not renew lock for job|Missing lock for job|Lock mismatch for job/i);
+  if (lock) {
+    return problem(
+      'lock',
+      `jobs in hand lost their locks while Redis was away (${lock.message.replace(/\s+/g, ' ').slice(0, 80)}…): BullMQ hands each back to a worker once its lock expires; the ledger keeps their records from being sent twice.`,
+    );
   }
-  if (/Protocol error, got "\\u0015"|Protocol error.*\\x15|got "\u0015"/.test(msg)) {
-    return { cause: 'tls', known: true, message: `Redis at ${where} answered in TLS to a plain connection: use rediss:// in REDIS_URL` };
+  if (/READONLY/.test(text)) {
+    return problem('readonly', `Redis at ${where} is a read-only replica (READONLY): buildsync writes its queues, ledger and budget there. Point REDIS_URL at the primary.`);
   }
-  if (/could not renew lock for job|Missing lock for job|Lock mismatch for job/i.test(msg)) {
-    return { cause: 'lock', known: true, message: `jobs in hand lost their locks while Redis was away (${msg.replace(/\s+/g, ' ').slice(0, 80)}…): BullMQ hands each back to a worker once its lock expires; the ledger keeps their records from being sent twice` };
+  if (/LOADING/.test(text)) return problem('loading', `Redis at ${where} is loading its data set into memory (LOADING); it answers once that is done.`);
+  // A name that does not resolve, whether DNS said so (ENOTFOUND) or did not answer (EAI_AGAIN).
+  const dns = first(/ENOTFOUND|EAI_AGAIN|EAI_NONAME/);
+  if (dns) {
+    const code = /ENOTFOUND|EAI_AGAIN|EAI_NONAME/.exec(`${dns.code ?? ''} ${dns.message}`)![0];
+    return problem('dns', `the host name of REDIS_URL (${where}) does not resolve (${code}). Check the host name in REDIS_URL.`);
   }
-  if (/READONLY/.test(msg)) {
-    return { cause: 'readonly', known: true, message: `Redis at ${where} is a read-only replica: point REDIS_URL at the primary` };
+  const refused = first(/ECONNREFUSED|EHOSTUNREACH|ENETUNREACH/);
+  if (refused) {
+    const why = /ECONNREFUSED/.test(`${refused.code ?? ''} ${refused.message}`) ? 'connection refused' : 'host unreachable';
+    return problem('refused', `no Redis answers at ${where} (${why}). Start one (redis-server --daemonize yes) or set REDIS_URL to where it runs.`);
   }
-  if (/LOADING/.test(msg)) {
-    return { cause: 'loading', known: true, message: `Redis at ${where} is loading its data set after a restart; the tool waits and carries on` };
+  const tlsError = first(/EPROTO|SSL|TLS|certificate|self.signed|UNABLE_TO_VERIFY|wrong version number|packet length too long/i);
+  if (tlsError) {
+    return problem(
+      'tls',
+      `the TLS connection to ${where} failed (${tlsError.message.split('\n')[0]!.slice(0, 120)}). If the server speaks plain Redis, use redis:// instead of rediss://; if it needs TLS, check its certificate.`,
+    );
   }
-  if (e?.code === 'ECONNREFUSED' || e?.code === 'ENOTFOUND' || e?.code === 'EHOSTUNREACH' || /ECONNREFUSED|ENOTFOUND/.test(msg)) {
-    return { cause: 'refused', known: true, message: `no Redis answers at ${where} (${e?.code ?? 'connection refused'}); retrying until it is back` };
+  if (/ParserError|Protocol error/.test(text)) {
+    return problem(
+      'protocol',
+      tls
+        ? `something at ${where} answers, but not as Redis over TLS. Check the port in REDIS_URL.`
+        : `something at ${where} answers, but not as plain Redis (a TLS-only server, or another service on that port). If the server expects TLS, use rediss://; otherwise check the port in REDIS_URL.`,
+    );
   }
-  if (e?.code === 'ETIMEDOUT' || /ETIMEDOUT|timed? ?out/i.test(msg)) {
-    return { cause: 'timeout', known: true, message: `Redis at ${where} does not answer in time (${msg.slice(0, 80)}); retrying` };
+  if (/CLUSTERDOWN|cluster_state:fail|Failed to refresh slots cache|None of startup nodes is available/i.test(text)) {
+    return problem(
+      'cluster-down',
+      `the Redis Cluster at ${where} is not ready (${list[0]!.message.split('\n')[0]}): check that its nodes run and that every slot is served (redis-cli --cluster check HOST:PORT), or that REDIS_URL names one of its nodes.`,
+    );
   }
-  if (/Connection is closed|ECONNRESET|EPIPE|Stream isn't writeable|max retries per request/i.test(msg) || e?.code === 'ECONNRESET') {
-    return { cause: 'closed', known: true, message: `the connection to Redis at ${where} was lost (${msg.slice(0, 80)}); retrying until it is back` };
+  const timeout = /ETIMEDOUT|no answer in|timed? ?out/i.test(text);
+  const closed = /Connection is closed|ECONNRESET|EPIPE|Stream isn't writeable|max retries per request/i.test(text);
+  if (opts.connecting && tls && (timeout || closed)) {
+    return problem(
+      'tls-handshake',
+      `no TLS answer from Redis at ${where} (the TLS handshake never completed): if this Redis does not speak TLS, use redis:// instead of rediss:// in REDIS_URL; otherwise check the host, the port and the firewall.`,
+    );
   }
-  return { cause: 'other', known: false, message: `Redis at ${where}: ${msg.slice(0, 300)}` };
+  if (timeout) {
+    return problem('timeout', `no Redis answers at ${where} in time (connection timed out). Check the host, the port and the firewall; a server that expects TLS needs rediss://.`);
+  }
+  if (closed && opts.connecting) {
+    return problem('closed', `Redis at ${where} closed the connection before answering (a server that expects TLS does that to plain connections: then use rediss://). Check REDIS_URL.`);
+  }
+  if (closed) return problem('lost', `the connection to Redis at ${where} was lost (${list[0]!.message.slice(0, 80)}).`);
+  return { cause: 'other', known: false, message: `Redis at ${where} failed: ${(list.at(-1)?.message ?? 'unknown error').slice(0, 300)}. Check REDIS_URL.` };
+}
+
+/**
+ * A plain connection to a node of a Redis Cluster would work for the keys of that node's slots
+ * and fail with MOVED for the others, half-way through a run.
+ */
+export function clusterNodeProblem(url: string): RedisProblem {
+  return {
+    cause: 'cluster-node',
+    known: true,
+    message: `Redis at ${redactUrl(url)} is a node of a Redis Cluster: set REDIS_CLUSTER=1 so that buildsync talks to the whole cluster (and keeps each queue and account in one slot)`,
+  };
 }
 
 /** A known cause is logged at most once in this long, whatever emits it. */
@@ -105,8 +228,10 @@ export class RedisErrorLog {
     if (now - (this.#last.get(key) ?? -Infinity) < QUIET_MS) return;
     this.#last.set(key, now);
     if (this.#last.size > 100) this.#last.delete(this.#last.keys().next().value!);
-    if (p.known) this.log.warn({ redis: p.cause, where: what }, p.message);
-    else this.log.error({ redis: p.cause, where: what, err: (err as Error)?.stack }, p.message);
+    // ioredis reconnects on its own: the line says so, where a command that gave up would not.
+    const message = TRANSIENT.has(p.cause) ? `${p.message} Retrying until it is back.` : p.message;
+    if (p.known) this.log.warn({ redis: p.cause, where: what }, message);
+    else this.log.error({ redis: p.cause, where: what, err: (err as Error)?.stack }, message);
   }
 }
 

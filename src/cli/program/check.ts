@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { action } from '../command.ts';
 import { examples } from './examples.ts';
 
-/** `buildsync check`; the checks are in src/check/check.ts, printed by ../check-command.ts. */
+/** `buildsync check`; the checks are in src/check/, printed by ../check-command.ts. */
 export function registerCheck(program: Command): void {
   program
     .command('check')
