@@ -147,7 +147,7 @@ export function describeRedisError(errors: unknown, url: string, opts: { connect
   const refused = first(/ECONNREFUSED|EHOSTUNREACH|ENETUNREACH/);
   if (refused) {
     const why = /ECONNREFUSED/.test(`${refused.code ?? ''} ${refused.message}`) ? 'connection refused' : 'host unreachable';
-    return problem('refused', `no Redis answers at ${where} (${why}). Start one (redis-server --daemonize yes) or set REDIS_URL to where it runs.`);
+    return problem('refused', `no Redis answers at ${where} (${why}). Start one (redis-server --daemonize yes) or set REDIS_URL to where it runs; --dry-run and --no-queue need none.`);
   }
   const tlsError = first(/EPROTO|SSL|TLS|certificate|self.signed|UNABLE_TO_VERIFY|wrong version number|packet length too long/i);
   if (tlsError) {
