@@ -37,7 +37,6 @@ import { renderImportPage } from './import-html.ts';
 import { IMPORT_PAGE_DEFAULTS, safeName, uploadKeepMs, UploadStore } from './upload-store.ts';
 
 export { IMPORT_PAGE_DEFAULTS, uploadKeepMs };
-export { mappingFromChoices } from '../import-service/index.ts';
 
 /** What `startDashboard` takes for the import page (`--allow-imports`, `--max-upload-mb`). */
 export interface ImportPageOptions {
