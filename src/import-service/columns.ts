@@ -15,11 +15,6 @@ const ERRORS_FILE_HEADERS = new Set(['sourceline', 'error']);
 /** Rows and records the check shows (every invalid row besides). */
 export const SHOWN_ROWS = 200;
 
-/** Whether a header is one of the errors file's own columns (`source_line`, `error`). */
-export function isErrorsFileHeader(header: string): boolean {
-  return ERRORS_FILE_HEADERS.has(normalizeHeader(header));
-}
-
 /** The columns an import of `kind` knows. */
 export function knownColumns(kind: ImportKind): readonly string[] {
   return kind === 'estimates' ? ESTIMATE_COLUMNS : BILL_COLUMNS;
