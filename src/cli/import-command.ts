@@ -1,17 +1,11 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { allowVolatileRedis } from '../config.ts';
 import { FileError, parseFailureReason, UsageError } from '../errors/index.ts';
 import { formatEta, AccountThrottle } from '../throttle/index.ts';
-import { importOutcome, importSummary, loadProjectResolver, planBills, planEstimates, reportCsvChunks, writeReport, errorsFilePath, errorsFileSource, linesToFix, wirePayload, mappingOption, writeDryRun, writeErrorsFile, streamBills, streamEstimates, type ImportPlan, type PlanFacts, type ImportSummary, type PlanOptions } from '../import/index.ts';
-import { openSession } from '../session/index.ts';
-import { writeFileAtomically } from '../atomic-file.ts';
+import { importOutcome, errorsFilePath, wirePayload, mappingOption, type ImportSummary, type PlanOptions } from '../import/index.ts';
 import type { EncodingOption } from '../tables/index.ts';
-import { durabilityDecision, readDurabilityFacts, RedisNotDurableError } from '../ledger/index.ts';
-import { ImportStore } from '../import/index.ts';
-import { UnresolvedProjects, type DateOrder } from '../mapping/index.ts';
-import { ImportSubmission } from '../queue/index.ts';
+import type { DateOrder } from '../mapping/index.ts';
+import { collectResults, dryRunImport, ImportStore, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
 import type { CommandContext } from './command.ts';
 import { exitCodeOf } from './exit.ts';
 import { followJob } from './follow.ts';
@@ -63,31 +57,6 @@ function importJson(fields: Partial<ImportJson> & Pick<ImportJson, 'status' | 'k
   return JSON.stringify({ status, importId, kind, file, rows, records, counts, report, errorsFile, exitCode, error });
 }
 
-/**
- * A dry run needs no service, but when the account's credentials are set it resolves project
- * numbers and names through one listing; when they are not set, or the service cannot be reached,
- * ids are taken as written and numbers and names are reported as unresolved.
- */
-async function dryRunResolver(ctx: CommandContext, cfg: ReturnType<typeof configFor>): Promise<PlanOptions['resolver']> {
-  let account;
-  try {
-    account = serviceAccount(ctx, cfg);
-  } catch {
-    return undefined;
-  }
-  // Without Redis a dry run's one listing request takes no budget token (CONTRACT.md §2: "says so").
-  ctx.err('dry run: reading the project listing to resolve project numbers and names (one request, not counted in the shared budget)');
-  const session = openSession(account, { prefix: cfg.prefix, connections: 1 });
-  try {
-    return await loadProjectResolver(session.client, ctx.signal);
-  } catch (err) {
-    ctx.err(`dry run: could not list the account's projects (${(err as Error).message}); project numbers and names stay unresolved`);
-    return undefined;
-  } finally {
-    await session.close();
-  }
-}
-
 export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bills', file: string, flags: ImportFlags): Promise<number> {
   if (!existsSync(file)) throw new FileError(file, `${file}: no such file; check the path`);
   if (flags.printPayloads && !flags.dryRun) throw new UsageError('--print-payloads goes with --dry-run');
@@ -108,21 +77,25 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   const reportPath = resolve(flags.report ?? flags.out ?? `${file}.report.csv`);
   const errorsPath = errorsFilePath(reportPath);
   const cfg = configFor(ctx);
-  const plan = (p: PlanOptions): Promise<ImportPlan> => (kind === 'estimates' ? planEstimates(file, p) : planBills(file, p));
 
   if (flags.dryRun) {
-    const listed = await dryRunResolver(ctx, cfg);
-    const unresolved = listed === undefined ? new UnresolvedProjects() : undefined;
-    const planned = await plan({ ...planOpts, resolver: listed ?? unresolved });
-    if (planned.rows === 0) return headerOnly(ctx, file, kind, reportPath, errorsPath, flags.json);
-    const r = await writeDryRun(planned, {
+    let account;
+    try {
+      account = serviceAccount(ctx, cfg);
+    } catch {
+      account = undefined;
+    }
+    const { planned, result: r, unresolved } = await dryRunImport(kind, file, {
+      planOpts,
+      account,
+      prefix: cfg.prefix,
+      limits: cfg.account.limits,
       reportPath,
       errorsPath,
-      source: errorsFileSource(planned, resolve(file), planOpts),
-      limits: cfg.account.limits,
-      unresolved,
       signal: ctx.signal,
+      notice: ctx.err,
     });
+    if (r === undefined) return headerOnly(ctx, file, kind, reportPath, errorsPath, flags.json);
     if (flags.printPayloads) for (const rec of planned.records) ctx.out(wirePayload(kind, rec, unresolved));
     const invalid = r.invalid;
     if (unresolved !== undefined && unresolved.count > 0) {
@@ -145,33 +118,20 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   // the file is read, and the project listing takes its token from the account's shared budget.
   const { redis, queues, close } = await openQueues(cfg, ctx);
   try {
-    const durability = durabilityDecision(await readDurabilityFacts(redis), { allowVolatile: allowVolatileRedis() });
-    if (durability.mode === 'refuse') throw new RedisNotDurableError('refused', durability.message);
+    const durability = await requireDurableRedis(redis);
     if (durability.warning) ctx.err(`warning: ${durability.warning}`);
-    const session = openSession(account, { redis, prefix: cfg.prefix, connections: cfg.concurrency, timeScale: timeScale() });
     const store = new ImportStore(redis, cfg.prefix);
-    // The plan streams into the import store while the file is read, so memory stays flat; no
-    // record job exists before the whole file is read and valid (commit), and a file-level error
-    // deletes what was written (abort).
-    const submission = new ImportSubmission(queues, store, kind, { account: account.name, reportPath, resendUnknown: Boolean(flags.resendUnknown) });
-    let planned: PlanFacts;
-    try {
-      try {
-        const stream = kind === 'estimates' ? streamEstimates : streamBills;
-        planned = await stream(file, { ...planOpts, resolver: await loadProjectResolver(session.client, ctx.signal) }, submission);
-      } finally {
-        await session.close();
-      }
-    } catch (err) {
-      await submission.abort().catch(() => {});
-      throw err;
-    }
-    if (planned.rows === 0) {
-      await submission.abort();
-      return headerOnly(ctx, file, kind, reportPath, errorsPath, flags.json);
-    }
-    const errorsSource = errorsFileSource(planned, resolve(file), planOpts);
-    const { importId } = await submission.commit({ file: planned.file, rows: planned.rows, errorsSource });
+    const submitted = await submitFile(kind, file, {
+      queues,
+      store,
+      account,
+      place: { redis, prefix: cfg.prefix, connections: cfg.concurrency, timeScale: timeScale(), signal: ctx.signal },
+      planOpts,
+      reportPath,
+      resendUnknown: Boolean(flags.resendUnknown),
+    });
+    if (submitted.importId === undefined) return headerOnly(ctx, file, kind, reportPath, errorsPath, flags.json);
+    const { importId, planned, errorsSource } = submitted;
     if (flags.detach) {
       if (flags.json) {
         const invalidRows = planned.invalidRows;
@@ -208,9 +168,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
         if (flags.json) ctx.out(importJson({ status: 'failed', importId, kind, file: resolve(file), rows: planned.rows, records: planned.records, exitCode, error: { code: f.code ?? null, message: f.message } }));
         return exitCode;
       }
-      summary = await importSummary(store, importId);
-      await writeReport(store, importId, reportPath);
-      fixRows = await writeErrorsFile(errorsSource, linesToFix(await store.report(importId)), errorsPath, ctx.signal);
+      ({ summary, fixRows } = await collectResults(store, importId, { reportPath, errorsPath, errorsSource, signal: ctx.signal }));
     } finally {
       progress.stop();
       await worker?.close();
@@ -236,18 +194,11 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
 
 /**
  * A file with a header and no data rows: nothing to do, and the user is told so (CONTRACT.md §2);
- * its report (a header line) is written as every import's is, and a stale errors file removed.
+ * its report (a header line) is written as every import's is, and a stale errors file removed
+ * (`writeEmptyReport`).
  */
 async function headerOnly(ctx: CommandContext, file: string, kind: 'estimates' | 'bills', reportPath: string, errorsPath: string, json?: boolean): Promise<number> {
-  const out = await writeFileAtomically(reportPath);
-  try {
-    for (const chunk of reportCsvChunks([])) await out.write(chunk);
-    await out.commit();
-  } catch (err) {
-    await out.abort();
-    throw err;
-  }
-  await rm(errorsPath, { force: true });
+  await writeEmptyReport(reportPath, errorsPath);
   ctx.err(`${file} has a header row and no data rows: no ${kind} to import; report: ${reportPath}`);
   if (json) ctx.out(importJson({ status: 'done', kind, file: resolve(file), rows: 0, records: 0, report: reportPath, exitCode: 0 }));
   return 0;

@@ -1,0 +1,49 @@
+/**
+ * The import page's failures as HTTP answers: a `PageError` carries its own status; any other
+ * error is the user's (400) when its stable code means "your input or configuration" in the one
+ * exit-code table (exit 2, `exitCodeOf`), else the server's (500). Messages never show where
+ * uploads are kept.
+ */
+import type { Request, Response, NextFunction, ErrorRequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { BuildsyncError, coerceError, EXIT, exitCodeOf } from '../errors/index.ts';
+
+/** A refusal the page decides itself, with its HTTP status. */
+export class PageError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+/** The HTTP status of an error that is not a `PageError`: 400 for the user's input or configuration, else 500. */
+export function httpStatusOf(err: unknown): 400 | 500 {
+  const code = err instanceof BuildsyncError ? err.code : undefined;
+  return exitCodeOf(code) === EXIT.usage ? 400 : 500;
+}
+
+/** Messages name the file as the user uploaded it, never the private directory it is kept in. */
+export function scrub(text: string): string {
+  return text.replace(/[^\s"'(]*buildsync-uploads-[^/\s]+\/u-[^/\s]+\//g, '').replace(/\.edited-[a-z0-9]+\.csv\b/g, '');
+}
+
+/** The router's error handler: every failure as `{ error }` JSON with its status. */
+export function pageErrorHandler(opts: { maxBytes: number; log?: Logger }): ErrorRequestHandler {
+  return (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const e = err as { type?: string };
+    if (err instanceof PageError) {
+      res.status(err.status).json({ error: err.message });
+      return;
+    }
+    if (e.type === 'entity.too.large') {
+      res.status(413).json({ error: `the file is larger than the upload limit of ${opts.maxBytes / 1024 / 1024} MB` });
+      return;
+    }
+    const c = coerceError(err);
+    opts.log?.warn({ err: c }, 'import page request failed');
+    res.status(httpStatusOf(c)).json({ error: scrub(c.message) });
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * The import page's uploads (CONTRACT.md §7): kept in a private directory (mode 0700, files 0600)
+ * "until sent or for an hour": once the import's records are sent (its job ended), its rows to fix
+ * are read from it and kept in memory for an hour, and the upload is removed; an upload never sent
+ * is removed an hour after it came (BUILDSYNC_UPLOAD_KEEP_MS, a test knob, sets both).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { Env } from '../config.ts';
+import { ConfigError, coerceError } from '../errors/index.ts';
+import { errorsFileChunks, linesToFix, type ImportPlan, type PlanOptions } from '../import/index.ts';
+import type { ImportStore } from '../import-service/index.ts';
+import type { Queues } from '../queue/index.ts';
+import { PageError } from './http-errors.ts';
+
+export const IMPORT_PAGE_DEFAULTS = {
+  /** `--max-upload-mb`. */
+  maxUploadMb: 50,
+  /** How long an upload, or the rows to fix of its import, is kept (CONTRACT.md §7: "for an hour"); BUILDSYNC_UPLOAD_KEEP_MS. */
+  uploadKeepMs: 3_600_000,
+  /** How often the page's server looks whether a sent import has ended, to remove its upload. */
+  watchMs: 1_000,
+} as const;
+
+/** BUILDSYNC_UPLOAD_KEEP_MS (a test knob): checked once, when the page is set up. */
+const keepMsSchema = z.coerce
+  .number({ error: 'not a number; write a whole number of milliseconds, e.g. BUILDSYNC_UPLOAD_KEEP_MS=3600000 (an hour)' })
+  .int('must be a whole number of milliseconds, e.g. BUILDSYNC_UPLOAD_KEEP_MS=3600000 (an hour)')
+  .min(100, 'must be at least 100 (ms)')
+  .max(7 * 24 * 3_600_000, 'must be at most a week (604800000 ms)');
+
+export function uploadKeepMs(env: Env): number {
+  const raw = env.BUILDSYNC_UPLOAD_KEEP_MS;
+  if (raw === undefined || raw === '') return IMPORT_PAGE_DEFAULTS.uploadKeepMs;
+  const r = keepMsSchema.safeParse(raw);
+  if (!r.success) throw new ConfigError(`BUILDSYNC_UPLOAD_KEEP_MS=${JSON.stringify(raw)}: ${r.error.issues[0]?.message ?? 'invalid'}`);
+  return r.data;
+}
+
+export interface Upload {
+  id: string;
+  dir: string;
+  file: string;
+  name: string;
+  timer: NodeJS.Timeout;
+  plan?: ImportPlan;
+  planOpts?: PlanOptions;
+  account?: string;
+  /** Cells were edited in place: `file` is the edited copy, written as UTF-8 whatever the upload's encoding. */
+  edited?: boolean;
+  /** Set once sent: the import whose end removes the upload. */
+  importId?: string;
+  watch?: NodeJS.Timeout;
+}
+
+/** The rows to fix of an import sent from the page, read from its upload when the import ended. */
+export interface KeptFixes {
+  /** The errors file's text; undefined when nothing needs fixing. */
+  text: string | undefined;
+  timer: NodeJS.Timeout;
+}
+
+export interface UploadStoreOptions {
+  /** Where the private directory of uploads is made. @defaultValue os.tmpdir() */
+  uploadDir?: string;
+  keepMs: number;
+  queues: Queues;
+  store: ImportStore;
+  log?: Logger;
+}
+
+export class UploadStore {
+  readonly #uploads = new Map<string, Upload>();
+  readonly #fixes = new Map<string, KeptFixes>();
+  #baseDir: Promise<string> | undefined;
+  #closed = false;
+
+  constructor(private readonly o: UploadStoreOptions) {}
+
+  /** Keeps an uploaded file under `name` (already made safe, `safeName`) for `keepMs`. */
+  async add(name: string, body: Buffer): Promise<Upload> {
+    // mkdtemp makes the directory 0700: only this user reads the uploads.
+    const base = await (this.#baseDir ??= mkdtemp(join(this.o.uploadDir ?? tmpdir(), 'buildsync-uploads-')));
+    const dir = await mkdtemp(join(base, 'u-'));
+    const file = join(dir, name);
+    await writeFile(file, body, { mode: 0o600 });
+    const id = randomUUID();
+    const timer = setTimeout(() => void this.drop(id), this.o.keepMs);
+    timer.unref();
+    const up: Upload = { id, dir, file, name, timer };
+    this.#uploads.set(id, up);
+    return up;
+  }
+
+  get(id: unknown): Upload {
+    const up = typeof id === 'string' ? this.#uploads.get(id) : undefined;
+    if (!up) throw new PageError(404, 'this upload is no longer kept; read the file again');
+    return up;
+  }
+
+  async drop(id: string): Promise<void> {
+    const up = this.#uploads.get(id);
+    if (!up) return;
+    this.#uploads.delete(id);
+    clearTimeout(up.timer);
+    clearTimeout(up.watch);
+    await rm(up.dir, { recursive: true, force: true });
+  }
+
+  /** The upload was sent as `importId`: it stays until the import has sent its records or its hour is up. */
+  sent(up: Upload, importId: string): void {
+    up.importId = importId;
+    this.#watch(up);
+  }
+
+  /** The rows to fix kept for an import sent from the page whose upload is gone. */
+  fixes(importId: string): KeptFixes | undefined {
+    return this.#fixes.get(importId);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const id of [...this.#uploads.keys()]) await this.drop(id);
+    for (const kept of this.#fixes.values()) clearTimeout(kept.timer);
+    this.#fixes.clear();
+    if (this.#baseDir) await rm(await this.#baseDir, { recursive: true, force: true });
+  }
+
+  /** Looks every `watchMs` whether the sent import has ended; then keeps its rows to fix and removes the upload. */
+  #watch(up: Upload): void {
+    const tick = async () => {
+      if (this.#closed || this.#uploads.get(up.id) !== up || !up.importId) return;
+      try {
+        const job = await this.o.queues.imports.getJob(up.importId);
+        const state = job ? await job.getState() : 'unknown';
+        if (state === 'completed' || state === 'failed' || state === 'unknown') {
+          await this.#keepFixes(up, up.importId);
+          await this.drop(up.id);
+          return;
+        }
+      } catch (err) {
+        // Redis away for a moment: look again at the next tick; the hour's timer still removes the upload.
+        this.o.log?.warn({ err: coerceError(err) }, 'import page: could not read the state of a sent import');
+      }
+      if (!this.#closed && this.#uploads.get(up.id) === up) up.watch = setTimeout(() => void tick(), IMPORT_PAGE_DEFAULTS.watchMs).unref();
+    };
+    up.watch = setTimeout(() => void tick(), IMPORT_PAGE_DEFAULTS.watchMs).unref();
+  }
+
+  /** The import's rows to fix, read from its upload once, kept in memory for `keepMs`. */
+  async #keepFixes(up: Upload, importId: string): Promise<void> {
+    const { store } = this.o;
+    const meta = await store.meta(importId);
+    const toFix = linesToFix(await store.report(importId));
+    const source = meta?.errorsSource as Parameters<typeof errorsFileChunks>[0] | undefined;
+    let text: string | undefined;
+    if (toFix.size > 0 && source) {
+      text = '';
+      for await (const chunk of errorsFileChunks({ ...source, file: up.file }, toFix)) text += chunk.text;
+    }
+    const timer = setTimeout(() => this.#fixes.delete(importId), this.o.keepMs).unref();
+    clearTimeout(this.#fixes.get(importId)?.timer);
+    this.#fixes.set(importId, { text, timer });
+  }
+}
+
+/** An uploaded file's name, safe to keep on disk: no directories, no leading dot, no odd characters. */
+export function safeName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? 'upload.csv';
+  const clean = base.replace(/[^\w. ()-]/g, '_').slice(0, 120);
+  return clean === '' || clean.startsWith('.') ? `upload${clean}` : clean;
+}

@@ -1,0 +1,79 @@
+import { rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { writeFileAtomically } from '../atomic-file.ts';
+import type { ServiceAccount } from '../config.ts';
+import { errorsFileSource, reportCsvChunks, writeDryRun, type DryRunResult, type ImportPlan, type PlanOptions } from '../import/index.ts';
+import { UnresolvedProjects, type ProjectResolver } from '../mapping/index.ts';
+import type { Limits } from '../throttle/index.ts';
+import { listProjects, planImport, type ImportKind } from './run-import.ts';
+
+export interface DryRunImportOptions {
+  planOpts: PlanOptions;
+  /** The account when its credentials are set; undefined when they are not. */
+  account: ServiceAccount | undefined;
+  prefix: string;
+  limits: Limits;
+  reportPath: string;
+  errorsPath: string;
+  signal?: AbortSignal;
+  /** A line for the user (the CLI prints it on stderr). */
+  notice: (line: string) => void;
+}
+
+/** A dry run's plan, and what it wrote; `result` undefined for a file with a header and no data rows (nothing written). */
+export interface DryRunImport {
+  planned: ImportPlan;
+  result?: DryRunResult;
+  /** Project numbers and names left unresolved, when the listing was not read. */
+  unresolved?: UnresolvedProjects;
+}
+
+/**
+ * A dry run needs no service, but when the account's credentials are set it resolves project
+ * numbers and names through one listing; when they are not set, or the service cannot be reached,
+ * ids are taken as written and numbers and names are reported as unresolved.
+ */
+async function dryRunResolver(o: DryRunImportOptions): Promise<ProjectResolver | undefined> {
+  if (o.account === undefined) return undefined;
+  // Without Redis a dry run's one listing request takes no budget token (CONTRACT.md §2: "says so").
+  o.notice('dry run: reading the project listing to resolve project numbers and names (one request, not counted in the shared budget)');
+  try {
+    return await listProjects(o.account, { prefix: o.prefix, connections: 1, signal: o.signal });
+  } catch (err) {
+    o.notice(`dry run: could not list the account's projects (${(err as Error).message}); project numbers and names stay unresolved`);
+    return undefined;
+  }
+}
+
+/** Checks and plans the file as the import would, writes its report and rows to fix, sends nothing. */
+export async function dryRunImport(kind: ImportKind, file: string, o: DryRunImportOptions): Promise<DryRunImport> {
+  const listed = await dryRunResolver(o);
+  const unresolved = listed === undefined ? new UnresolvedProjects() : undefined;
+  const planned = await planImport(kind, file, { ...o.planOpts, resolver: listed ?? unresolved });
+  if (planned.rows === 0) return { planned };
+  const result = await writeDryRun(planned, {
+    reportPath: o.reportPath,
+    errorsPath: o.errorsPath,
+    source: errorsFileSource(planned, resolve(file), o.planOpts),
+    limits: o.limits,
+    unresolved,
+    signal: o.signal,
+  });
+  return { planned, result, unresolved };
+}
+
+/**
+ * A file with a header and no data rows: nothing to do (CONTRACT.md §2); its report (a header
+ * line) is written as every import's is, and a stale errors file removed.
+ */
+export async function writeEmptyReport(reportPath: string, errorsPath: string): Promise<void> {
+  const out = await writeFileAtomically(reportPath);
+  try {
+    for (const chunk of reportCsvChunks([])) await out.write(chunk);
+    await out.commit();
+  } catch (err) {
+    await out.abort();
+    throw err;
+  }
+  await rm(errorsPath, { force: true });
+}

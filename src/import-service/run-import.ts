@@ -1,0 +1,152 @@
+/**
+ * The one import sequence the CLI's `import` command and the dashboard's import page both run:
+ * read the project listing (the resolver), check and plan the file, decide whether Redis keeps the
+ * ledger safely (durability), submit through the queue, and after the import job ended collect
+ * its report and rows to fix. Printing, progress and HTTP stay with the callers.
+ */
+import { resolve } from 'node:path';
+import { allowVolatileRedis, type Env, type ServiceAccount } from '../config.ts';
+import {
+  errorsFileSource,
+  importSummary,
+  linesToFix,
+  loadProjectResolver,
+  planBills,
+  planEstimates,
+  streamBills,
+  streamEstimates,
+  writeErrorsFile,
+  writeReport,
+  type ErrorsFileSource,
+  type ImportPlan,
+  type ImportStore,
+  type ImportSummary,
+  type PlanFacts,
+  type PlanOptions,
+} from '../import/index.ts';
+import { durabilityDecision, readDurabilityFacts, RedisNotDurableError, type DurabilityDecision } from '../ledger/index.ts';
+import type { ProjectResolver } from '../mapping/index.ts';
+import { ImportSubmission, submitImport, type Queues } from '../queue/index.ts';
+import type { RedisConnection as Redis } from '../redis-layout.ts';
+import { openSession } from '../session/index.ts';
+
+export type ImportKind = 'estimates' | 'bills';
+
+/** Where the account's session runs: its budget in Redis (when given) under `prefix`. */
+export interface SessionPlace {
+  redis?: Redis;
+  prefix: string;
+  /** Connections of the session's client. */
+  connections: number;
+  timeScale?: number;
+  signal?: AbortSignal;
+}
+
+/** Checks and plans a file in memory (the page's check, the dry run). */
+export function planImport(kind: ImportKind, file: string, opts: PlanOptions): Promise<ImportPlan> {
+  return kind === 'estimates' ? planEstimates(file, opts) : planBills(file, opts);
+}
+
+/**
+ * The account's project listing as a resolver of project numbers and names: one request, which
+ * takes its token from the account's shared budget when Redis is given.
+ */
+export async function listProjects(account: ServiceAccount, place: SessionPlace): Promise<ProjectResolver> {
+  const session = openSession(account, { redis: place.redis, prefix: place.prefix, connections: place.connections, timeScale: place.timeScale });
+  try {
+    return await loadProjectResolver(session.client, place.signal);
+  } finally {
+    await session.close();
+  }
+}
+
+/** The page's check: the file planned against the account's listing (one request of its budget). */
+export async function checkFile(kind: ImportKind, file: string, account: ServiceAccount, place: SessionPlace, opts: PlanOptions): Promise<ImportPlan> {
+  const resolver = await listProjects(account, place);
+  return planImport(kind, file, { ...opts, resolver });
+}
+
+/** Whether this Redis keeps the ledger safely (README, "Durability"); `env` gives BUILDSYNC_ALLOW_VOLATILE_REDIS. */
+export async function redisDurability(redis: Redis, env?: Env): Promise<DurabilityDecision> {
+  return durabilityDecision(await readDurabilityFacts(redis), { allowVolatile: allowVolatileRedis(env) });
+}
+
+/** The CLI's form: a Redis that does not keep the ledger safely is a configuration error (exit 2). */
+export async function requireDurableRedis(redis: Redis, env?: Env): Promise<Exclude<DurabilityDecision, { mode: 'refuse' }>> {
+  const durability = await redisDurability(redis, env);
+  if (durability.mode === 'refuse') throw new RedisNotDurableError('refused', durability.message);
+  return durability;
+}
+
+export interface SubmitFileOptions {
+  queues: Queues;
+  store: ImportStore;
+  account: ServiceAccount;
+  place: SessionPlace & { redis: Redis };
+  planOpts: PlanOptions;
+  reportPath: string;
+  resendUnknown: boolean;
+}
+
+/** A submitted file; `importId` undefined when it had a header and no data rows (nothing was submitted). */
+export type SubmittedFile = { importId: string; planned: PlanFacts; errorsSource: ErrorsFileSource } | { importId: undefined; planned: PlanFacts };
+
+/**
+ * The CLI's import: the plan streams into the import store while the file is read, so memory
+ * stays flat; no record job exists before the whole file is read and valid (commit), and a
+ * file-level error deletes what was written (abort).
+ */
+export async function submitFile(kind: ImportKind, file: string, o: SubmitFileOptions): Promise<SubmittedFile> {
+  const submission = new ImportSubmission(o.queues, o.store, kind, { account: o.account.name, reportPath: o.reportPath, resendUnknown: o.resendUnknown });
+  const { place } = o;
+  let planned: PlanFacts;
+  try {
+    const session = openSession(o.account, { redis: place.redis, prefix: place.prefix, connections: place.connections, timeScale: place.timeScale });
+    try {
+      const stream = kind === 'estimates' ? streamEstimates : streamBills;
+      planned = await stream(file, { ...o.planOpts, resolver: await loadProjectResolver(session.client, place.signal) }, submission);
+    } finally {
+      await session.close();
+    }
+  } catch (err) {
+    await submission.abort().catch(() => {});
+    throw err;
+  }
+  if (planned.rows === 0) {
+    await submission.abort();
+    return { importId: undefined, planned };
+  }
+  const errorsSource = errorsFileSource(planned, resolve(file), o.planOpts);
+  const { importId } = await submission.commit({ file: planned.file, rows: planned.rows, errorsSource });
+  return { importId, planned, errorsSource };
+}
+
+/**
+ * The page's send: a plan checked in memory, submitted under the name the user uploaded
+ * (`name`); its rows to fix are read later from `file`, where the upload is kept.
+ */
+export async function submitChecked(
+  queues: Queues,
+  store: ImportStore,
+  plan: ImportPlan,
+  o: { account: string; name: string; file: string; planOpts: PlanOptions },
+): Promise<{ importId: string }> {
+  const { importId } = await submitImport(queues, store, { ...plan, file: o.name }, {
+    account: o.account,
+    resendUnknown: false,
+    errorsSource: errorsFileSource(plan, o.file, o.planOpts),
+  });
+  return { importId };
+}
+
+/** After the import job ended: its summary, its report at `reportPath` and its rows to fix at `errorsPath` (how many). */
+export async function collectResults(
+  store: ImportStore,
+  importId: string,
+  o: { reportPath: string; errorsPath: string; errorsSource: ErrorsFileSource; signal?: AbortSignal },
+): Promise<{ summary: ImportSummary; fixRows: number }> {
+  const summary = await importSummary(store, importId);
+  await writeReport(store, importId, o.reportPath);
+  const fixRows = await writeErrorsFile(o.errorsSource, linesToFix(await store.report(importId)), o.errorsPath, o.signal);
+  return { summary, fixRows };
+}
