@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
 import { httpStatusOf } from '../src/dashboard/http-errors.ts';
 import { RedisNotDurableError } from '../src/ledger/index.ts';
-import { ConfigError, FileError, ImportUnknownError, NetworkError, RowError, ServerError } from '../src/errors/index.ts';
+import { ConfigError, FileError, ImportUnknownError, NetworkError, RedisUnavailableError, RowError, ServerError } from '../src/errors/index.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
 
 describe('import page: 4xx or 500 by the error\'s code (exitCodeOf)', () => {
@@ -56,7 +56,8 @@ describe('import page: 4xx or 500 by the error\'s code (exitCodeOf)', () => {
     expect(openQuote.json.error).toMatch(/^open-quote\.csv:2 column 1 \("bill_ref"\): a quoted field is opened here and never closed/);
   });
 
-  it('maps by code, whatever the class: exit 2 codes are 400, every other failure 500', () => {
+  it('maps by code, whatever the class: exit 2 codes are 400 (503 for Redis or the database gone), every other failure 500', () => {
+    expect(httpStatusOf(new RedisUnavailableError('redis://127.0.0.1:1'))).toBe(503);
     expect(httpStatusOf(new FileError('f.csv', 'f.csv: unreadable'))).toBe(400);
     expect(httpStatusOf(new RowError('f.csv', 2, undefined, 'bad'))).toBe(400);
     expect(httpStatusOf(new ConfigError('bad value'))).toBe(400);

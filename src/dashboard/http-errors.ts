@@ -1,7 +1,8 @@
 /**
  * The import page's failures as HTTP answers: a `PageError` carries its own status; any other
- * error is the user's (400) when its stable code means "your input or configuration" in the one
- * exit-code table (exit 2, `exitCodeOf`), else the server's (500). Messages never show where
+ * error is the user's (400) when its stable code means "your input" in the one exit-code table
+ * (exit 2, `exitCodeOf`), the server's when Redis or the export database is missing (503),
+ * else 500. Messages never show where
  * uploads are kept.
  */
 import type { Request, Response, NextFunction, ErrorRequestHandler } from 'express';
@@ -15,9 +16,19 @@ export class PageError extends Error {
   }
 }
 
-/** The HTTP status of an error that is not a `PageError`: 400 for the user's input or configuration, else 500. */
-export function httpStatusOf(err: unknown): 400 | 500 {
+/**
+ * Exit 2 covers the operator's configuration too (Redis, the export database): for the person at
+ * the page those are the server's trouble, not something their file or choices can fix.
+ */
+const SERVER_SIDE = new Set(['BUILDSYNC_REDIS_UNAVAILABLE', 'BUILDSYNC_DATABASE_UNAVAILABLE', 'BUILDSYNC_DATABASE']);
+
+/**
+ * The HTTP status of an error that is not a `PageError`: 400 for the user's input (exit 2 in the
+ * one table), 503 when the server's own services are missing or misconfigured, else 500.
+ */
+export function httpStatusOf(err: unknown): 400 | 500 | 503 {
   const code = err instanceof BuildsyncError ? err.code : undefined;
+  if (code !== undefined && SERVER_SIDE.has(code)) return 503;
   return exitCodeOf(code) === EXIT.usage ? 400 : 500;
 }
 
