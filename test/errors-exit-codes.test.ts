@@ -1,36 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AuthError,
-  BadRequestError,
   BuildsyncError,
-  ConfigError,
-  DatabaseError,
-  DatabaseUnavailableError,
   EXIT,
-  FileError,
-  ImportUnknownError,
-  InterruptedError,
-  NetworkError,
-  NotFoundError,
-  RateLimitError,
-  RecordBusyError,
-  RecordInvalidError,
-  RedisUnavailableError,
-  ResponseInvalidError,
-  RetryLaterError,
-  RowError,
-  ServerError,
-  ThrottledError,
-  UnexpectedStatusError,
-  UsageError,
   exitCodeOf,
   firstExit,
   type ErrorCode,
-  type HttpErrorInit,
 } from '../src/errors/index.ts';
+import { ERROR_SAMPLES, type ErrorSample } from './helpers/error-samples.ts';
 import { describeFailure } from '../src/cli/exit.ts';
 import { importExitCode, type ImportSummary } from '../src/import/index.ts';
-import { RedisNotDurableError } from '../src/ledger/durability.ts';
 import { CellValueError } from '../src/mapping/index.ts';
 
 // The one home of "which exit status does a failure give": src/errors/exit-codes.ts. Every code
@@ -81,41 +59,42 @@ describe('the exit-code table', () => {
   });
 });
 
-const http = (status: number): HttpErrorInit => ({ status, method: 'POST', path: '/api/Bills?Info=x', body: { Message: 'no' } });
-
 /**
  * One failure of every class, with the exit status and message form the command gave before the
  * status came from the table (an `instanceof` chain): `plain` prints the message alone, else it
  * ends in `[CODE]`.
  */
-const FAILURES: Array<[string, Error, number, 'plain' | 'coded']> = [
-  ['ConfigError', new ConfigError('bad value'), 2, 'plain'],
-  ['RedisNotDurableError', new RedisNotDurableError('refused', 'turn AOF on'), 2, 'plain'],
-  ['UsageError', new UsageError('bad flag'), 2, 'plain'],
-  ['FileError', new FileError('a.csv', 'cannot open a.csv'), 2, 'plain'],
-  ['RowError', new RowError('a.csv', 3, 'rate', 'not a number'), 2, 'plain'],
-  ['RedisUnavailableError', new RedisUnavailableError('redis://u:secret@127.0.0.1:1'), 2, 'plain'],
-  ['AuthError', new AuthError(http(401)), 3, 'plain'],
-  ['InterruptedError', new InterruptedError(), 130, 'plain'],
-  ['RecordInvalidError', new RecordInvalidError('too long'), 1, 'coded'],
-  ['BadRequestError', new BadRequestError(http(400)), 1, 'coded'],
-  ['NotFoundError', new NotFoundError(http(404)), 1, 'coded'],
-  ['RateLimitError', new RateLimitError(http(429), 1000, 'hour'), 1, 'coded'],
-  ['ThrottledError', new ThrottledError('main', 60_000, 'hour', 'budget spent'), 1, 'coded'],
-  ['ServerError', new ServerError(http(503)), 4, 'coded'],
-  ['UnexpectedStatusError', new UnexpectedStatusError(http(302)), 1, 'coded'],
-  ['ResponseInvalidError', new ResponseInvalidError('not JSON'), 1, 'coded'],
-  ['NetworkError', new NetworkError('connection refused', false), 4, 'coded'],
-  ['RetryLaterError', new RetryLaterError(new ServerError(http(502)), undefined), 4, 'coded'],
-  ['RecordBusyError', new RecordBusyError(Date.now(), 'another attempt'), 1, 'coded'],
-  ['DatabaseUnavailableError', new DatabaseUnavailableError('postgres://127.0.0.1/x', new Error('ECONNREFUSED')), 2, 'coded'],
-  ['DatabaseError', new DatabaseError('permission denied'), 2, 'coded'],
-  ['ImportUnknownError', new ImportUnknownError('imp-1'), 2, 'coded'],
-  ['BuildsyncError (no class of its own)', new BuildsyncError('BUILDSYNC_UNEXPECTED', 'odd'), 1, 'coded'],
+const FAILURES: Array<[ErrorSample, number, 'plain' | 'coded']> = [
+  ['ConfigError', 2, 'plain'],
+  ['RedisNotDurableError', 2, 'plain'],
+  ['UsageError', 2, 'plain'],
+  ['FileError', 2, 'plain'],
+  ['RowError', 2, 'plain'],
+  ['RedisUnavailableError', 2, 'plain'],
+  ['AuthError 401', 3, 'plain'],
+  ['AuthError 403', 3, 'plain'],
+  ['InterruptedError', 130, 'plain'],
+  ['RecordInvalidError', 1, 'coded'],
+  ['BadRequestError', 1, 'coded'],
+  ['NotFoundError', 1, 'coded'],
+  ['RateLimitError with Retry-After', 1, 'coded'],
+  ['ThrottledError', 1, 'coded'],
+  ['ServerError 503', 4, 'coded'],
+  ['UnexpectedStatusError 302', 1, 'coded'],
+  ['ResponseInvalidError', 1, 'coded'],
+  ['NetworkError, connection refused', 4, 'coded'],
+  ['NetworkError, cut after sending', 4, 'coded'],
+  ['RetryLaterError', 4, 'coded'],
+  ['RecordBusyError', 1, 'coded'],
+  ['DatabaseUnavailableError', 2, 'coded'],
+  ['DatabaseError', 2, 'coded'],
+  ['ImportUnknownError', 2, 'coded'],
+  ['BuildsyncError of no class', 1, 'coded'],
 ];
 
 describe('describeFailure takes the status from the table', () => {
-  it.each(FAILURES)('%s exits as before', (_name, err, status, form) => {
+  it.each(FAILURES)('%s exits as before', (name, status, form) => {
+    const err = ERROR_SAMPLES[name];
     const f = describeFailure(err);
     expect(f.code).toBe(status);
     const code = (err as BuildsyncError).code;
@@ -124,7 +103,7 @@ describe('describeFailure takes the status from the table', () => {
   });
 
   it('covers every code of the union with a failure of some class', () => {
-    const covered = new Set(FAILURES.map(([, e]) => (e as BuildsyncError).code));
+    const covered = new Set(FAILURES.map(([name]) => (ERROR_SAMPLES[name] as BuildsyncError).code));
     expect(Object.keys(STATUS_OF_CODE).filter((c) => !covered.has(c as ErrorCode))).toEqual([]);
   });
 
