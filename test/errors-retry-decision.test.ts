@@ -63,22 +63,22 @@ const TABLE: Record<ErrorCode, Row[]> = {
   ],
 };
 
-const ROWS = Object.entries(TABLE).flatMap(([code, rows]) => rows.map(([label, before, after]) => [code, label, ERROR_SAMPLES[label] as Error, before, after] as const));
+const ROWS = Object.entries(TABLE).flatMap(([code, rows]) => rows.map(([label, before, after]) => [code, label, before, after, ERROR_SAMPLES[label] as Error] as const));
 
 describe('retryDecision: every code, before and after the hand-over', () => {
-  it.each(ROWS)('%s (%s): %s, then %s', (_code, _label, err, before, after) => {
+  it.each(ROWS)('%s (%s): %s, then %s', (_code, _label, before, after, err) => {
     expect(retryDecision(err, { handedOver: false })).toBe(before);
     expect(retryDecision(err)).toBe(before);
     expect(retryDecision(err, { handedOver: true })).toBe(after);
   });
 
   it('each row is of its code', () => {
-    for (const [code, , err] of ROWS) if (err instanceof BuildsyncError) expect(err.code).toBe(code);
+    for (const [code, , , , err] of ROWS) if (err instanceof BuildsyncError) expect(err.code).toBe(code);
   });
 });
 
 describe("the client retries exactly what the table calls 'bounded'", () => {
-  it.each(ROWS)('%s (%s)', (_code, _label, err, before, after) => {
+  it.each(ROWS)('%s (%s)', (_code, _label, before, after, err) => {
     // A GET may be repeated whatever reached the service; a create fails after its hand-over.
     expect(isSafeToRetry(err, true)).toBe(before === 'bounded');
     expect(isSafeToRetry(err, false)).toBe(after === 'bounded');
@@ -86,7 +86,7 @@ describe("the client retries exactly what the table calls 'bounded'", () => {
 
   it('of what a request can fail with, a create is retried only when its connection could not be opened', () => {
     // The other 'bounded' rows come from the record sender and the export database, never from a request.
-    const fromRequests = ROWS.filter(([, , err]) => !(err instanceof RetryLaterError || err instanceof DatabaseUnavailableError));
-    expect(fromRequests.filter(([, , err]) => isSafeToRetry(err, false)).map(([, label]) => label)).toEqual(['NetworkError, connection refused']);
+    const fromRequests = ROWS.filter(([, , , , err]) => !(err instanceof RetryLaterError || err instanceof DatabaseUnavailableError));
+    expect(fromRequests.filter(([, , , , err]) => isSafeToRetry(err, false)).map(([, label]) => label)).toEqual(['NetworkError, connection refused']);
   });
 });
