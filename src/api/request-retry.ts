@@ -1,17 +1,16 @@
 /**
- * The one retry policy of the client (STYLE.md §3; the class of the error decides, see
- * `retryDecision` in src/errors):
- * - 429: nothing was stored, so resending is always safe and does not use up attempts. With a
- *   gate (src/throttle) the gate decides how long to wait; without one the client waits what the
- *   service asked (or a capped jittered backoff), at most `retries` times.
- * - 5xx and network failures: retried with full-jitter backoff, at most `retries` times, only when
- *   the request is idempotent (GET listings) or certainly never left this process (a POST whose
- *   connection could not be opened). A POST answered 5xx or cut after sending is thrown to the
- *   caller, who knows whether a duplicate is harmful (estimates: one per project; bills: no guard).
+ * How the client carries out the one retry table (`retryDecision` in src/errors decides):
+ * - 429 (`budget`): nothing was stored, so resending is always safe and does not use up attempts.
+ *   With a gate (src/throttle) the gate decides how long to wait; without one the client waits what
+ *   the service asked (or a capped jittered backoff), at most `retries` times.
+ * - `bounded` (5xx and network failures of a GET; a POST whose connection could not be opened):
+ *   retried with full-jitter backoff, at most `retries` times. A POST answered 5xx or cut after
+ *   sending is `unknown` and thrown to the caller, who knows whether a duplicate is harmful
+ *   (estimates: one per project; bills: no guard).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SendSlots } from './send-slots.ts';
-import { HttpError, InterruptedError, NetworkError, RateLimitError, ResponseInvalidError, backoffMs, retryDecision } from '../errors/index.ts';
+import { HttpError, InterruptedError, RateLimitError, ResponseInvalidError, backoffMs, retryDecision } from '../errors/index.ts';
 
 /** What the client asks of a rate gate (src/throttle's AccountThrottle implements it). */
 export interface RequestGate {
@@ -73,11 +72,13 @@ export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   }
 }
 
-/** A GET may be repeated whatever reached the service; a POST only when nothing did. */
+/**
+ * Whether the client tries a failed attempt again. Every attempt is handed over before it goes to
+ * the socket, so a request that is not idempotent (a create) failed after its hand-over; a GET may
+ * be repeated whatever reached the service.
+ */
 export function isSafeToRetry(err: unknown, idempotent: boolean): boolean {
-  const decision = retryDecision(err);
-  if (idempotent) return decision === 'bounded' || decision === 'unknown';
-  return decision === 'bounded' && err instanceof NetworkError && !err.maybeDelivered;
+  return retryDecision(err, { handedOver: !idempotent }) === 'bounded';
 }
 
 /**

@@ -1,3 +1,3 @@
 export * from './errors.ts';
-export { retryDecision, backoffMs, waitMs, type RetryDecision } from './retry-policy.ts';
-export { EXIT, exitCodeOf, exitCodeOfAll } from './exit-codes.ts';
+export { retryDecision, backoffMs, waitMs, type RetryDecision, type RetryContext } from './retry-policy.ts';
+export { EXIT, exitCodeOf, exitCodeOfAll, firstExit, type ExitStatus } from './exit-codes.ts';

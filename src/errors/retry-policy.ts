@@ -1,5 +1,4 @@
 import {
-  BuildsyncError,
   DatabaseUnavailableError,
   HttpError,
   NetworkError,
@@ -11,25 +10,42 @@ import {
 } from './errors.ts';
 
 /**
- * What to do with a failure, in one table (STYLE.md §3), read by the client, the engine and the
- * job processors alike:
+ * What to do with a failure, in one table (STYLE.md §3), read by the client, the record sender and
+ * the job processors alike:
  * - `never`: 4xx, validation, config — retrying cannot help (a job: BullMQ `UnrecoverableError`);
+ *   after a hand-over, only a 4xx: the service refused the create and stored nothing;
  * - `budget`: 429, or another live sender holds the record — wait (`waitMs`), without using up attempts;
  * - `bounded`: 5xx and network failures that certainly did not deliver, and `RetryLaterError` —
  *   a few attempts with jitter;
- * - `unknown`: the request may have reached the service — never resent automatically.
+ * - `unknown`: a create was handed over and may have reached the service (a 5xx, a connection cut
+ *   after sending, a success without a readable ID, anything unforeseen) — never resent
+ *   automatically, since the service would store it twice.
  */
 export type RetryDecision = 'never' | 'budget' | 'bounded' | 'unknown';
 
-export function retryDecision(err: unknown): RetryDecision {
+export interface RetryContext {
+  /**
+   * A create (a request the service would store twice) was handed over to the connection: from
+   * then on it may have reached the service. False (the default) for a request that may be
+   * repeated whatever reached the service (a GET), and for a create that was never handed over.
+   */
+  handedOver?: boolean;
+}
+
+export function retryDecision(err: unknown, { handedOver = false }: RetryContext = {}): RetryDecision {
+  // Nothing was stored, whenever it came: a 429 is a refusal, a budget wait or a busy record sent nothing.
   if (err instanceof RateLimitError || err instanceof ThrottledError || err instanceof RecordBusyError) return 'budget';
-  if (err instanceof RetryLaterError) return 'bounded';
-  if (err instanceof ServerError) return 'bounded';
-  if (err instanceof DatabaseUnavailableError) return 'bounded';
-  if (err instanceof NetworkError) return err.maybeDelivered ? 'unknown' : 'bounded';
-  if (err instanceof HttpError) return 'never';
-  if (err instanceof BuildsyncError) return 'never';
-  // Anything else (a bug, an unexpected throw) is not retried: a retry would hide it.
+  // Already judged worth another attempt (by the record sender), or not a request to the service.
+  if (err instanceof RetryLaterError || err instanceof DatabaseUnavailableError) return 'bounded';
+  // The connection could not be opened: the request never left, whatever was handed over.
+  if (err instanceof NetworkError && !err.maybeDelivered) return 'bounded';
+  if (handedOver) {
+    // A 4xx is the service's refusal (nothing stored); anything else may have stored the create.
+    return err instanceof HttpError && err.status >= 400 && err.status < 500 ? 'never' : 'unknown';
+  }
+  if (err instanceof ServerError || err instanceof NetworkError) return 'bounded';
+  // 4xx, validation, an unreadable answer, config; anything else (a bug, an unexpected throw) is
+  // not retried either: a retry would hide it.
   return 'never';
 }
 

@@ -230,12 +230,14 @@ export class ImportStore {
     return c;
   }
 
-  /** Whether any settled outcome carries `code` (e.g. credentials refused). */
-  async anyOutcomeCode(importId: string, code: string): Promise<boolean> {
+  /** The error codes that settled outcomes carry (e.g. credentials refused), in one pass. */
+  async outcomeCodes(importId: string): Promise<Set<string>> {
+    const codes = new Set<string>();
     for await (const [, v] of this.#scan(this.#k(importId, 'outcomes'))) {
-      if ((JSON.parse(v) as RecordOutcome).code === code) return true;
+      const code = (JSON.parse(v) as RecordOutcome).code;
+      if (code !== undefined) codes.add(code);
     }
-    return false;
+    return codes;
   }
 
   /**

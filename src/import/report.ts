@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomically } from '../atomic-file.ts';
-import { ImportUnknownError } from '../errors/index.ts';
+import { EXIT, type ErrorCode, ImportUnknownError, exitCodeOf, firstExit } from '../errors/index.ts';
 import type { ImportStore, OutcomeCounts, ReportLine } from './import-store.ts';
 
 /** The report's columns (CONTRACT.md §5). */
@@ -32,6 +32,10 @@ export async function importSummary(store: ImportStore, importId: string): Promi
   if (!meta) throw new ImportUnknownError(importId);
   const counts = await store.counts(importId);
   const { settled: _settled, ...byStatus } = counts;
+  // What the records' own failures mean for the exit code, by the one table: 3 refused
+  // credentials, 4 the service unreachable or failing. (A record's other codes say "some records
+  // failed", exit 1, whatever they would mean for a whole command.)
+  const exits = new Set([...(await store.outcomeCodes(importId))].map((code) => exitCodeOf(code as ErrorCode)));
   return {
     importId,
     kind: meta.kind,
@@ -39,8 +43,8 @@ export async function importSummary(store: ImportStore, importId: string): Promi
     rows: meta.rows,
     records: meta.records,
     counts: { ...byStatus, invalidRows: meta.invalidRows },
-    authFailed: await store.anyOutcomeCode(importId, 'BUILDSYNC_HTTP_401'),
-    serviceFailed: (await store.anyOutcomeCode(importId, 'BUILDSYNC_NETWORK')) || (await store.anyOutcomeCode(importId, 'BUILDSYNC_HTTP_5XX')),
+    authFailed: exits.has(EXIT.auth),
+    serviceFailed: exits.has(EXIT.unreachable),
     unsettled: meta.records - counts.settled,
   };
 }
@@ -99,16 +103,19 @@ export async function writeReportIfPossible(store: ImportStore, importId: string
 }
 
 /**
- * Exit code of a finished import (CONTRACT.md §2, first of 3, 4, 1): 3 credentials refused; 4
- * some records failed or stayed unknown because the service could not be reached or kept failing
- * (run again later: nothing is wrong with the input); 1 some rows or records invalid, refused or
- * unknown; else 0.
+ * Exit code of a finished import (CONTRACT.md §2): 3 credentials refused; 4 some records failed or
+ * stayed unknown because the service could not be reached or kept failing (run again later:
+ * nothing is wrong with the input); 1 some rows or records invalid, refused or unknown; else 0.
+ * When several apply, the table's precedence picks (`firstExit`).
  */
 export function importExitCode(s: ImportSummary): number {
-  if (s.authFailed) return 3;
   const c = s.counts;
-  if (s.serviceFailed && (c.failed > 0 || c.unknown > 0)) return 4;
-  return c.invalidRows > 0 || c.failed > 0 || c.unknown > 0 || s.unsettled > 0 ? 1 : 0;
+  const notDone = c.failed > 0 || c.unknown > 0;
+  return firstExit([
+    s.authFailed && EXIT.auth,
+    s.serviceFailed && notDone && EXIT.unreachable,
+    (c.invalidRows > 0 || notDone || s.unsettled > 0) && EXIT.partial,
+  ]);
 }
 
 /** The closing lines of a finished import and its exit code, for every front end (CLI, page). */

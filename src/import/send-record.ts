@@ -4,12 +4,10 @@ import {
   BadRequestError,
   HttpError,
   NetworkError,
-  RateLimitError,
   ResponseInvalidError,
   RecordBusyError,
   RetryLaterError,
   ServerError,
-  ThrottledError,
   coerceError,
   retryDecision,
 } from '../errors/index.ts';
@@ -42,6 +40,18 @@ function newOwner(): string {
 /** The service's refusal of a second estimate for a project (seed §4.3 rule 3; status not shown). */
 export function isEstimateExists(err: unknown): boolean {
   return err instanceof BadRequestError && /already (has|have|exists?)|exists/i.test(err.serviceMessage ?? '');
+}
+
+/**
+ * Why a create that was handed over may have been stored, for the ledger and the report; undefined
+ * for a failure nobody foresaw. `answeredSuccess`: the service said it stored it, so sending the
+ * estimate again could only learn what it already said.
+ */
+function whyMaybeStored(err: Error): { reason: string; answeredSuccess: boolean } | undefined {
+  if (err instanceof ServerError) return { reason: `the service answered ${err.status} to the create, which it may still have stored`, answeredSuccess: false };
+  if (err instanceof ResponseInvalidError) return { reason: `the service answered success without a readable ID: ${err.message}`, answeredSuccess: true };
+  if (err instanceof NetworkError) return { reason: 'the connection failed after the request was sent', answeredSuccess: false };
+  return undefined;
 }
 
 /**
@@ -111,6 +121,27 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
     handedOver = true;
   };
 
+  /** A create that was handed over and may have been stored: the ledger remembers it may exist. */
+  const settleUnknown = async (err: Error): Promise<RecordOutcome> => {
+    const why = whyMaybeStored(err);
+    if (why === undefined) {
+      // A bug or an unforeseen failure after the hand-over: whether the request went out is not known.
+      await ledger.unknown(account, key, `unexpected error: ${err.message}`, contentHash, importId);
+      return { status: 'unknown', message: `unexpected error while sending: ${err.message}; check the service before sending it again` };
+    }
+    await ledger.unknown(account, key, why.reason, contentHash, importId);
+    const unknown: RecordOutcome = {
+      status: 'unknown',
+      code: (err as { code?: string }).code,
+      message: isEstimate
+        ? `${why.reason}; run the import again: the estimate is sent again and the service's one-estimate rule settles it`
+        : `${why.reason}; not sent again, since the service would store the bill twice. Check the project's bills in the service; if it is missing, run the import again with --resend-unknown`,
+    };
+    // An estimate may be resent: the service refuses a second one for the project.
+    if (isEstimate && input.mayRetry && !why.answeredSuccess) throw new RetryLaterError<RecordOutcome>(err, unknown);
+    return unknown;
+  };
+
   try {
     const res = isEstimate
       ? await client.createEstimate(input.payload as EstimatePayload, { beforeSend })
@@ -124,7 +155,10 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
       // Our lease ran out while we waited (a stalled event loop): someone else may hold it now.
       throw new RecordBusyError(Date.now() + ledger.leaseMs, 'another sender (this attempt lost its claim while waiting)');
     }
-    if (retryDecision(err) === 'budget') {
+    // The one retry table decides (src/errors/retry-policy.ts); this says what each decision
+    // means for the ledger and the report.
+    const decision = retryDecision(err, { handedOver });
+    if (decision === 'budget') {
       // Nothing was stored (a 429 is a refusal, a budget wait sent nothing): the next attempt sends it.
       await ledger.release(account, key, owner);
       throw err;
@@ -138,43 +172,18 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
           : `the project already has an estimate (${(err as HttpError).serviceMessage ?? 'refused'}); the service allows one per project`,
       };
     }
-    if (err instanceof HttpError && err.status >= 400 && err.status < 500) {
-      // 4xx (401 included): refused and not stored. Retrying cannot help; a later run sends it again.
-      await ledger.release(account, key, owner);
-      return { status: 'failed', message: err.message, code: err.code };
+    if (decision === 'unknown') return settleUnknown(err);
+    // The service did not store it: a later run sends it again.
+    await ledger.release(account, key, owner);
+    if (decision === 'never' && handedOver) {
+      // A 4xx (401 included): refused. Retrying cannot help.
+      return { status: 'failed', message: err.message, code: (err as HttpError).code };
     }
-    const ambiguous =
-      handedOver && (err instanceof ServerError || (err instanceof NetworkError && err.maybeDelivered) || err instanceof ResponseInvalidError);
-    if (ambiguous) {
-      const reason =
-        err instanceof ServerError
-          ? `the service answered ${err.status} to the create, which it may still have stored`
-          : err instanceof ResponseInvalidError
-            ? `the service answered success without a readable ID: ${err.message}`
-            : 'the connection failed after the request was sent';
-      await ledger.unknown(account, key, reason, contentHash, importId);
-      const unknown: RecordOutcome = {
-        status: 'unknown',
-        code: (err as { code?: string }).code,
-        message: isEstimate
-          ? `${reason}; run the import again: the estimate is sent again and the service's one-estimate rule settles it`
-          : `${reason}; not sent again, since the service would store the bill twice. Check the project's bills in the service; if it is missing, run the import again with --resend-unknown`,
-      };
-      // An estimate may be resent: the service refuses a second one for the project.
-      if (isEstimate && input.mayRetry && !(err instanceof ResponseInvalidError)) throw new RetryLaterError<RecordOutcome>(err, unknown);
-      return unknown;
-    }
-    if (err instanceof NetworkError || !handedOver) {
-      // Certainly not delivered: the connection was refused (the client already retried it a
-      // few times), or the request never reached the socket.
-      await ledger.release(account, key, owner);
-      const failed: RecordOutcome = { status: 'failed', code: (err as { code?: string }).code, message: `${err.message}; nothing was sent, run the import again to send it` };
-      if (input.mayRetry && err instanceof NetworkError) throw new RetryLaterError<RecordOutcome>(err, failed);
-      return failed;
-    }
-    // A bug or an unforeseen failure after the hand-over: whether the request went out is not known.
-    await ledger.unknown(account, key, `unexpected error: ${err.message}`, contentHash, importId);
-    return { status: 'unknown', message: `unexpected error while sending: ${err.message}; check the service before sending it again` };
+    // Certainly not delivered: the connection was refused (the client already retried it a few
+    // times), or the request never reached the socket.
+    const failed: RecordOutcome = { status: 'failed', code: (err as { code?: string }).code, message: `${err.message}; nothing was sent, run the import again to send it` };
+    if (input.mayRetry && decision === 'bounded') throw new RetryLaterError<RecordOutcome>(err, failed);
+    return failed;
   } finally {
     clearInterval(renewal);
   }
