@@ -17,6 +17,10 @@ const number = (name: string, example: string, what: string) =>
   z.coerce.number({ error: `not a number; write ${what}, e.g. ${name}=${example}, or leave it unset` });
 const whole = (name: string, example: string, what: string) =>
   number(name, example, `a whole number of ${what}`).int(`must be a whole number of ${what}, e.g. ${name}=${example}`);
+/** Milliseconds, at least `min`; `whole` where a fraction of a millisecond would mean nothing (BullMQ's lock, the lease). */
+const ms = (name: string, min: number, example: string, opts: { whole?: boolean; note?: string } = {}) =>
+  (opts.whole ? whole(name, example, 'milliseconds') : number(name, example, 'a number of milliseconds'))
+    .min(min, `must be at least ${min} (ms${opts.note ? `; ${opts.note}` : ''}), e.g. ${name}=${example}`);
 
 export const KNOB_SHAPE = {
   /**
@@ -30,21 +34,15 @@ export const KNOB_SHAPE = {
    * BullMQ's lock duration and stalled-check interval of a worker: how soon a dead worker's jobs
    * are taken over. Unset: 30 s (queue/worker-host.ts).
    */
-  BUILDSYNC_LOCK_MS: whole('BUILDSYNC_LOCK_MS', '30000', 'milliseconds')
-    .min(1000, 'must be at least 1000 (ms; BullMQ renews its lock every half of it), e.g. BUILDSYNC_LOCK_MS=30000')
-    .optional(),
+  BUILDSYNC_LOCK_MS: ms('BUILDSYNC_LOCK_MS', 1000, '30000', { whole: true, note: 'BullMQ renews its lock every half of it' }).optional(),
   /** How long a record's claim outlives its dead sender. Unset: DEFAULT_LEASE_MS, 30 s (ledger/ledger.ts). */
-  BUILDSYNC_LEDGER_LEASE_MS: whole('BUILDSYNC_LEDGER_LEASE_MS', '30000', 'milliseconds')
-    .min(200, 'must be at least 200 (ms), e.g. BUILDSYNC_LEDGER_LEASE_MS=30000')
-    .optional(),
+  BUILDSYNC_LEDGER_LEASE_MS: ms('BUILDSYNC_LEDGER_LEASE_MS', 200, '30000', { whole: true }).optional(),
   /** How often an export job may start. Unset: EXPORT_MAX_STARTS, 8 (queue/retention.ts). */
   BUILDSYNC_EXPORT_MAX_STARTS: whole('BUILDSYNC_EXPORT_MAX_STARTS', '8', 'starts')
     .min(1, 'must be at least 1, e.g. BUILDSYNC_EXPORT_MAX_STARTS=8')
     .optional(),
   /** How long a command waits for a Redis that went away (CONTRACT.md §2: a 30 s grace). */
-  BUILDSYNC_REDIS_GRACE_MS: number('BUILDSYNC_REDIS_GRACE_MS', '30000', 'a number of milliseconds')
-    .min(0, 'must be 0 or more (ms), e.g. BUILDSYNC_REDIS_GRACE_MS=30000')
-    .default(30_000),
+  BUILDSYNC_REDIS_GRACE_MS: ms('BUILDSYNC_REDIS_GRACE_MS', 0, '30000').default(30_000),
   /**
    * How long the import page keeps an upload never sent, and an import's rows to fix once sent
    * (CONTRACT.md §7: "for an hour").
@@ -56,9 +54,7 @@ export const KNOB_SHAPE = {
     .max(7 * 24 * 3_600_000, 'must be at most a week (604800000 ms)')
     .default(3_600_000),
   /** The least time between two plain progress lines off a terminal (cli/progress.ts); 0 prints every change. */
-  BUILDSYNC_PROGRESS_INTERVAL_MS: number('BUILDSYNC_PROGRESS_INTERVAL_MS', '10000', 'a number of milliseconds')
-    .min(0, 'must be 0 or more (ms), e.g. BUILDSYNC_PROGRESS_INTERVAL_MS=10000')
-    .default(10_000),
+  BUILDSYNC_PROGRESS_INTERVAL_MS: ms('BUILDSYNC_PROGRESS_INTERVAL_MS', 0, '10000').default(10_000),
   /** How many records one record job sends. Unset: chosen by the import's size (queue/submit.ts). */
   BUILDSYNC_RECORDS_PER_JOB: whole('BUILDSYNC_RECORDS_PER_JOB', '4', 'records')
     .min(1, `must be 1 to ${MAX_RECORDS_PER_JOB}, e.g. BUILDSYNC_RECORDS_PER_JOB=4, or leave it unset`)
