@@ -181,6 +181,15 @@ describe('the CLI with a bad knob', () => {
     });
   }
 
+  it('check reports a bad knob as a configuration problem, in its own format', () => {
+    for (const [name, value] of [['BUILDSYNC_TIME_SCALE', '0'], ['BUILDSYNC_ALLOW_VOLATILE_REDIS', 'yes']]) {
+      const r = cli(['check'], { [name!]: value! });
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stdout).toMatch(new RegExp(`^error +config +${name}="${value}": `, 'm'));
+      expect(r.stdout).toMatch(/^1 problem/m);
+    }
+  });
+
   it('a bad knob in .env is named the same way: knobs are read like every other variable', () => {
     const dir = tempDir();
     writeFileSync(join(dir, '.env'), 'BUILDSYNC_TIME_SCALE=fast\n');

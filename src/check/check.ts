@@ -10,7 +10,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Redis, ReplyError } from 'ioredis';
 import { keySlot, masterNodes, newCluster, queuePrefix, type RedisConnection } from '../redis-layout.ts';
 import { ServiceClient } from '../api/index.ts';
-import { DEFAULTS, loadConfig, requireService, type AppConfig, type Env, type ServiceAccount } from '../config.ts';
+import { DEFAULTS, allowVolatileRedis, loadConfig, requireService, type AppConfig, type Env, type ServiceAccount } from '../config.ts';
+import { knob } from '../knobs.ts';
 import {
   AuthError,
   BuildsyncError,
@@ -58,9 +59,12 @@ export interface CheckOptions {
   allowInsecureHttp?: boolean;
   /** Where the variables are read. @defaultValue readEnv() (the environment over .env) */
   env?: Env;
-  /** BUILDSYNC_ALLOW_VOLATILE_REDIS=1: a Redis that would lose the ledger is a warning, not an error. */
-  allowVolatile: boolean;
-  /** BUILDSYNC_TIME_SCALE, the test knob that shortens the budget's windows. */
+  /**
+   * BUILDSYNC_ALLOW_VOLATILE_REDIS=1: a Redis that would lose the ledger is a warning, not an error.
+   * @defaultValue the variable, read as the import and the workers read it
+   */
+  allowVolatile?: boolean;
+  /** BUILDSYNC_TIME_SCALE, the test knob that shortens the budget's windows. @defaultValue the variable (knobs.ts) */
   timeScale?: number;
   signal?: AbortSignal;
   /** Headers and body timeout of the service request. @defaultValue 15_000 */
@@ -96,8 +100,11 @@ export async function runChecks(opts: CheckOptions): Promise<CheckReport> {
     return report(findings);
   }
   const cfg = config.cfg;
+  // Read once loadConfig has checked them, so that a bad value is the config finding above.
+  const allowVolatile = opts.allowVolatile ?? allowVolatileRedis(opts.env);
+  const timeScale = opts.timeScale ?? knob('BUILDSYNC_TIME_SCALE', opts.env);
 
-  const redisCheck = await checkRedis(cfg, { allowVolatile: opts.allowVolatile });
+  const redisCheck = await checkRedis(cfg, { allowVolatile });
   findings.push(...redisCheck.findings);
   const redis = redisCheck.redis;
   try {
@@ -106,7 +113,7 @@ export async function runChecks(opts: CheckOptions): Promise<CheckReport> {
     let noToken: string | undefined;
     let budgetProblem: CheckFinding | undefined;
     if (redis) {
-      throttle = new AccountThrottle({ redis, account: cfg.account.name, limits: cfg.account.limits, prefix: cfg.prefix, timeScale: opts.timeScale });
+      throttle = new AccountThrottle({ redis, account: cfg.account.name, limits: cfg.account.limits, prefix: cfg.prefix, timeScale });
       try {
         status = await throttle.status();
       } catch (err) {
