@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import dotenv from 'dotenv';
 import { z } from 'zod';
+import { parseEnv, readEnv, type Env } from './env.ts';
 import { ConfigError } from './errors/index.ts';
+import { KNOB_SHAPE } from './knobs.ts';
 import { Secret } from './secret.ts';
 import { parseLimits, type Limits } from './throttle/index.ts';
 
@@ -78,25 +77,12 @@ export interface ServiceAccount extends AccountConfig {
   apiKey: Secret;
 }
 
-export type Env = Record<string, string | undefined>;
+export { readEnv, type Env } from './env.ts';
 
 /**
- * The process environment over the `.env` file of the working directory: the real environment
- * wins (CONTRACT.md §1), as with dotenv's default of not overriding.
+ * The process-wide variables of CONTRACT.md §1 and the test knobs (knobs.ts, where each is read);
+ * each message says what to write instead.
  */
-export function readEnv(cwd = process.cwd(), env: Env = process.env): Env {
-  const file = resolve(cwd, '.env');
-  if (!existsSync(file)) return { ...env };
-  let parsed: Record<string, string>;
-  try {
-    parsed = dotenv.parse(readFileSync(file));
-  } catch (err) {
-    throw new ConfigError(`cannot read ${file}: ${(err as Error).message}`, { cause: err });
-  }
-  return { ...parsed, ...env };
-}
-
-/** The process-wide variables of CONTRACT.md §1; each message says what to write instead. */
 const processSchema = z.object({
   REDIS_URL: z
     .string()
@@ -128,6 +114,11 @@ const processSchema = z.object({
     .min(1, 'must be at least 1 day')
     .max(36_500, 'must be at most 36500 days')
     .default(DEFAULTS.ledgerRetentionDays),
+  BUILDSYNC_ALLOW_VOLATILE_REDIS: z
+    .enum(['1', '0'], { message: 'write BUILDSYNC_ALLOW_VOLATILE_REDIS=1 to send even when Redis would lose the ledger in a crash (throwaway set-ups only), or leave it unset' })
+    .default('0')
+    .transform((v) => v === '1'),
+  ...KNOB_SHAPE,
 });
 
 const accountName = z
@@ -146,19 +137,8 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
     return { key, value: value === undefined || value === '' ? undefined : value };
   };
 
-  const parsed = processSchema.safeParse({
-    REDIS_URL: env.REDIS_URL || undefined,
-    BUILDSYNC_CONCURRENCY: env.BUILDSYNC_CONCURRENCY || undefined,
-    LOG_LEVEL: env.LOG_LEVEL || undefined,
-    BUILDSYNC_PREFIX: env.BUILDSYNC_PREFIX || undefined,
-    REDIS_CLUSTER: env.REDIS_CLUSTER || undefined,
-    BUILDSYNC_LEDGER_RETENTION_DAYS: env.BUILDSYNC_LEDGER_RETENTION_DAYS || undefined,
-  });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const key = String(issue.path[0]);
-    throw new ConfigError(`${key}=${JSON.stringify(key === 'REDIS_URL' ? redactRedis(env[key] ?? '') : env[key])}: ${issue.message}`);
-  }
+  // Every variable checked at once, the test knobs too: a bad one stops the command before it starts.
+  const parsed = parseEnv(processSchema, env, (key, value) => (key === 'REDIS_URL' ? redactRedis(value) : value));
   const {
     REDIS_URL: redisUrl,
     BUILDSYNC_CONCURRENCY: concurrency,
@@ -166,7 +146,7 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
     BUILDSYNC_PREFIX: prefix,
     REDIS_CLUSTER: redisCluster,
     BUILDSYNC_LEDGER_RETENTION_DAYS: ledgerRetentionDays,
-  } = parsed.data;
+  } = parsed;
 
   const base = v('BASE_URL');
   if (base.value !== undefined) checkBaseUrl(base.key, base.value);
@@ -277,10 +257,11 @@ function redactRedis(url: string): string {
 
 /**
  * BUILDSYNC_ALLOW_VOLATILE_REDIS=1 (CONTRACT.md §1): send even when Redis would lose the ledger
- * in a crash. Read like every other variable: the environment over `.env`.
+ * in a crash. Read like every other variable (the environment over `.env`) and checked by the
+ * same schema as `loadConfig`: a value other than 1 or 0 is named, not taken for "no".
  */
 export function allowVolatileRedis(env: Env = readEnv()): boolean {
-  return env.BUILDSYNC_ALLOW_VOLATILE_REDIS === '1';
+  return parseEnv(processSchema.pick({ BUILDSYNC_ALLOW_VOLATILE_REDIS: true }), env).BUILDSYNC_ALLOW_VOLATILE_REDIS;
 }
 
 /**
@@ -288,7 +269,5 @@ export function allowVolatileRedis(env: Env = readEnv()): boolean {
  * other variable (the environment over `.env`) and checked by the same schema as `loadConfig`.
  */
 export function redisClusterEnabled(env: Env = readEnv()): boolean {
-  const parsed = processSchema.shape.REDIS_CLUSTER.safeParse(env.REDIS_CLUSTER || undefined);
-  if (!parsed.success) throw new ConfigError(`REDIS_CLUSTER=${JSON.stringify(env.REDIS_CLUSTER)}: ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
+  return parseEnv(processSchema.pick({ REDIS_CLUSTER: true }), env).REDIS_CLUSTER;
 }

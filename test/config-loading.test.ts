@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULTS, loadConfig, readEnv, requireService } from '../src/config.ts';
-import { ConfigError } from '../src/errors/index.ts';
+import { configError } from './helpers/config-error.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -13,17 +13,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-function configError(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).code).toBe('BUILDSYNC_CONFIG_INVALID');
-    return err as ConfigError;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('defaults', () => {
   it('an empty environment gives the defaults of CONTRACT §1 and no credentials', () => {

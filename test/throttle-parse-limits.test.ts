@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../src/errors/index.ts';
+import { configError } from './helpers/config-error.ts';
 import { DEFAULT_LIMITS, formatLimits, parseLimits } from '../src/throttle/index.ts';
-
-function configError(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).code).toBe('BUILDSYNC_CONFIG_INVALID');
-    return err as ConfigError;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('parseLimits', () => {
   it('gives the published budget when the variable is unset or blank', () => {

@@ -5,7 +5,8 @@
  * MULTI that is discarded (Redis checks ACL permissions when it queues a command, so a refusal
  * shows without anything being executed), and the service gets one GET.
  */
-import type { Env } from '../config.ts';
+import { allowVolatileRedis, type Env } from '../config.ts';
+import { knob } from '../knobs.ts';
 import { AccountThrottle, type BudgetStatus } from '../throttle/index.ts';
 import { checkBudget } from './budget.ts';
 import { checkConfig } from './config.ts';
@@ -19,9 +20,12 @@ export interface CheckOptions {
   allowInsecureHttp?: boolean;
   /** Where the variables are read. @defaultValue readEnv() (the environment over .env) */
   env?: Env;
-  /** BUILDSYNC_ALLOW_VOLATILE_REDIS=1: a Redis that would lose the ledger is a warning, not an error. */
-  allowVolatile: boolean;
-  /** BUILDSYNC_TIME_SCALE, the test knob that shortens the budget's windows. */
+  /**
+   * BUILDSYNC_ALLOW_VOLATILE_REDIS=1: a Redis that would lose the ledger is a warning, not an error.
+   * @defaultValue the variable, read as the import and the workers read it
+   */
+  allowVolatile?: boolean;
+  /** BUILDSYNC_TIME_SCALE, the test knob that shortens the budget's windows. @defaultValue the variable (knobs.ts) */
   timeScale?: number;
   signal?: AbortSignal;
   /** Headers and body timeout of the service request. @defaultValue 15_000 */
@@ -38,8 +42,11 @@ export async function runChecks(opts: CheckOptions): Promise<CheckReport> {
     return report(findings);
   }
   const cfg = config.cfg;
+  // Read once loadConfig has checked them, so that a bad value is the config finding above.
+  const allowVolatile = opts.allowVolatile ?? allowVolatileRedis(opts.env);
+  const timeScale = opts.timeScale ?? knob('BUILDSYNC_TIME_SCALE', opts.env);
 
-  const redisCheck = await checkRedis(cfg, { allowVolatile: opts.allowVolatile });
+  const redisCheck = await checkRedis(cfg, { allowVolatile });
   findings.push(...redisCheck.findings);
   const redis = redisCheck.redis;
   try {
@@ -48,7 +55,7 @@ export async function runChecks(opts: CheckOptions): Promise<CheckReport> {
     let noToken: string | undefined;
     let budgetProblem: CheckFinding | undefined;
     if (redis) {
-      throttle = new AccountThrottle({ redis, account: cfg.account.name, limits: cfg.account.limits, prefix: cfg.prefix, timeScale: opts.timeScale });
+      throttle = new AccountThrottle({ redis, account: cfg.account.name, limits: cfg.account.limits, prefix: cfg.prefix, timeScale });
       try {
         status = await throttle.status();
       } catch (err) {

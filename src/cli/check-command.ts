@@ -1,7 +1,5 @@
-import { allowVolatileRedis } from '../config.ts';
 import { runChecks, type CheckFinding, type CheckReport } from '../check/index.ts';
 import type { CommandContext } from './command.ts';
-import { timeScale } from './runtime.ts';
 
 /**
  * `buildsync check [--account NAME] [--json]` (flags in program/check.ts): the configuration,
@@ -12,9 +10,8 @@ export async function checkCommand(ctx: CommandContext, opts: { json?: boolean }
   const report = await runChecks({
     account: ctx.global.account,
     allowInsecureHttp: ctx.global.allowInsecureHttp,
-    // The same reading as the import and the workers, so that check predicts what they do.
-    allowVolatile: allowVolatileRedis(),
-    timeScale: timeScale(),
+    // BUILDSYNC_ALLOW_VOLATILE_REDIS and BUILDSYNC_TIME_SCALE: read by the checks as the import
+    // and the workers read them, so that check predicts what they do.
     signal: ctx.signal,
   });
   if (opts.json) ctx.out(JSON.stringify(jsonReport(report)));

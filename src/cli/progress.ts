@@ -1,4 +1,5 @@
 import cliProgress from 'cli-progress';
+import { knob } from '../knobs.ts';
 
 /**
  * A progress display on stderr, so that stdout stays for the summary (and `--json`, and `--out -`).
@@ -12,10 +13,9 @@ export interface Progress {
   stop(): void;
 }
 
-/** Test knob (README): the least time between two plain progress lines. @defaultValue 10_000 */
+/** BUILDSYNC_PROGRESS_INTERVAL_MS, the test knob of knobs.ts: the least time between two plain progress lines. */
 export function progressIntervalMs(): number {
-  const v = Number(process.env.BUILDSYNC_PROGRESS_INTERVAL_MS);
-  return process.env.BUILDSYNC_PROGRESS_INTERVAL_MS !== undefined && Number.isFinite(v) && v >= 0 ? v : 10_000;
+  return knob('BUILDSYNC_PROGRESS_INTERVAL_MS');
 }
 
 export function createProgress(label: string, stream: NodeJS.WriteStream = process.stderr): Progress {

@@ -3,6 +3,7 @@ import { loadConfig, requireService, type AppConfig, type ServiceAccount } from 
 import { connectRedis, Queues, startWorkers, type WorkerHost } from '../queue/index.ts';
 import { redisGraceMs } from '../queue/connection.ts';
 import { redactUrl } from '../errors/index.ts';
+import { knob } from '../knobs.ts';
 import type { CommandContext } from './command.ts';
 
 /** The configuration for the command's --account. */
@@ -14,27 +15,24 @@ export function serviceAccount(ctx: CommandContext, cfg: AppConfig): ServiceAcco
   return requireService(cfg.account, { allowInsecureHttp: ctx.global.allowInsecureHttp });
 }
 
-/** Test knob (documented in the README): divides the tool's rate windows, to match a sped-up sandbox. */
+/** BUILDSYNC_TIME_SCALE, the test knob of knobs.ts: divides the tool's rate windows. */
 export function timeScale(): number | undefined {
-  const v = Number(process.env.BUILDSYNC_TIME_SCALE);
-  return Number.isFinite(v) && v > 0 ? v : undefined;
+  return knob('BUILDSYNC_TIME_SCALE');
 }
 
+/** BUILDSYNC_LOCK_MS, the test knob of knobs.ts: a worker's BullMQ lock. */
 export function lockMs(): number | undefined {
-  const v = Number(process.env.BUILDSYNC_LOCK_MS);
-  return Number.isInteger(v) && v >= 1000 ? v : undefined;
+  return knob('BUILDSYNC_LOCK_MS');
 }
 
-/** Test knob (documented in the README): how often an export job may start (BUILDSYNC_EXPORT_MAX_STARTS). */
+/** BUILDSYNC_EXPORT_MAX_STARTS, the test knob of knobs.ts: how often an export job may start. */
 export function exportMaxStarts(): number | undefined {
-  const v = Number(process.env.BUILDSYNC_EXPORT_MAX_STARTS);
-  return Number.isInteger(v) && v >= 1 ? v : undefined;
+  return knob('BUILDSYNC_EXPORT_MAX_STARTS');
 }
 
-/** Test knob (documented in the README): how long a record's claim outlives its dead sender (BUILDSYNC_LEDGER_LEASE_MS). */
+/** BUILDSYNC_LEDGER_LEASE_MS, the test knob of knobs.ts: how long a record's claim outlives its dead sender. */
 export function leaseMs(): number | undefined {
-  const v = Number(process.env.BUILDSYNC_LEDGER_LEASE_MS);
-  return Number.isInteger(v) && v >= 200 ? v : undefined;
+  return knob('BUILDSYNC_LEDGER_LEASE_MS');
 }
 
 /** A producer's Redis and queues; close them with `close()`. */

@@ -9,9 +9,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import type { Env } from '../config.ts';
-import { ConfigError, coerceError } from '../errors/index.ts';
+import { coerceError } from '../errors/index.ts';
+import { knob } from '../knobs.ts';
 import { errorsFileChunks, linesToFix, type ImportPlan, type PlanOptions } from '../import/index.ts';
 import type { ImportStore } from '../import-service/index.ts';
 import type { Queues } from '../queue/index.ts';
@@ -20,25 +20,16 @@ import { PageError } from './http-errors.ts';
 export const IMPORT_PAGE_DEFAULTS = {
   /** `--max-upload-mb`. */
   maxUploadMb: 50,
-  /** How long an upload, or the rows to fix of its import, is kept (CONTRACT.md §7: "for an hour"); BUILDSYNC_UPLOAD_KEEP_MS. */
-  uploadKeepMs: 3_600_000,
   /** How often the page's server looks whether a sent import has ended, to remove its upload. */
   watchMs: 1_000,
 } as const;
 
-/** BUILDSYNC_UPLOAD_KEEP_MS (a test knob): checked once, when the page is set up. */
-const keepMsSchema = z.coerce
-  .number({ error: 'not a number; write a whole number of milliseconds, e.g. BUILDSYNC_UPLOAD_KEEP_MS=3600000 (an hour)' })
-  .int('must be a whole number of milliseconds, e.g. BUILDSYNC_UPLOAD_KEEP_MS=3600000 (an hour)')
-  .min(100, 'must be at least 100 (ms)')
-  .max(7 * 24 * 3_600_000, 'must be at most a week (604800000 ms)');
-
+/**
+ * How long an upload, or the rows to fix of its import, is kept ("for an hour"):
+ * BUILDSYNC_UPLOAD_KEEP_MS, the test knob of knobs.ts; checked once, when the page is set up.
+ */
 export function uploadKeepMs(env: Env): number {
-  const raw = env.BUILDSYNC_UPLOAD_KEEP_MS;
-  if (raw === undefined || raw === '') return IMPORT_PAGE_DEFAULTS.uploadKeepMs;
-  const r = keepMsSchema.safeParse(raw);
-  if (!r.success) throw new ConfigError(`BUILDSYNC_UPLOAD_KEEP_MS=${JSON.stringify(raw)}: ${r.error.issues[0]?.message ?? 'invalid'}`);
-  return r.data;
+  return knob('BUILDSYNC_UPLOAD_KEEP_MS', env);
 }
 
 export interface Upload {

@@ -3,6 +3,7 @@ import { redisClusterEnabled } from '../config.ts';
 import { withTimeout } from '../with-timeout.ts';
 import { RedisUnavailableError } from '../errors/index.ts';
 import { logger } from '../log.ts';
+import { knob } from '../knobs.ts';
 import { newCluster, type RedisConnection } from '../redis-layout.ts';
 import { clusterNodeProblem, describeRedisError, redisErrorLog } from './redis-errors.ts';
 
@@ -63,10 +64,9 @@ export function createRedis(url: string, role: RedisRole, target: RedisTarget = 
   return redis;
 }
 
-/** How long a command waits for a Redis that went away (CONTRACT.md §2: a 30 s grace); BUILDSYNC_REDIS_GRACE_MS is a test knob. */
+/** How long a command waits for a Redis that went away: BUILDSYNC_REDIS_GRACE_MS (knobs.ts; CONTRACT.md §2: a 30 s grace). */
 export function redisGraceMs(): number {
-  const v = Number(process.env.BUILDSYNC_REDIS_GRACE_MS);
-  return Number.isFinite(v) && v >= 0 ? v : 30_000;
+  return knob('BUILDSYNC_REDIS_GRACE_MS');
 }
 
 /** Connects and pings, or throws RedisUnavailableError saying what is wrong (redis-errors.ts) and what to do. */

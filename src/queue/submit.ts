@@ -4,6 +4,8 @@ import type { ExportJobData, ImportJobData, RecordJobData } from '../../jobs/ind
 import type { ImportPlan, PlannedRecord } from '../import/index.ts';
 import type { ImportStore } from '../import/index.ts';
 import type { StaticLine } from '../mapping/report-line.ts';
+import type { Env } from '../env.ts';
+import { knob, MAX_RECORDS_PER_JOB } from '../knobs.ts';
 import { JOB } from './names.ts';
 import type { Queues } from './queues.ts';
 import { EXPORT_ATTEMPTS, RECORD_ATTEMPTS } from './retention.ts';
@@ -27,14 +29,11 @@ const HOLD_PARENT_MS = 7 * 24 * 3600 * 1000;
  * bill itself: a big import puts up to `MAX_RECORDS_PER_JOB` records in one job (sent one after
  * the other, jobs/send-record.ts), keeping at least `MIN_JOBS` jobs to spread over the workers;
  * an import of up to 2 × MIN_JOBS records sends one record per job. `BUILDSYNC_RECORDS_PER_JOB`
- * (a test knob) sets it.
+ * (a test knob, knobs.ts) sets it.
  */
-export function recordsPerJob(records: number, env: NodeJS.ProcessEnv = process.env): number {
-  const knob = Number(env.BUILDSYNC_RECORDS_PER_JOB);
-  if (Number.isInteger(knob) && knob >= 1) return Math.min(knob, MAX_RECORDS_PER_JOB);
-  return Math.max(1, Math.min(MAX_RECORDS_PER_JOB, Math.floor(records / MIN_JOBS)));
+export function recordsPerJob(records: number, env?: Env): number {
+  return knob('BUILDSYNC_RECORDS_PER_JOB', env) ?? Math.max(1, Math.min(MAX_RECORDS_PER_JOB, Math.floor(records / MIN_JOBS)));
 }
-const MAX_RECORDS_PER_JOB = 16;
 const MIN_JOBS = 512;
 
 /** Plan batches written to the import store while planning goes on; more waits (back-pressure). */

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { throttleKeyBase, type RedisConnection } from '../redis-layout.ts';
 import { ThrottledError, type RateLimitError } from '../errors/index.ts';
-import type { BudgetStatus, WindowStatus } from './budget-status.ts';
-import { budgetUsedReason, formatEta, probingText, serviceLimitReason, waitingText } from './budget-format.ts';
-import { estimateDurationMs } from './estimate.ts';
+import { parsePause, readBudgetStatus, type BudgetStatus, type WindowStatus } from './budget-status.ts';
+import { budgetUsedReason, formatEta, probingText, serviceLimitReason } from './budget-format.ts';
+import { BudgetWindows } from './budget-windows.ts';
+import { estimateDurationMs, type BudgetEstimate, type WindowEstimate } from './estimate.ts';
 import type { InlineWaitPool } from './inline-wait-pool.ts';
 import type { Limits } from './parse-limits.ts';
 import type { RequestGate } from './request-gate.ts';
 import { throttleCommands, type ThrottleCommands } from './scripts.ts';
 import { statedLimit } from './stated-limit.ts';
-import { STANDARD_WINDOWS, WINDOW_LENGTH_MS, WINDOW_NAMES, isWindowName, normalizeWindowName, type WindowName } from './windows.ts';
+import { STANDARD_WINDOWS, WINDOW_NAMES, isWindowName, normalizeWindowName, type WindowName } from './windows.ts';
 
 export interface AccountThrottleOptions {
   /** The Redis every worker of every machine shares; the caller owns (and closes) the connection. */
@@ -56,13 +57,6 @@ export interface AccountThrottleOptions {
   margin?: { share: number; maxMs: number };
 }
 
-/**
- * What an answered send keeps of the margin, in real ms: the service's clock counts whole ms
- * (a send 999.6 ms after another may read as 1000 ms apart), so a slot opens this much after
- * the service's window has let the answered send go.
- */
-const SETTLE_SLACK_MS = 2;
-
 /** Jobs sent away by one instance come back this share of a slot apart (see `staggered`). */
 const STAGGER_SHARE = 0.9;
 
@@ -90,7 +84,8 @@ export class AccountThrottle implements RequestGate {
   private readonly redis: RedisConnection;
   private readonly cmds: ThrottleCommands;
   private readonly keys: { log: string; pause: string; probe: string; probelock: string; learned: string; episode: string; refused: string };
-  private readonly timeScale: number;
+  /** Window lengths, margins and the scripts' window arguments (budget-windows.ts). */
+  private readonly windows: BudgetWindows;
   private readonly maxInlineWaitMs: number;
   private readonly maxInlineWaiters: number;
   private inlineWaiters = 0;
@@ -106,8 +101,6 @@ export class AccountThrottle implements RequestGate {
   private lastSentAway: { kind: string; limit: number; window: WindowName | undefined; reason: string } | undefined;
   private readonly probeInitialMs: number;
   private readonly probeMaxMs: number;
-  private readonly margin: { share: number; maxMs: number };
-  private readonly windowArgs: (string | number)[];
   private readonly id = randomUUID().slice(0, 12);
   private seq = 0;
   /** Tickets granted up to this sequence number and not yet sent are stale: a 429 came after them. */
@@ -120,8 +113,7 @@ export class AccountThrottle implements RequestGate {
     this.cmds = throttleCommands(options.redis);
     this.account = options.account;
     this.limits = { ...options.limits };
-    this.timeScale = options.timeScale ?? THROTTLE_DEFAULTS.timeScale;
-    if (!(this.timeScale > 0)) throw new RangeError(`timeScale must be above 0, got ${this.timeScale}`);
+    this.windows = new BudgetWindows(this.limits, options.timeScale ?? THROTTLE_DEFAULTS.timeScale, options.margin ?? THROTTLE_DEFAULTS.margin);
     this.maxInlineWaitMs = options.maxInlineWaitMs ?? THROTTLE_DEFAULTS.maxInlineWaitMs;
     const smallest = Math.min(...Object.values(this.limits).filter((n): n is number => typeof n === 'number' && n > 0));
     this.maxInlineWaiters =
@@ -129,10 +121,8 @@ export class AccountThrottle implements RequestGate {
     this.inlineWaits = options.inlineWaits;
     this.admitCap = Number.isFinite(smallest) && Number.isFinite(this.maxInlineWaiters) ? smallest + this.maxInlineWaiters : Infinity;
     const probe = options.probe ?? THROTTLE_DEFAULTS.probe;
-    this.probeInitialMs = Math.max(1, probe.initialMs / this.timeScale);
-    this.probeMaxMs = Math.max(this.probeInitialMs, probe.maxMs / this.timeScale);
-    this.margin = options.margin ?? THROTTLE_DEFAULTS.margin;
-    if (!(this.margin.share >= 0 && this.margin.maxMs >= 0)) throw new RangeError(`margin must be at least 0, got ${JSON.stringify(this.margin)}`);
+    this.probeInitialMs = Math.max(1, probe.initialMs / this.windows.timeScale);
+    this.probeMaxMs = Math.max(this.probeInitialMs, probe.maxMs / this.windows.timeScale);
     // One hash tag per account on a cluster (redis-layout.ts): every script below touches only these keys, in one slot.
     const base = throttleKeyBase(options.redis, options.prefix ?? THROTTLE_DEFAULTS.prefix, options.account);
     this.keys = {
@@ -144,9 +134,6 @@ export class AccountThrottle implements RequestGate {
       episode: `${base}:episode`,
       refused: `${base}:refused`,
     };
-    // The budget counts a send for its window's length plus the margin; learning counts what
-    // the service itself still counts, the window's length alone.
-    this.windowArgs = WINDOW_NAMES.flatMap((w) => [w, this.countedMs(w), this.lengthMs(w), this.limits[w] ?? -1]);
   }
 
   /**
@@ -162,7 +149,7 @@ export class AccountThrottle implements RequestGate {
       const token = `${this.id}:${++this.seq}`;
       const reply = await this.cmds.bsThrottleAcquire(
         ...this.keyList('log', 'pause', 'probe', 'probelock', 'learned', 'refused'),
-        token, this.countedMs('month'), this.logCap(), THROTTLE_DEFAULTS.probeLockMaxMs, ...this.windowArgs,
+        token, this.windows.countedMs('month'), this.logCap(), THROTTLE_DEFAULTS.probeLockMaxMs, ...this.windows.args,
       );
       const waitMs = Number(reply[0]);
       const kind = String(reply[1]);
@@ -272,7 +259,7 @@ export class AccountThrottle implements RequestGate {
    */
   settle(ticket: unknown, answered = false): void {
     if (typeof ticket !== 'string') return;
-    this.cmds.bsThrottleSettle(this.keys.log, ticket, answered ? this.answeredShiftMs() : 0).catch(() => {
+    this.cmds.bsThrottleSettle(this.keys.log, ticket, answered ? this.windows.answeredShiftMs() : 0).catch(() => {
       // The send stays counted from its grant: at worst the next window opens a little early.
     });
   }
@@ -290,7 +277,7 @@ export class AccountThrottle implements RequestGate {
    */
   withdraw(ticket: unknown): void {
     if (typeof ticket !== 'string') return;
-    this.cmds.bsThrottleWithdraw(...this.keyList('log', 'learned', 'episode'), ticket, ...this.windowArgs).catch(() => {
+    this.cmds.bsThrottleWithdraw(...this.keyList('log', 'learned', 'episode'), ticket, ...this.windows.args).catch(() => {
       // It stays counted: the budget is only the more careful for it; a limit a burst learned may
       // stay one too high, until the next 429 lowers it.
     });
@@ -307,17 +294,6 @@ export class AccountThrottle implements RequestGate {
    * made after it, whatever the timing (see RATE_LIMITED_LUA). Without it, a 429 is taken as
    * part of the burst while the burst's pause lasts.
    */
-  /**
-   * One line on the budget for a progress display (the CLI's bar, the import page): any wait and
-   * why, the requests left in the tightest window, and the ETA of `left` more requests under every
-   * window, e.g. "412 requests left this hour | ETA 3 min".
-   */
-  async progressText(left: number): Promise<string> {
-    const b = await this.status();
-    const eta = left > 0 ? formatEta(await this.estimateMs(left)) : '0 s';
-    return `${b.reason ? `${b.reason} | ` : ''}${b.tightest ? `${b.tightest.remaining} requests left this ${b.tightest.window}` : 'no budget limit'} | ETA ${eta}`;
-  }
-
   async onRateLimited(err: RateLimitError, ticket?: unknown): Promise<void> {
     this.staleUpTo = this.seq;
     const retryAfterMs = err.retryAfterMs !== undefined && Number.isFinite(err.retryAfterMs) && err.retryAfterMs >= 0 ? err.retryAfterMs : -1;
@@ -328,7 +304,7 @@ export class AccountThrottle implements RequestGate {
     await this.cmds.bsThrottleRateLimited(
       ...this.keyList('log', 'pause', 'probe', 'probelock', 'learned', 'episode', 'refused'),
       retryAfterMs, this.probeInitialMs, this.probeMaxMs, this.stateTtlMs(), window ?? stated?.window ?? '', candidates.join(','),
-      stated?.window ?? '', stated?.limit ?? -1, typeof ticket === 'string' ? ticket : '', this.countedMs('month'), ...this.windowArgs,
+      stated?.window ?? '', stated?.limit ?? -1, typeof ticket === 'string' ? ticket : '', this.windows.countedMs('month'), ...this.windows.args,
     );
   }
 
@@ -344,73 +320,21 @@ export class AccountThrottle implements RequestGate {
     this.cmds.bsThrottleProbeSucceeded(...this.keyList('probe', 'probelock'), token).catch(() => undefined);
   }
 
+  /**
+   * One line on the budget for a progress display (the CLI's bar, the import page): any wait and
+   * why, the requests left in the tightest window, and the ETA of `left` more requests under every
+   * window, e.g. "412 requests left this hour | ETA 3 min".
+   */
+  async progressText(left: number): Promise<string> {
+    const b = await this.status();
+    const eta = left > 0 ? formatEta(await this.estimateMs(left)) : '0 s';
+    return `${b.reason ? `${b.reason} | ` : ''}${b.tightest ? `${b.tightest.remaining} requests left this ${b.tightest.window}` : 'no budget limit'} | ETA ${eta}`;
+  }
+
   /** The budget as every worker sees it now: per window, the pause and why. */
   async status(): Promise<BudgetStatus> {
-    const reply = await this.cmds.bsThrottleStatus(...this.keyList('log', 'pause', 'probe', 'learned'), ...this.windowArgs);
-    const now = Number(reply[0]);
-    const pausePttl = Number(reply[1]);
-    const pause = parsePause(String(reply[2]));
-    const probing = reply[3] === '1';
-    const probeInterval = Number(reply[4]) || this.probeInitialMs;
-    const learned = readLearned(reply[5] as string[]);
-    const rows = reply[6] as string[];
-
-    const usage = {} as Record<WindowName, number>;
-    const windows: WindowStatus[] = [];
-    for (let i = 0; i < rows.length; i += 4) {
-      const window = rows[i] as WindowName;
-      const used = Number(rows[i + 1]);
-      const oldest = rows[i + 2] === '' ? undefined : Number(rows[i + 2]);
-      usage[window] = used;
-      const configured = this.limits[window];
-      const learnedHere = learned[window];
-      const limit = Math.min(configured ?? Infinity, learnedHere?.limit ?? Infinity);
-      if (limit === Infinity) continue;
-      const lengthMs = this.lengthMs(window);
-      windows.push({
-        window,
-        lengthMs,
-        limit,
-        configured,
-        learned: learnedHere,
-        used,
-        remaining: Math.max(0, limit - used),
-        resetInMs: oldest === undefined ? 0 : Math.max(0, Math.ceil(oldest + this.countedMs(window) - now)),
-        waitMs: Math.ceil(Number(rows[i + 3])),
-      });
-    }
-    const tightest = windows.reduce<WindowStatus | undefined>(
-      (best, w) => (!best || w.remaining < best.remaining || (w.remaining === best.remaining && w.waitMs > best.waitMs) ? w : best),
-      undefined,
-    );
-
-    let waitMs = 0;
-    let reason: string | undefined;
-    if (pausePttl > 0) {
-      waitMs = pausePttl;
-      reason = pause?.kind === 'retry-after'
-        ? waitingText(pausePttl, serviceLimitReason(pause.window))
-        : probingText(pause?.intervalMs ?? probeInterval);
-    } else {
-      const binding = windows.reduce<WindowStatus | undefined>((b, w) => (w.waitMs > (b?.waitMs ?? 0) ? w : b), undefined);
-      if (binding) {
-        waitMs = binding.waitMs;
-        reason = waitingText(binding.waitMs, budgetUsedReason(binding.window, binding.limit));
-      } else if (probing) {
-        reason = probingText(probeInterval);
-      }
-    }
-    return {
-      account: this.account,
-      at: new Date(Math.floor(now)),
-      windows,
-      tightest,
-      usage,
-      waitMs,
-      pausedUntil: waitMs > 0 ? new Date(Math.floor(now + waitMs)) : undefined,
-      reason,
-      probing,
-    };
+    const reply = await this.cmds.bsThrottleStatus(...this.keyList('log', 'pause', 'probe', 'learned'), ...this.windows.args);
+    return readBudgetStatus(this.account, reply, this.limits, this.windows, this.probeInitialMs);
   }
 
   /** How long until n more requests are sent, counting every window, the pause and what was already sent. */
@@ -434,7 +358,7 @@ export class AccountThrottle implements RequestGate {
     if (status.windows.length === 0) return { etaMs: status.waitMs, reason: status.reason, windows: [] };
     const limits: Limits = {};
     for (const w of status.windows) limits[w.window] = w.limit;
-    const lengths = status.windows.map((w) => this.countedMs(w.window));
+    const lengths = status.windows.map((w) => this.windows.countedMs(w.window));
     const longest = Math.max(...lengths);
     // Buckets keep the reply small (a month's log can hold 200,000 sends); rounding is up, so the
     // estimate errs long by at most one bucket.
@@ -444,7 +368,7 @@ export class AccountThrottle implements RequestGate {
     const flat = reply[1] as string[];
     const usage: { at: number; count: number }[] = [];
     for (let i = 0; i < flat.length; i += 2) usage.push({ at: Number(flat[i]), count: Number(flat[i + 1]) });
-    const options = { timeScale: this.timeScale, countedMs: Object.fromEntries(WINDOW_NAMES.map((w) => [w, this.countedMs(w)])) };
+    const options = { timeScale: this.windows.timeScale, countedMs: Object.fromEntries(WINDOW_NAMES.map((w) => [w, this.windows.countedMs(w)])) };
     return {
       etaMs: status.waitMs + estimateDurationMs(limits, usage, needed, now + status.waitMs, options),
       reason: status.reason,
@@ -461,25 +385,6 @@ export class AccountThrottle implements RequestGate {
   async clear(): Promise<void> {
     this.probeToken = undefined;
     await this.redis.del(...Object.values(this.keys));
-  }
-
-  private lengthMs(window: WindowName): number {
-    return WINDOW_LENGTH_MS[window] / this.timeScale;
-  }
-
-  /** How long a send counts against the window: its length plus the margin (see the option). */
-  private countedMs(window: WindowName): number {
-    const len = this.lengthMs(window);
-    return len + Math.min(this.margin.maxMs, len * this.margin.share);
-  }
-
-  /**
-   * How far before its answer a send answered by the service goes in the log: the shortest
-   * window's margin (the smallest of all) less SETTLE_SLACK_MS, so that it counts for each
-   * window's length from the answer at least (see SETTLE_LUA).
-   */
-  private answeredShiftMs(): number {
-    return Math.max(0, this.countedMs('second') - this.lengthMs('second') - SETTLE_SLACK_MS);
   }
 
   private logCap(): number {
@@ -512,7 +417,7 @@ export class AccountThrottle implements RequestGate {
     // Only for a worker's throttle ('auto' inline places): a caller that waits on its own keeps the budget's exact wait.
     if (!Number.isFinite(this.maxInlineWaiters)) return waitMs;
     const now = Date.now();
-    const slotMs = isWindowName(kind) && limit > 0 ? (this.lengthMs(kind) / limit) * STAGGER_SHARE : 0;
+    const slotMs = isWindowName(kind) && limit > 0 ? (this.windows.lengthMs(kind) / limit) * STAGGER_SHARE : 0;
     const at = Math.max(now + waitMs, this.delayedUntil);
     this.delayedUntil = at + slotMs;
     return at - now;
@@ -525,59 +430,6 @@ export class AccountThrottle implements RequestGate {
     if (kind === 'pause' && pause?.kind === 'retry-after') return { window: pause.window, reason: serviceLimitReason(pause.window) };
     return { window: pause?.window, reason: probingText(pause?.intervalMs ?? (Number(interval) || this.probeInitialMs)) };
   }
-}
-
-/** One limited window in `AccountThrottle.estimateWindows`. */
-export interface WindowEstimate {
-  window: WindowName;
-  /** The effective limit (configured, or lower when a 429 taught it). */
-  limit: number;
-  /** Requests the window has left now. */
-  remaining: number;
-  /** Requests to send. */
-  needed: number;
-  /** How long `needed` requests take under this window alone (what was already sent counted). */
-  etaMs: number;
-}
-
-/** How long `n` requests take under the account's budget, and per window. */
-export interface BudgetEstimate {
-  /** Every window at once, with any pause: what `estimateMs` returns. */
-  etaMs: number;
-  /** Why nothing may go now, when nothing may ('waiting 41 min: hourly budget of 500 used'). */
-  reason: string | undefined;
-  windows: WindowEstimate[];
-}
-
-interface PauseInfo {
-  kind: 'retry-after' | 'probe';
-  window: WindowName | undefined;
-  intervalMs: number | undefined;
-}
-
-function parsePause(text: string): PauseInfo | undefined {
-  if (!text) return undefined;
-  try {
-    const v = JSON.parse(text) as { kind?: unknown; window?: unknown; intervalMs?: unknown };
-    return {
-      kind: v.kind === 'retry-after' ? 'retry-after' : 'probe',
-      window: typeof v.window === 'string' && isWindowName(v.window) ? v.window : undefined,
-      intervalMs: typeof v.intervalMs === 'number' ? v.intervalMs : undefined,
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-function readLearned(flat: string[]): Partial<Record<WindowName, { limit: number; at: Date }>> {
-  const map = new Map<string, string>();
-  for (let i = 0; i < flat.length; i += 2) map.set(flat[i]!, flat[i + 1]!);
-  const out: Partial<Record<WindowName, { limit: number; at: Date }>> = {};
-  for (const w of WINDOW_NAMES) {
-    const limit = map.get(w);
-    if (limit !== undefined) out[w] = { limit: Number(limit), at: new Date(Number(map.get(`${w}:at`) ?? 0)) };
-  }
-  return out;
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -81,3 +81,25 @@ function toBatches(usage: Usage): { at: number; count: number }[] {
   const batches = (usage as readonly (number | { at: number; count: number })[]).map((u) => (typeof u === 'number' ? { at: u, count: 1 } : u));
   return batches.filter((b) => b.count > 0).sort((a, b) => a.at - b.at);
 }
+
+/** One limited window in `AccountThrottle.estimateWindows`. */
+export interface WindowEstimate {
+  window: WindowName;
+  /** The effective limit (configured, or lower when a 429 taught it). */
+  limit: number;
+  /** Requests the window has left now. */
+  remaining: number;
+  /** Requests to send. */
+  needed: number;
+  /** How long `needed` requests take under this window alone (what was already sent counted). */
+  etaMs: number;
+}
+
+/** How long `n` requests take under the account's budget, and per window. */
+export interface BudgetEstimate {
+  /** Every window at once, with any pause: what `estimateMs` returns. */
+  etaMs: number;
+  /** Why nothing may go now, when nothing may ('waiting 41 min: hourly budget of 500 used'). */
+  reason: string | undefined;
+  windows: WindowEstimate[];
+}
