@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startE2eRig, type CliResult, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { runCli, type CliResult } from './helpers/cli.ts';
 import { freePort, startRedisServer, type RedisServer } from './helpers/redis-server.ts';
 
 // `buildsync check` (CONTRACT.md §2; issue 13): passes against the sandbox, and names the failure

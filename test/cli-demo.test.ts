@@ -1,20 +1,17 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REDIS_URL } from './helpers/redis.ts';
-import { CLI_BUNDLE } from './helpers/cli-path.ts';
-
-const BIN = CLI_BUNDLE;
+import { runCli } from './helpers/cli.ts';
 
 describe('buildsync demo', () => {
-  it('exports the sandbox projects, imports both samples through the queue and prints where the outputs are', () => {
+  it('exports the sandbox projects, imports both samples through the queue and prints where the outputs are', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'buildsync-demo-'));
     try {
       const env = { PATH: process.env.PATH, HOME: process.env.HOME, REDIS_URL };
-      const r = spawnSync(process.execPath, [BIN, 'demo'], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
-      expect(r.status, r.stderr).toBe(0);
+      const r = await runCli(['demo'], env, { cwd: dir, timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/demo done in [\d.]+ s: the sandbox stored 4 estimates and 4 bills/);
       const out = join(dir, 'buildsync-demo');
       const csv = readFileSync(join(out, 'projects.csv'), 'utf8');

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csv, freeProjectIds, runCli, spawnCli, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { csv, freeProjectIds, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { runCli, spawnCli } from './helpers/cli.ts';
 import { startWorkerProcess, type WorkerProcess } from './helpers/worker-processes.ts';
 
 // CONTRACT.md §2: the exit code is the same whether the work ran in this process or as a queued
@@ -84,15 +85,12 @@ describe('one exit-code contract, in-process or through the queue', () => {
     rig.sandbox.setLatency(3000);
     try {
       const file = rig.file('slow.csv', csv(['bill_ref', 'project_id', 'vendor_id', 'item_name', 'rate'], [['S-1', a!, 55, 'Labor', '10']]));
-      const child = spawnCli(['import', 'bills', file], rig.env, rig.dir);
-      let err = '';
-      child.stderr!.on('data', (d: Buffer) => {
-        err += d.toString();
-        if (/planned 1 row/.test(err)) setTimeout(() => child.kill('SIGINT'), 300);
-      });
-      const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
-      expect(code, err).toBe(130);
-      expect(err).not.toMatch(/\n\s+at /);
+      const cli = spawnCli(['import', 'bills', file], rig.env, { cwd: rig.dir });
+      await cli.waitFor(/planned 1 row/, { stream: 'stderr' });
+      setTimeout(() => cli.child.kill('SIGINT'), 300);
+      const { code, stderr } = await cli.result;
+      expect(code, stderr).toBe(130);
+      expect(stderr).not.toMatch(/\n\s+at /);
     } finally {
       rig.sandbox.setLatency(0);
     }

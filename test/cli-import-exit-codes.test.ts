@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers } from '../src/queue/index.ts';
 import { REDIS_URL } from './helpers/redis.ts';
-import { csv, freeProjectIds, parseReport, runCli, silentLog, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { csv, freeProjectIds, parseReport, silentLog, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { runCli } from './helpers/cli.ts';
 
 // `buildsync import` as a user runs it: a child process, its environment, its exit code
 // (CONTRACT.md §2: 0 done, 1 some rows invalid or failed, 2 usage/config, 3 credentials refused).

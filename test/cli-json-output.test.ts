@@ -2,7 +2,8 @@ import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csv, freeProjectIds, parseReport, runCli, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { csv, freeProjectIds, parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { runCli } from './helpers/cli.ts';
 
 // Scripting the CLI: `--json` (one object on stdout, the documented keys, in order), `-` for
 // standard output, and progress on stderr only.

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/ledger/index.ts';
-import { runCli } from './helpers/import-e2e-rig.ts';
+import { runCli } from './helpers/cli.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
 
 const DAY = 86_400_000;

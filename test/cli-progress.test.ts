@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createProgress, outcomeText } from '../src/cli/progress.ts';
-import { csv, freeProjectIds, runCli, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { csv, freeProjectIds, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { runCli } from './helpers/cli.ts';
 
 /** A stream that keeps what is written to it, as stderr would show it. */
 function capture(isTTY: boolean): Writable & { text: () => string; isTTY: boolean; columns: number } {

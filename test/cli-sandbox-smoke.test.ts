@@ -2,12 +2,12 @@
  * The binary as a user runs it: `buildsync sandbox` in a child process answering over HTTP, help,
  * a bad flag and missing credentials with the exit codes of CONTRACT §2.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, spawnCli, type CliProcess } from './helpers/cli.ts';
 
 const BIN = resolve(import.meta.dirname, '../bin/buildsync.mjs');
 const README_CREDENTIALS = { email: 'demo@buildsync.test', password: 'sandbox-password', apiKey: 'sandbox-api-key' };
@@ -27,51 +27,30 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-function run(args: string[], opts: { cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? tmp, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-  });
-}
+/** `bin/buildsync.mjs ARGS` in the temp folder (it may build dist/ first: the test's time, not 20 s). */
+const run = (args: string[]) => runCli(args, cleanEnv(), { cwd: tmp, bin: BIN, timeoutMs: 30_000 });
 
 function basic(c: { email: string; password: string; apiKey: string }): Record<string, string> {
   return { authorization: `Basic ${Buffer.from(`${c.email}:${c.password}`).toString('base64')}`, apikey: c.apiKey, accept: 'application/json' };
 }
 
 describe('buildsync sandbox --port 0', () => {
-  let child: ChildProcess;
+  let sandbox: CliProcess;
   let url: string;
-  let stdout = '';
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0'], { cwd: tmp, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    url = await new Promise<string>((resolveUrl, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL printed; stdout so far: ${stdout}`)), 20_000);
-      child.stdout!.on('data', (d: Buffer) => {
-        stdout += d.toString();
-        const m = /sandbox listening on (http:\/\/\S+)/.exec(stdout);
-        // The banner ends with the Ctrl-C hint: wait for all of it.
-        if (m && stdout.includes('press Ctrl-C to stop')) {
-          clearTimeout(timer);
-          resolveUrl(m[1]!);
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`sandbox exited early with ${code}`)));
-    });
+    sandbox = spawnCli(['sandbox', '--port', '0'], cleanEnv(), { cwd: tmp, bin: BIN });
+    // The banner ends with the Ctrl-C hint: wait for all of it.
+    url = (await sandbox.waitFor(/sandbox listening on (http:\/\/\S+)[\s\S]*press Ctrl-C to stop/))[1]!;
   });
   afterAll(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    if (sandbox.child.exitCode === null) sandbox.child.kill('SIGKILL');
   });
 
   it('prints the real port and the README credentials', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(url).not.toMatch(/:0$/);
-    expect(stdout).toContain(`BUILDSYNC_EMAIL=${README_CREDENTIALS.email}`);
+    expect(sandbox.stdout()).toContain(`BUILDSYNC_EMAIL=${README_CREDENTIALS.email}`);
   });
 
   it('answers 200 with the README credentials', async () => {
@@ -105,9 +84,8 @@ describe('buildsync sandbox --port 0', () => {
   });
 
   it('stops on SIGTERM with exit code 0', async () => {
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    sandbox.child.kill('SIGTERM');
+    expect((await sandbox.result).code).toBe(0);
   });
 });
 

@@ -1,11 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error bin/build.mjs is plain JavaScript without types
 import { buildBundle } from '../bin/build.mjs';
-import { CLI_BUNDLE } from './helpers/cli-path.ts';
+import { runCli } from './helpers/cli.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -41,7 +40,8 @@ function staticPackages(meta: Metafile, from: string): Set<string> {
   return packages;
 }
 
-const cli = (args: string[]) => spawnSync(process.execPath, [CLI_BUNDLE, ...args], { encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '' } });
+/** The CLI with only PATH set. */
+const cli = (args: string[]) => runCli(args, {});
 
 describe('cold start: --version and --help load commander and nothing heavy', () => {
   it('the bundle entry reaches no heavy package statically; each command is its own lazily loaded chunk', async () => {
@@ -61,9 +61,9 @@ describe('cold start: --version and --help load commander and nothing heavy', ()
     expect([...staticPackages(meta, importChunk)]).toEqual(expect.arrayContaining(['bullmq', 'ioredis', 'csv-parse']));
   });
 
-  it('prints the version, and every command\'s --help ends with examples', () => {
-    const version = cli(['--version']);
-    expect(version.status).toBe(0);
+  it('prints the version, and every command\'s --help ends with examples', async () => {
+    const version = await cli(['--version']);
+    expect(version.code).toBe(0);
     expect(version.stdout.trim()).toBe(VERSION);
     const commands = [
       [], ['export'], ['export', 'projects'], ['import'], ['import', 'estimates'], ['import', 'bills'], ['worker'],
@@ -72,43 +72,43 @@ describe('cold start: --version and --help load commander and nothing heavy', ()
       ['ledger', 'import'], ['ledger', 'prune'], ['template'], ['sandbox'], ['dashboard'], ['demo'],
     ];
     for (const c of commands) {
-      const help = cli([...c, '--help']);
-      expect(help.status, c.join(' ')).toBe(0);
+      const help = await cli([...c, '--help']);
+      expect(help.code, c.join(' ')).toBe(0);
       expect(help.stdout, c.join(' ')).toMatch(/\nExamples:\n {2}\$ buildsync /);
     }
     // The flags the contract names are listed where a script looks for them.
-    const exportHelp = cli(['export', 'projects', '--help']).stdout;
+    const exportHelp = (await cli(['export', 'projects', '--help'])).stdout;
     expect(exportHelp).toMatch(/--out <path>\s+output file, or - for standard output/);
     expect(exportHelp).toMatch(/--json\s+print the summary as one JSON object/);
     expect(exportHelp).toMatch(/--include-client-sub <yes\|no>/);
-    const importHelp = cli(['import', 'bills', '--help']).stdout;
+    const importHelp = (await cli(['import', 'bills', '--help'])).stdout;
     for (const flag of ['--report <path>', '--out <path>', '--json', '--detach', '--dry-run']) expect(importHelp).toContain(flag);
   });
 });
 
 describe('bin/buildsync.mjs runs a current bundle, and builds it when it is missing or stale', () => {
-  it('builds dist/ on first use, runs it, and rebuilds after a source file changes', () => {
+  it('builds dist/ on first use, runs it, and rebuilds after a source file changes', async () => {
     // A copy of the checkout (its node_modules linked), so that the real dist/ is left alone.
     const root = tempDir('checkout');
     for (const part of ['bin', 'src', 'jobs', 'samples', 'package.json']) cpSync(join(ROOT, part), join(root, part), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
-    const run = () => spawnSync(process.execPath, [join(root, 'bin', 'buildsync.mjs'), '--version'], { encoding: 'utf8', timeout: 60_000 });
+    const run = () => runCli(['--version'], process.env, { bin: join(root, 'bin', 'buildsync.mjs'), timeoutMs: 60_000 });
 
-    const first = run();
-    expect(first.status, first.stderr).toBe(0);
+    const first = await run();
+    expect(first.code, first.stderr).toBe(0);
     expect(first.stdout.trim()).toBe(VERSION);
     expect(first.stderr).toBe('');
     const built = statSync(join(root, 'dist', 'buildsync.mjs')).mtimeMs;
 
     // Current: run as it is, not rebuilt.
-    expect(run().status).toBe(0);
+    expect((await run()).code).toBe(0);
     expect(statSync(join(root, 'dist', 'buildsync.mjs')).mtimeMs).toBe(built);
 
     // A source file newer than the bundle: rebuilt before it runs.
     const later = new Date(built + 5_000);
     utimesSync(join(root, 'src', 'cli', 'options.ts'), later, later);
-    const second = run();
-    expect(second.status, second.stderr).toBe(0);
+    const second = await run();
+    expect(second.code, second.stderr).toBe(0);
     expect(statSync(join(root, 'dist', 'buildsync.mjs')).mtimeMs).toBeGreaterThan(built);
   });
 });

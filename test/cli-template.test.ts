@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -7,23 +6,13 @@ import { planBills, planEstimates } from '../src/import/index.ts';
 import { templateColumns, templateCsv, writeTemplate, type TemplateKind } from '../src/import/template.ts';
 import { BILL_COLUMNS, ESTIMATE_COLUMNS } from '../src/mapping/index.ts';
 import { encodeBillInfo } from '../src/payloads/index.ts';
-import { CLI_BUNDLE } from './helpers/cli-path.ts';
+import { runCli } from './helpers/cli.ts';
 
-const BIN = CLI_BUNDLE;
 const dir = mkdtempSync(join(tmpdir(), 'buildsync-template-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+/** `buildsync template ARGS` in the test's folder, with only PATH set. */
+const template = (args: string[]) => runCli(['template', ...args], {}, { cwd: dir });
 
 /** Planned as by --dry-run without credentials: no resolver, project_id is taken as written. */
 const plan = (kind: TemplateKind, file: string) => (kind === 'estimates' ? planEstimates(file) : planBills(file));
@@ -62,7 +51,7 @@ describe('buildsync template: every column and one example row that imports clea
   });
 
   it('writes CSV to standard output by default and for --out -', async () => {
-    const [plain, dash] = await Promise.all([runCli(['template', 'estimates']), runCli(['template', 'bills', '--out', '-'])]);
+    const [plain, dash] = await Promise.all([template(['estimates']), template(['bills', '--out', '-'])]);
     expect(plain.stderr).toBe('');
     expect(plain.code).toBe(0);
     expect(plain.stdout).toBe(templateCsv('estimates'));
@@ -75,18 +64,18 @@ describe('buildsync template: every column and one example row that imports clea
   });
 
   it('writes --out PATH (.xlsx by the name) and refuses to overwrite an existing file (exit 2)', async () => {
-    const first = await runCli(['template', 'bills', '--out', 'new-bills.xlsx']);
+    const first = await template(['bills', '--out', 'new-bills.xlsx']);
     expect(first.code).toBe(0);
     expect(first.stderr).toMatch(/wrote the bills template \(\.xlsx\) to .*new-bills\.xlsx/);
     expect(readFileSync(join(dir, 'new-bills.xlsx')).subarray(0, 2).toString()).toBe('PK');
-    const again = await runCli(['template', 'bills', '--out', 'new-bills.xlsx']);
+    const again = await template(['bills', '--out', 'new-bills.xlsx']);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/new-bills\.xlsx already exists; the template never overwrites a file\. Remove it, or choose another name with --out\./);
     expect(again.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('refuses an unknown kind (exit 2)', async () => {
-    const res = await runCli(['template', 'invoices']);
+    const res = await template(['invoices']);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/invoices/);
   });

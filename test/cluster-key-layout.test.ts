@@ -12,7 +12,7 @@ import { Ledger } from '../src/ledger/index.ts';
 import { Queues } from '../src/queue/index.ts';
 import { keySlot, masterNodes, nodeForKey, prefixPatterns, queuePrefix, scanAll, unlinkAll } from '../src/redis-layout.ts';
 import { AccountThrottle } from '../src/throttle/index.ts';
-import { runCli } from './helpers/import-e2e-rig.ts';
+import { runCli } from './helpers/cli.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
 
 let t: Awaited<ReturnType<typeof testRedis>>;

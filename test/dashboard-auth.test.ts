@@ -1,13 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
 import { Secret } from '../src/secret.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
-import { CLI_BUNDLE } from './helpers/cli-path.ts';
+import { runCli, spawnCli } from './helpers/cli.ts';
 
-const BIN = CLI_BUNDLE;
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 describe('dashboard basic auth', () => {
@@ -42,42 +38,28 @@ describe('dashboard basic auth', () => {
   it('the CLI reads the password from the named variable, never prints it, and exits 0 on SIGTERM', async () => {
     const password = 'pw-from-env-9d1c';
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, REDIS_URL, BUILDSYNC_PREFIX: t.prefix, DASH_PW: password };
-    const child = spawn(process.execPath, [BIN, 'dashboard', '--port', '0', '--auth-user', 'ops', '--auth-password-env', 'DASH_PW'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const url = await new Promise<string>((resolveUrl, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no url printed; stderr: ${stderr}`)), 20_000);
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-        const m = /dashboard on (http:\/\/127\.0\.0\.1:\d+)\/queues/.exec(stdout);
-        if (m) {
-          clearTimeout(timer);
-          resolveUrl(m[1]!);
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`exited ${code} before listening; stderr: ${stderr}`)));
-    });
+    const cli = spawnCli(['dashboard', '--port', '0', '--auth-user', 'ops', '--auth-password-env', 'DASH_PW'], env);
     try {
+      const url = (await cli.waitFor(/dashboard on (http:\/\/127\.0\.0\.1:\d+)\/queues/))[1]!;
       expect((await fetch(`${url}/queues/`)).status).toBe(401);
       expect((await fetch(`${url}/queues/`, { headers: { authorization: basic('ops', password) } })).status).toBe(200);
     } finally {
-      child.kill('SIGTERM');
+      cli.child.kill('SIGTERM');
     }
-    const [code] = await once(child, 'exit');
+    const { code, stdout, stderr } = await cli.result;
     expect(code, stderr).toBe(0);
     expect(stdout).toContain('read-only');
     expect(stdout + stderr).not.toContain(password);
   });
 
-  it('the CLI refuses --auth-user without a password variable, and an unset variable (exit 2)', () => {
+  it('the CLI refuses --auth-user without a password variable, and an unset variable (exit 2)', async () => {
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, REDIS_URL, BUILDSYNC_PREFIX: t.prefix };
-    const run = (...args: string[]) => spawnSync(process.execPath, [BIN, 'dashboard', '--port', '0', ...args], { env, encoding: 'utf8', timeout: 20_000 });
-    const noVar = run('--auth-user', 'ops');
-    expect(noVar.status).toBe(2);
+    const run = (...args: string[]) => runCli(['dashboard', '--port', '0', ...args], env);
+    const noVar = await run('--auth-user', 'ops');
+    expect(noVar.code).toBe(2);
     expect(noVar.stderr).toContain('--auth-user needs --auth-password-env VAR');
-    const unset = run('--auth-user', 'ops', '--auth-password-env', 'NOT_SET_ANYWHERE');
-    expect(unset.status).toBe(2);
+    const unset = await run('--auth-user', 'ops', '--auth-password-env', 'NOT_SET_ANYWHERE');
+    expect(unset.code).toBe(2);
     expect(unset.stderr).toContain('NOT_SET_ANYWHERE is not set or empty');
   });
 });

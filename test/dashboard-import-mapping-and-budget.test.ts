@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMappingFile } from '../src/mapping/index.ts';
 import { formatEta } from '../src/throttle/index.ts';
 import { hasChromium } from './helpers/chromium.ts';
-import { runCli } from './helpers/import-e2e-rig.ts';
+import { runCli } from './helpers/cli.ts';
 import { importableProjects, startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
 import { REDIS_URL } from './helpers/redis.ts';
 

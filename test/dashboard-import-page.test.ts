@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dashboard } from '../src/dashboard/index.ts';
 import type { Sandbox } from '../src/sandbox/index.ts';
 import { hasChromium } from './helpers/chromium.ts';
-import { CLI_BUNDLE } from './helpers/cli-path.ts';
+import { runCli } from './helpers/cli.ts';
 import { startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
 import { REDIS_URL } from './helpers/redis.ts';
 
@@ -230,10 +229,10 @@ describe.skipIf(!hasChromium)('the import page in a browser (CONTRACT.md §7)', 
 });
 
 describe('buildsync dashboard --allow-imports', () => {
-  it('refuses to serve imports on a non-loopback address without basic auth (exit 2)', () => {
+  it('refuses to serve imports on a non-loopback address without basic auth (exit 2)', async () => {
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, REDIS_URL, BUILDSYNC_PREFIX: 'test-never-used' };
-    const r = spawnSync(process.execPath, [CLI_BUNDLE, 'dashboard', '--port', '0', '--host', '0.0.0.0', '--allow-imports'], { env, encoding: 'utf8', timeout: 20_000 });
-    expect(r.status).toBe(2);
+    const r = await runCli(['dashboard', '--port', '0', '--host', '0.0.0.0', '--allow-imports'], env);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('--allow-imports on 0.0.0.0 needs --auth-user');
   });
 });

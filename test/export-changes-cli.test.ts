@@ -4,13 +4,12 @@
  * command's own process, and a bad or missing database URL is a configuration error that never
  * prints the password (CONTRACT.md §5b).
  */
-import { execFile } from 'node:child_process';
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRig, type ExportRig } from './helpers/export-rig.ts';
-import { CLI_BUNDLE } from './helpers/cli-path.ts';
+import { runCli, type CliResult } from './helpers/cli.ts';
 import { testSchema, type TestSchema } from './helpers/postgres.ts';
 import { REDIS_URL } from './helpers/redis.ts';
 
@@ -25,19 +24,9 @@ afterAll(async () => {
   await db.drop();
 });
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI_BUNDLE, ...args],
-      {
-        cwd: rig.dir,
-        env: { ...process.env, ...rig.env, REDIS_URL, BUILDSYNC_PREFIX: rig.prefix, LOG_LEVEL: 'warn', ...env },
-        timeout: 60_000,
-      },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+/** The CLI over this process's environment and the rig's. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runCli(args, { ...process.env, ...rig.env, REDIS_URL, BUILDSYNC_PREFIX: rig.prefix, LOG_LEVEL: 'warn', ...env }, { cwd: rig.dir, timeoutMs: 60_000 });
 }
 
 const changesOf = async (file: string) => parse(await readFile(file, 'utf8'), { columns: true }) as Record<string, string>[];

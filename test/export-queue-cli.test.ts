@@ -2,7 +2,6 @@
  * Issue 3, end to end through the binary: `buildsync export projects` (queued, with the worker it
  * starts itself), `--no-queue` with no Redis at all, and `jobs list` / `jobs show` of the job.
  */
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRig, tempFiles, type ExportRig } from './helpers/export-rig.ts';
 import { REDIS_URL } from './helpers/redis.ts';
-import { CLI_BUNDLE } from './helpers/cli-path.ts';
+import { runCli, type CliResult } from './helpers/cli.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -22,19 +21,9 @@ afterAll(async () => {
   await rig.close();
 });
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI_BUNDLE, ...args],
-      {
-        cwd: rig.dir,
-        env: { ...process.env, ...rig.env, REDIS_URL, BUILDSYNC_PREFIX: rig.prefix, LOG_LEVEL: 'warn', ...env },
-        timeout: 60_000,
-      },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+/** The CLI over this process's environment and the rig's. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runCli(args, { ...process.env, ...rig.env, REDIS_URL, BUILDSYNC_PREFIX: rig.prefix, LOG_LEVEL: 'warn', ...env }, { cwd: rig.dir, timeoutMs: 60_000 });
 }
 
 const expectedCount = () =>

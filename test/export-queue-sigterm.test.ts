@@ -2,7 +2,6 @@
  * Issue 3: SIGTERM to `buildsync worker` mid-export leaves no partial file and no temporary file,
  * exits 0, and hands the job back to the queue, where another worker completes it.
  */
-import { spawn } from 'node:child_process';
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportRig, tempFiles, waitFor, type ExportRig } from './helpers/export-rig.ts';
 import { REDIS_URL } from './helpers/redis.ts';
-import { CLI_BUNDLE } from './helpers/cli-path.ts';
+import { spawnCli } from './helpers/cli.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -26,22 +25,12 @@ describe('worker SIGTERM during an export', () => {
     const out = path.join(rig.dir, 'interrupted.csv');
     const job = await rig.submit({ source: 'paged', pageSize: 10, out });
 
-    const child = spawn(process.execPath, [CLI_BUNDLE, 'worker'], {
-      cwd: rig.dir,
-      env: {
-        ...process.env,
-        ...rig.env,
-        REDIS_URL,
-        BUILDSYNC_PREFIX: rig.prefix,
-        BUILDSYNC_LOCK_MS: '2000',
-        BUILDSYNC_LIMITS: 'none',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const worker = spawnCli(
+      ['worker'],
+      { ...process.env, ...rig.env, REDIS_URL, BUILDSYNC_PREFIX: rig.prefix, BUILDSYNC_LOCK_MS: '2000', BUILDSYNC_LIMITS: 'none', LOG_LEVEL: 'warn' },
+      { cwd: rig.dir },
+    );
+    const child = worker.child;
 
     try {
       // Mid-way: the temporary file is open and several pages have been read.
@@ -52,7 +41,8 @@ describe('worker SIGTERM during an export', () => {
       );
       expect(await job.getState()).toBe('active');
       child.kill('SIGTERM');
-      expect(await exited, stderr).toBe(0);
+      const exit = await worker.result;
+      expect(exit.code, exit.stderr).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportLine } from '../src/import/index.ts';
-import { countBy, csv, freeProjectIds, runCli, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { countBy, csv, freeProjectIds, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { runCli } from './helpers/cli.ts';
 
 // 200 bills against a sandbox that fails 20 % of creates before storing (500) and drops 5 % of
 // the connections after storing. A bill answered 5xx or cut after sending is `unknown` and never

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csv, freeProjectIds, parseReport, runCli, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { csv, freeProjectIds, parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { runCli } from './helpers/cli.ts';
 
 // Bills end to end: grouping, the Info the service received (decoded and compared field by field
 // with the file), exact cents, vendor look-ups, the 2,000-character rule, re-runs, and the

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csv, freeProjectIds, parseReport, runCli, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { csv, freeProjectIds, parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { runCli } from './helpers/cli.ts';
 
 // A dry run needs neither Redis nor the service: REDIS_URL points at a closed port and no
 // service variable is set. What it prints is what a real import then sends, byte for byte.

@@ -3,7 +3,8 @@ import { ServiceClient } from '../src/api/index.ts';
 import { planEstimates } from '../src/import/index.ts';
 import { Ledger } from '../src/ledger/index.ts';
 import { submitImport } from '../src/queue/index.ts';
-import { countBy, csv, freeProjectIds, spawnCli, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { countBy, csv, freeProjectIds, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { spawnCli } from './helpers/cli.ts';
 
 // A worker process killed with SIGKILL in the middle of an import (requests in flight, jobs
 // locked), and a second worker that takes the stalled jobs over and finishes the import.
@@ -34,10 +35,8 @@ describe('a worker killed mid-import', () => {
     expect(plan.records).toHaveLength(ESTIMATES);
     const { importId } = await submitImport(rig.queues, rig.store, plan, { account: 'default', resendUnknown: false });
 
-    const child = spawnCli(['worker'], { ...rig.env, BUILDSYNC_LOCK_MS: String(LOCK_MS), BUILDSYNC_LEDGER_LEASE_MS: String(LOCK_MS), BUILDSYNC_CONCURRENCY: '4' });
-    let childErr = '';
-    child.stderr!.on('data', (d: Buffer) => (childErr += d.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const worker = spawnCli(['worker'], { ...rig.env, BUILDSYNC_LOCK_MS: String(LOCK_MS), BUILDSYNC_LEDGER_LEASE_MS: String(LOCK_MS), BUILDSYNC_CONCURRENCY: '4' });
+    const child = worker.child;
     let atKill = 0;
     let inFlight = 0;
     try {
@@ -45,7 +44,7 @@ describe('a worker killed mid-import', () => {
       const posts = () => rig.sandbox.requests().filter((r) => r.method === 'POST').length;
       const until = Date.now() + 15_000;
       while (rig.sandbox.estimates().length < 10 || posts() === rig.sandbox.estimates().length) {
-        if (Date.now() > until || child.exitCode !== null) throw new Error(`the worker created ${rig.sandbox.estimates().length} estimates in 15 s\n${childErr}`);
+        if (Date.now() > until || child.exitCode !== null) throw new Error(`the worker created ${rig.sandbox.estimates().length} estimates in 15 s\n${worker.stderr()}`);
         await sleep(5);
       }
       atKill = rig.sandbox.estimates().length;
@@ -53,7 +52,7 @@ describe('a worker killed mid-import', () => {
     } finally {
       child.kill('SIGKILL');
     }
-    expect(await exited).toBe('SIGKILL');
+    expect((await worker.result).signal).toBe('SIGKILL');
     expect(atKill).toBeLessThan(ESTIMATES);
 
     // A second worker: the dead one's locks expire after LOCK_MS and its jobs come back.

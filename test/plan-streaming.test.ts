@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planBills, planEstimates, streamBills, streamEstimates, type PlannedRecord } from '../src/import/index.ts';
 import type { StaticLine } from '../src/mapping/report-line.ts';
 import { importKeyOf, scanAll } from '../src/redis-layout.ts';
-import { csv, freeProjectIds, parseReport, runCli, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { csv, freeProjectIds, parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { runCli } from './helpers/cli.ts';
 import { readFileSync } from 'node:fs';
 
 // Issue 15, "Planning streams": an import is planned in batches into the import store, so memory

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
-import { csv, freeProjectIds, runCli, spawnCli, type CliResult } from './helpers/import-e2e-rig.ts';
+import { csv, freeProjectIds } from './helpers/import-e2e-rig.ts';
+import { runCli, spawnCli, type CliResult } from './helpers/cli.ts';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.ts';
 import { startWorkerProcess, type WorkerProcess } from './helpers/worker-processes.ts';
 
@@ -171,24 +172,9 @@ describe('the documented least-privilege Redis user', () => {
   });
 
   it('serves the dashboard: bull-board over the queues and the budgets', async () => {
-    const child = spawnCli(['dashboard', '--port', '0'], env('buildsync'), dir);
-    let stdout = '';
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const dashboard = spawnCli(['dashboard', '--port', '0'], env('buildsync'), { cwd: dir });
     try {
-      const url = await new Promise<string>((resolveUrl, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no dashboard url in 15 s; stderr: ${stderr}`)), 15_000);
-        child.stdout!.on('data', (d: Buffer) => {
-          stdout += d.toString();
-          const m = /dashboard on (http:\/\/127\.0\.0\.1:\d+)\/queues/.exec(stdout);
-          if (m) {
-            clearTimeout(timer);
-            resolveUrl(m[1]!);
-          }
-        });
-        void exited.then((code) => reject(new Error(`dashboard exited ${code} before listening; stderr: ${stderr}`)));
-      });
+      const url = (await dashboard.waitFor(/dashboard on (http:\/\/127\.0\.0\.1:\d+)\/queues/, { timeoutMs: 15_000 }))[1]!;
       const queues = await fetch(`${url}/queues/api/queues?activeQueue=buildsync-imports&page=1&jobsPerPage=10`);
       expect(queues.status).toBe(200);
       const names = ((await queues.json()) as { queues: Array<{ name: string }> }).queues.map((q) => q.name).sort();
@@ -197,10 +183,11 @@ describe('the documented least-privilege Redis user', () => {
       expect(budget.status).toBe(200);
       expect(((await budget.json()) as { accounts: Array<{ account: string }> }).accounts.map((a) => a.account)).toContain('default');
     } finally {
-      child.kill('SIGTERM');
+      dashboard.child.kill('SIGTERM');
     }
-    expect(await exited).toBe(0);
-    expectClean({ stdout, stderr });
+    const exit = await dashboard.result;
+    expect(exit.code).toBe(0);
+    expectClean(exit);
   });
 
   it('was refused nothing by Redis but CONFIG GET (ACL LOG)', async () => {

@@ -8,7 +8,8 @@ import { planBills } from '../src/import/index.ts';
 import { submitImport } from '../src/queue/index.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { rigOnRedis, statusCounts, tally, waitForMoment, writeBillsFile, type BillsFile } from './helpers/fault-rounds.ts';
-import { runCli, spawnCli, type CliResult, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { type E2eRig } from './helpers/import-e2e-rig.ts';
+import { runCli, spawnCli, type CliProcess, type CliResult } from './helpers/cli.ts';
 import { startRedisProcess, type RedisProcess } from './helpers/redis-server-process.ts';
 import { startWorkerProcess, type WorkerProcess } from './helpers/worker-processes.ts';
 
@@ -90,38 +91,17 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: Nod
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-/** `buildsync ARGS` spawned, its output collected; `result` resolves at its exit (SIGKILLed after `timeoutMs`). */
-function startCli(
-  args: string[],
-  env: Record<string, string>,
-  timeoutMs: number,
-): { child: ChildProcess; stderr: () => string; stderrAt: (re: RegExp) => number | undefined; result: Promise<CliResult & { ms: number }> } {
-  const t0 = performance.now();
-  const child = spawnCli(args, env, dir);
-  let stdout = '';
-  let stderr = '';
+/** `buildsync ARGS` spawned in `dir`, killed after the test; `result` resolves at its exit (SIGKILLed after `timeoutMs`). */
+function startCli(args: string[], env: Record<string, string>, timeoutMs: number): CliProcess & { stderrAt: (re: RegExp) => number | undefined } {
+  const cli = spawnCli(args, env, { cwd: dir, timeoutMs, onTimeout: 'report' });
   const chunks: Array<{ at: number; text: string }> = [];
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    chunks.push({ at: performance.now(), text: d.toString() });
-  });
+  cli.child.stderr!.on('data', (d: Buffer) => chunks.push({ at: performance.now(), text: d.toString() }));
   cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  const result = new Promise<CliResult & { ms: number }>((resolve) => {
-    const timer = setTimeout(() => {
-      stderr += `\n[test: killed, still running after ${timeoutMs} ms]`;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: performance.now() - t0 });
-    });
+    if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
   });
   // When (performance.now()) the CLI first wrote a chunk of stderr matching `re`.
   const stderrAt = (re: RegExp) => chunks.find((c) => re.test(c.text))?.at;
-  return { child, stderr: () => stderr, stderrAt, result };
+  return { ...cli, stderrAt };
 }
 
 describe('a worker while its Redis is away', () => {
@@ -250,19 +230,15 @@ describe('a Redis that answers, but not as the tool expects', () => {
       BUILDSYNC_LIMITS: 'none',
       BUILDSYNC_PREFIX: 'outage-auth',
     };
-    const timed = async (p: Promise<CliResult>) => {
-      const t0 = performance.now();
-      const r = await p;
-      return { ...r, ms: Math.round(performance.now() - t0) };
-    };
     const [wrong, tls, right] = await Promise.all([
-      timed(runCli(['jobs', 'list'], { ...env, REDIS_URL: `redis://:${WRONG}@127.0.0.1:${locked.port}` }, { cwd: dir })),
-      timed(runCli(['jobs', 'list'], { ...env, REDIS_URL: `rediss://127.0.0.1:${plain.port}` }, { cwd: dir })),
-      timed(runCli(['jobs', 'list'], { ...env, REDIS_URL: `redis://:${PASSWORD}@127.0.0.1:${locked.port}` }, { cwd: dir })),
+      runCli(['jobs', 'list'], { ...env, REDIS_URL: `redis://:${WRONG}@127.0.0.1:${locked.port}` }, { cwd: dir }),
+      runCli(['jobs', 'list'], { ...env, REDIS_URL: `rediss://127.0.0.1:${plain.port}` }, { cwd: dir }),
+      runCli(['jobs', 'list'], { ...env, REDIS_URL: `redis://:${PASSWORD}@127.0.0.1:${locked.port}` }, { cwd: dir }),
     ]);
+    const ms = (r: CliResult) => Math.round(r.ms);
     console.log(
-      `wrong password: exit ${wrong.code} in ${wrong.ms} ms\n${wrong.stderr}TLS to a plain port: exit ${tls.code} in ${tls.ms} ms\n${tls.stderr}` +
-        `right password: exit ${right.code} in ${right.ms} ms\n${right.stderr}`,
+      `wrong password: exit ${wrong.code} in ${ms(wrong)} ms\n${wrong.stderr}TLS to a plain port: exit ${tls.code} in ${ms(tls)} ms\n${tls.stderr}` +
+        `right password: exit ${right.code} in ${ms(right)} ms\n${right.stderr}`,
     );
     // The right password works: the refusal is the password's doing.
     expect(right.code, right.stderr).toBe(0);

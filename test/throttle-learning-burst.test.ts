@@ -1,8 +1,8 @@
-import { Redis as IORedis } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Redis as IORedis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../src/errors/index.ts';
-import { AccountThrottle, type AccountThrottleOptions } from '../src/throttle/index.ts';
-import { REDIS_URL, testRedis } from './helpers/redis.ts';
+import type { AccountThrottle, AccountThrottleOptions } from '../src/throttle/index.ts';
+import { throttlesPerTest } from './helpers/throttle-factory.ts';
 
 // What a burst of 429s teaches when the service states no limit (the seed shows no 429 body):
 // the limit learned must be what the service accepted, never more, or every later window is
@@ -10,24 +10,9 @@ import { REDIS_URL, testRedis } from './helpers/redis.ts';
 // when the attempt ends, then onRateLimited with the refused attempt's ticket, or withdraw for
 // a send that never left.
 
-let ctx: Awaited<ReturnType<typeof testRedis>>;
-let extra: IORedis[] = [];
-
-beforeEach(async () => {
-  ctx = await testRedis();
-  extra = [];
-});
-afterEach(async () => {
-  for (const r of extra) r.disconnect();
-  await ctx.cleanup();
-});
-
+const ctx = throttlesPerTest({ account: 'acme', limits: {}, maxInlineWaitMs: 0 });
 /** One throttle per connection, as separate worker processes would have. */
-function throttle(opts: Partial<AccountThrottleOptions> = {}): AccountThrottle {
-  const redis = new IORedis(REDIS_URL);
-  extra.push(redis);
-  return new AccountThrottle({ redis, account: 'acme', limits: {}, prefix: ctx.prefix, maxInlineWaitMs: 0, ...opts });
-}
+const throttle = (opts: Partial<AccountThrottleOptions> = {}): AccountThrottle => ctx.throttle(opts);
 
 /** A 429 that names neither the limit, nor the window, nor a wait. */
 function bare429(): RateLimitError {

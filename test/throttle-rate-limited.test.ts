@@ -1,26 +1,11 @@
-import { Redis as IORedis } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RateLimitError, ThrottledError } from '../src/errors/index.ts';
-import { AccountThrottle, type AccountThrottleOptions } from '../src/throttle/index.ts';
-import { REDIS_URL, testRedis } from './helpers/redis.ts';
+import type { AccountThrottle, AccountThrottleOptions } from '../src/throttle/index.ts';
+import { throttlesPerTest } from './helpers/throttle-factory.ts';
 
-let ctx: Awaited<ReturnType<typeof testRedis>>;
-let extra: IORedis[] = [];
-
-beforeEach(async () => {
-  ctx = await testRedis();
-  extra = [];
-});
-afterEach(async () => {
-  for (const r of extra) r.disconnect();
-  await ctx.cleanup();
-});
-
-function throttle(account: string, opts: Partial<AccountThrottleOptions> = {}): AccountThrottle {
-  const redis = new IORedis(REDIS_URL);
-  extra.push(redis);
-  return new AccountThrottle({ redis, account, limits: {}, prefix: ctx.prefix, maxInlineWaitMs: 0, ...opts });
-}
+const throttles = throttlesPerTest({ limits: {}, maxInlineWaitMs: 0 });
+/** One throttle per connection, as separate worker processes would have. */
+const throttle = (account: string, opts: Partial<AccountThrottleOptions> = {}): AccountThrottle => throttles.throttle({ account, ...opts });
 
 function tooMany(retryAfterMs?: number, window?: string): RateLimitError {
   return new RateLimitError({ status: 429, method: 'POST', path: '/api/v2/estimates', body: { Message: 'slow down' } }, retryAfterMs, window);

@@ -1,29 +1,13 @@
-import type { Redis } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ThrottledError } from '../src/errors/index.ts';
-import { AccountThrottle, type Limits } from '../src/throttle/index.ts';
-import { REDIS_URL, testRedis } from './helpers/redis.ts';
-import { Redis as IORedis } from 'ioredis';
+import type { AccountThrottle, AccountThrottleOptions, Limits } from '../src/throttle/index.ts';
+import { throttlesPerTest } from './helpers/throttle-factory.ts';
 
-let ctx: Awaited<ReturnType<typeof testRedis>>;
-let extra: Redis[] = [];
+const ctx = throttlesPerTest({ account: 'acme' });
 
-beforeEach(async () => {
-  ctx = await testRedis();
-  extra = [];
-});
-afterEach(async () => {
-  for (const r of extra) r.disconnect();
-  await ctx.cleanup();
-});
-
-/** One throttle per connection, as separate worker processes would have. */
-function throttles(count: number, limits: Limits, opts: Partial<ConstructorParameters<typeof AccountThrottle>[0]> = {}): AccountThrottle[] {
-  return Array.from({ length: count }, (_, i) => {
-    const redis = i === 0 ? ctx.redis : new IORedis(REDIS_URL);
-    if (i > 0) extra.push(redis);
-    return new AccountThrottle({ redis, account: 'acme', limits, prefix: ctx.prefix, ...opts });
-  });
+/** One throttle per connection, as separate worker processes would have (the first on the test's own). */
+function throttles(count: number, limits: Limits, opts: Partial<AccountThrottleOptions> = {}): AccountThrottle[] {
+  return Array.from({ length: count }, (_, i) => ctx.throttle({ limits, ...(i === 0 ? { redis: ctx.redis } : {}), ...opts }));
 }
 
 async function sendTimes(): Promise<number[]> {
@@ -111,8 +95,8 @@ describe('a budget shared by every worker', () => {
   });
 
   it('keeps accounts apart', async () => {
-    const a = new AccountThrottle({ redis: ctx.redis, account: 'acme', limits: { hour: 1 }, prefix: ctx.prefix, maxInlineWaitMs: 0 });
-    const b = new AccountThrottle({ redis: ctx.redis, account: 'globex', limits: { hour: 1 }, prefix: ctx.prefix, maxInlineWaitMs: 0 });
+    const a = ctx.throttle({ redis: ctx.redis, account: 'acme', limits: { hour: 1 }, maxInlineWaitMs: 0 });
+    const b = ctx.throttle({ redis: ctx.redis, account: 'globex', limits: { hour: 1 }, maxInlineWaitMs: 0 });
     await a.acquire();
     await expect(a.acquire()).rejects.toBeInstanceOf(ThrottledError);
     await b.acquire();

@@ -11,12 +11,11 @@
  * set that hold no estimate yet (the test checks that they still are), so every fixture can be
  * imported for real against a fresh sandbox. Vendor 55 is a sandbox vendor.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { STYLE, writeExcelXlsx, xmlEscape } from './excel-xml.ts';
-import { CLI } from './import-e2e-rig.ts';
+import { runCli, type CliResult } from './cli.ts';
 
 export type Status = 'created' | 'exists' | 'invalid' | 'failed' | 'skipped' | 'unknown';
 
@@ -315,76 +314,39 @@ async function excelWrittenBook(dir: string, name: string): Promise<string> {
 
 // ───────────────────────────── running the CLI ─────────────────────────────
 
-export interface CaseRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  /** Bytes each stream printed (the captured text keeps the first MiB). */
-  stdoutBytes: number;
-  stderrBytes: number;
+export interface CaseRun extends CliResult {
   /** Peak resident memory of the CLI process, from /usr/bin/time; undefined where that is missing. */
   maxRssKb: number | undefined;
 }
 
 export const TIME_BIN = '/usr/bin/time';
 export const SETPRIV_BIN = '/usr/bin/setpriv';
-const KEEP = 1 << 20;
 
 /**
- * `node bin/buildsync.mjs ARGS` as runCli (import-e2e-rig.ts) spawns it: exactly `env` plus PATH,
- * in `cwd`; measured by /usr/bin/time for its peak memory and, with `asNobody`, run as uid/gid
- * 65534 through setpriv. Keeps the first MiB of each stream (a CLI that echoes a 200 MB line must
- * not take the test down with it).
+ * `buildsync ARGS` as runCli runs it, in `cwd`; measured by /usr/bin/time for its peak memory and,
+ * with `asNobody`, run as uid/gid 65534 through setpriv. Keeps the first MiB of each stream (a CLI
+ * that echoes a 200 MB line must not take the test down with it).
  */
-export function runBuildsync(args: string[], env: Record<string, string>, opts: { cwd: string; timeoutMs: number; asNobody?: boolean }): Promise<CaseRun> {
+export async function runBuildsync(args: string[], env: Record<string, string>, opts: { cwd: string; timeoutMs: number; asNobody?: boolean }): Promise<CaseRun> {
   const rssFile = join(opts.cwd, `.maxrss-${process.hrtime.bigint()}`);
   const measured = existsSync(TIME_BIN);
-  const argv = [
+  const wrapper = [
     ...(measured ? [TIME_BIN, '-o', rssFile, '-f', '%M'] : []),
     ...(opts.asNobody ? [SETPRIV_BIN, '--reuid=65534', '--regid=65534', '--clear-groups'] : []),
-    process.execPath,
-    CLI,
-    ...args,
   ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const streams = { stdout: [] as Buffer[], stderr: [] as Buffer[], stdoutBytes: 0, stderrBytes: 0 };
-    const collect = (which: 'stdout' | 'stderr') => (d: Buffer) => {
-      const kept = streams[`${which}Bytes`];
-      if (kept < KEEP) streams[which].push(d.subarray(0, KEEP - kept));
-      streams[`${which}Bytes`] += d.length;
-    };
-    child.stdout!.on('data', collect('stdout'));
-    child.stderr!.on('data', collect('stderr'));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`buildsync ${args.join(' ').slice(0, 300)} did not exit in ${opts.timeoutMs} ms\n${Buffer.concat(streams.stderr).toString().slice(0, 2000)}`));
-    }, opts.timeoutMs);
-    child.on('error', reject);
-    child.on('close', async (code) => {
-      clearTimeout(timer);
-      let maxRssKb: number | undefined;
-      if (measured) {
-        try {
-          const { readFile, rm } = await import('node:fs/promises');
-          // /usr/bin/time writes "Command exited with non-zero status N" before the number.
-          const text = await readFile(rssFile, 'utf8');
-          maxRssKb = Number(text.trim().split('\n').pop());
-          await rm(rssFile, { force: true });
-        } catch {
-          maxRssKb = undefined;
-        }
-      }
-      resolve({
-        code,
-        stdout: Buffer.concat(streams.stdout).toString(),
-        stderr: Buffer.concat(streams.stderr).toString(),
-        stdoutBytes: streams.stdoutBytes,
-        stderrBytes: streams.stderrBytes,
-        maxRssKb,
-      });
-    });
-  });
+  const run = await runCli(args, env, { cwd: opts.cwd, timeoutMs: opts.timeoutMs, wrapper, keepBytes: 1 << 20 });
+  let maxRssKb: number | undefined;
+  if (measured) {
+    try {
+      // /usr/bin/time writes "Command exited with non-zero status N" before the number.
+      const text = await readFile(rssFile, 'utf8');
+      maxRssKb = Number(text.trim().split('\n').pop());
+      await rm(rssFile, { force: true });
+    } catch {
+      maxRssKb = undefined;
+    }
+  }
+  return { ...run, maxRssKb };
 }
 
 /** FILE as the case names it on the command line (relative to the case folder, where the CLI runs). */

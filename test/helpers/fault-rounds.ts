@@ -19,7 +19,8 @@ import { planBills } from '../../src/import/index.ts';
 import { Ledger, type LedgerEntry } from '../../src/ledger/index.ts';
 import { submitImport } from '../../src/queue/index.ts';
 import type { RequestLogEntry, Sandbox, StoredBill } from '../../src/sandbox/index.ts';
-import { buildRig, csv, freeProjectIds, parseReport, spawnCli, type CliResult, type E2eRig } from './import-e2e-rig.ts';
+import { buildRig, csv, freeProjectIds, parseReport, type E2eRig } from './import-e2e-rig.ts';
+import { runCli } from './cli.ts';
 import type { RedisProcess } from './redis-server-process.ts';
 import { startWorkerProcess, type WorkerProcess } from './worker-processes.ts';
 
@@ -215,7 +216,7 @@ export interface OverlapResult {
 export async function overlappingImports(rig: E2eRig, file: BillsFile, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<OverlapResult> {
   const t0 = performance.now();
   const reportPaths = ['a', 'b'].map((x) => join(rig.dir, `${file.tag}.${x}.report.csv`));
-  const runs = await Promise.all(reportPaths.map((report) => runCliCollect(['import', 'bills', file.path, '--report', report], { ...rig.env, ...env }, rig.dir, timeoutMs)));
+  const runs = await Promise.all(reportPaths.map((report) => runCli(['import', 'bills', file.path, '--report', report], { ...rig.env, ...env }, { cwd: rig.dir, timeoutMs, onTimeout: 'report' })));
   const seconds = (performance.now() - t0) / 1000;
   const reports = reportPaths.map((p, i) => {
     try {
@@ -225,26 +226,6 @@ export async function overlappingImports(rig: E2eRig, file: BillsFile, env: Reco
     }
   });
   return { tally: await tally(rig, file, reports), exits: runs.map((r) => r.code), reports, stderr: runs.map((r) => r.stderr), seconds };
-}
-
-/** Like `runCli`, but a run that outlives `timeoutMs` is killed and reported, not thrown. */
-function runCliCollect(args: string[], env: Record<string, string>, cwd: string, timeoutMs: number): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawnCli(args, env, cwd);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      stderr += `\n[killed: still running after ${timeoutMs} ms]`;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
 }
 
 // ---------------------------------------------------------------------------------------------

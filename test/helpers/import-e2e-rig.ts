@@ -1,10 +1,9 @@
 /**
  * End-to-end rig of the import-estimates / import-bills / cli-import tests: a sandbox over real
  * sockets, a Redis key prefix of the test's own, imports submitted through the real queue
- * (submitImport) and run by real workers (startWorkers), and the CLI spawned as a child process
- * with the same environment.
+ * (submitImport) and run by real workers (startWorkers); `rig.env` is the environment the CLI
+ * (test/helpers/cli.ts) runs with.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,9 +16,6 @@ import { ImportStore, type ReportLine } from '../../src/import/index.ts';
 import { Queues, startWorkers, submitImport, type WorkerHost } from '../../src/queue/index.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import { REDIS_URL, testRedis } from './redis.ts';
-import { CLI_BUNDLE } from './cli-path.ts';
-
-export const CLI = CLI_BUNDLE;
 
 export interface ReportRow {
   line: string;
@@ -164,44 +160,6 @@ export function buildRig(parts: { sandbox: Sandbox; redis: Redis; redisUrl: stri
     },
   };
   return rig;
-}
-
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Spawns `node bin/buildsync.mjs ARGS` with exactly `env` (plus PATH) and waits for it to exit. */
-export function runCli(args: string[], env: Record<string, string>, opts: { cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawnCli(args, env, opts.cwd);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`buildsync ${args.join(' ')} did not exit in ${opts.timeoutMs ?? 20_000} ms\n${stderr}`));
-    }, opts.timeoutMs ?? 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/**
- * The CLI as a child process, output piped. Only PATH is inherited, and REDIS_CLUSTER in the
- * `cluster` vitest project (its REDIS_URL names a cluster node): the test names every other variable.
- */
-export function spawnCli(args: string[], env: Record<string, string>, cwd?: string): ChildProcess {
-  return spawn(process.execPath, [CLI, ...args], {
-    cwd: cwd ?? tmpdir(),
-    env: { PATH: process.env.PATH ?? '', ...(process.env.REDIS_CLUSTER ? { REDIS_CLUSTER: process.env.REDIS_CLUSTER } : {}), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
 }
 
 /** A report CSV, parsed (every cell as text). */

@@ -1,10 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { CLI_BUNDLE } from './cli-path.ts';
-
-const BIN = CLI_BUNDLE;
+import { spawnCli } from './cli.ts';
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -21,30 +17,13 @@ export interface WorkerProcess {
  * resolves once it says it is running (CONTRACT.md §2), so that timing starts with live workers.
  */
 export async function startWorkerProcess(env: Record<string, string>, args: string[] = []): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [BIN, 'worker', ...args], {
-    // Tests and benches run against throwaway Redis servers that keep nothing on disk.
-    env: { ...process.env, LOG_LEVEL: 'warn', BUILDSYNC_ALLOW_VOLATILE_REDIS: '1', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start in 20 s:\n${err}`)), 20_000);
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      if (err.includes('worker running')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`worker exited with ${code} before it was running:\n${err}`));
-    });
-  });
+  // Tests and benches run against throwaway Redis servers that keep nothing on disk.
+  const worker = spawnCli(['worker', ...args], { ...process.env, LOG_LEVEL: 'warn', BUILDSYNC_ALLOW_VOLATILE_REDIS: '1', ...env });
+  const child = worker.child;
+  await worker.waitFor(/worker running/, { stream: 'stderr' });
   return {
     child,
-    stderr: () => err,
+    stderr: worker.stderr,
     peakRssMb() {
       try {
         const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
@@ -55,7 +34,7 @@ export async function startWorkerProcess(env: Record<string, string>, args: stri
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      return exited;
+      return (await worker.result).code;
     },
   };
 }

@@ -63,7 +63,7 @@ describe('reading a large CSV', () => {
     // Streaming: the reader never holds the file (~26 MB of text, far more as row objects).
     expect(peakHeap - heapBefore).toBeLessThan(64 * 1024 * 1024);
     console.log(
-      `[csv-large-file] ${ROWS} rows: raw csv-parse ${Math.round(rawMs)} ms (${Math.round((ROWS / rawMs) * 1000)} rows/s), ` +
+      `[tables-large-csv] ${ROWS} rows: raw csv-parse ${Math.round(rawMs)} ms (${Math.round((ROWS / rawMs) * 1000)} rows/s), ` +
         `openTable batches ${Math.round(ms)} ms (${Math.round((ROWS / ms) * 1000)} rows/s), ratio ${(rawMs / ms).toFixed(2)}; ` +
         `CPU time raw ${Math.round(rawCpuMs)} ms, ours ${Math.round(ourCpuMs)} ms, ratio ${(rawCpuMs / ourCpuMs).toFixed(2)}`,
     );
