@@ -31,6 +31,10 @@ async function rowsOf(file: string, sheet?: string): Promise<SourceRow[]> {
 }
 
 const MAIN_NS = 'xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+/** A worksheet tab as `OpenedTable.workbook` lists it. */
+const tab = (name: string, state = 'visible'): object => ({ name, state, worksheet: true });
+/** A `SourceRow.formats` entry. */
+const fmt = (kind: string, id: number, code: string, order?: string): object => (order === undefined ? { kind, id, code } : { kind, id, code, order });
 const inline = (ref: string, text: string): string => `<x:c r="${ref}" t="inlineStr"><x:is><x:t>${text}</x:t></x:is></x:c>`;
 
 describe('a workbook LibreOffice wrote (sheet-facts.xlsx)', () => {
@@ -39,11 +43,7 @@ describe('a workbook LibreOffice wrote (sheet-facts.xlsx)', () => {
   it('lists its sheets in tab order with their visibility; LibreOffice headless saves the first tab as active', async () => {
     const table = await openTable(file, { sheet: 'Estimates' });
     expect(table.workbook).toEqual({
-      sheets: [
-        { name: 'Lists', state: 'visible', worksheet: true },
-        { name: 'Estimates', state: 'visible', worksheet: true },
-        { name: 'Archive', state: 'hidden', worksheet: true },
-      ],
+      sheets: [tab('Lists'), tab('Estimates'), tab('Archive', 'hidden')],
       activeTab: 0,
       sheet: 'Estimates',
     });
@@ -71,22 +71,22 @@ describe('a workbook LibreOffice wrote (sheet-facts.xlsx)', () => {
     expect(walls!.formats).toEqual([
       undefined, // A: text
       undefined, // B: text
-      { kind: 'padded', id: 165, code: '0000' },
-      { kind: 'padded', id: 166, code: '00\\-000' },
-      { kind: 'percent', id: 167, code: '0%' },
-      { kind: 'percent', id: 168, code: '0.00%' },
-      { kind: 'date', id: 169, code: 'dd/mm/yyyy', order: 'DMY' },
-      { kind: 'date', id: 170, code: 'mm/dd/yyyy', order: 'MDY' },
+      fmt('padded', 165, '0000'),
+      fmt('padded', 166, '00\\-000'),
+      fmt('percent', 167, '0%'),
+      fmt('percent', 168, '0.00%'),
+      fmt('date', 169, 'dd/mm/yyyy', 'DMY'),
+      fmt('date', 170, 'mm/dd/yyyy', 'MDY'),
       undefined, // I: the text "00123" in a text-formatted cell is text already
       undefined, // J: text
-      { kind: 'date', id: 172, code: 'yyyy\\-mm\\-dd', order: 'YMD' },
-      { kind: 'other', id: 173, code: '#,##0.00' },
+      fmt('date', 172, 'yyyy\\-mm\\-dd', 'YMD'),
+      fmt('other', 173, '#,##0.00'),
     ]);
-    expect(floors!.formats).toEqual([undefined, undefined, { kind: 'padded', id: 165, code: '0000' }, ...Array(9).fill(undefined)]);
+    expect(floors!.formats).toEqual([undefined, undefined, fmt('padded', 165, '0000'), ...Array(9).fill(undefined)]);
     expect(skip!.formats).toBeUndefined();
     // A number typed into a cell before it was formatted as text (`@`).
     expect(studs!.values[8]).toBe(42);
-    expect(studs!.formats?.[8]).toEqual({ kind: 'text', id: 171, code: '@' });
+    expect(studs!.formats?.[8]).toEqual(fmt('text', 171, '@'));
     // LibreOffice writes its default style as a custom "General" (numFmtId 164): still General.
     expect(rows.map((r) => r.line)).toEqual([2, 3, 4, 5, 7]);
   });
@@ -104,11 +104,7 @@ describe('a workbook written as Excel writes it', () => {
     });
     const table = await openTable(file);
     expect(table.workbook).toEqual({
-      sheets: [
-        { name: 'Lists', state: 'hidden', worksheet: true },
-        { name: 'Codes', state: 'veryHidden', worksheet: true },
-        { name: 'Estimates', state: 'visible', worksheet: true },
-      ],
+      sheets: [tab('Lists', 'hidden'), tab('Codes', 'veryHidden'), tab('Estimates')],
       activeTab: 2,
       sheet: 'Estimates',
     });
@@ -218,22 +214,22 @@ describe('a workbook written as Excel writes it', () => {
     const [row] = await rowsOf(file);
     expect(row!.formats).toEqual([
       undefined, // General
-      { kind: 'percent', id: 9, code: '0%' },
-      { kind: 'percent', id: 10, code: '0.00%' },
+      fmt('percent', 9, '0%'),
+      fmt('percent', 10, '0.00%'),
       // Excel shows id 14 in the reader's short date order: it proves no order.
-      { kind: 'date', id: 14, code: 'm/d/yyyy' },
-      { kind: 'text', id: 49, code: '@' },
-      { kind: 'padded', id: 164, code: '"INV-"0' },
-      { kind: 'percent', id: 165, code: '0.0%;[Red]\\-0.0%' },
-      { kind: 'date', id: 166, code: '[$-409]d\\-mmm\\-yyyy;@', order: 'DMY' },
-      { kind: 'padded', id: 167, code: '000000' },
-      { kind: 'other', id: 168, code: '#,##0' },
-      { kind: 'date', id: 22, code: 'm/d/yyyy h:mm' },
-      { kind: 'date', id: 169, code: 'h:mm' },
-      { kind: 'date', id: 170, code: 'm/d/yy', order: 'MDY' },
-      { kind: 'date', id: 171, code: 'yyyy/mm/dd\\ hh:mm:ss', order: 'YMD' },
-      { kind: 'other', id: 2, code: '0.00' },
-      { kind: 'date', id: 15, code: 'd-mmm-yy', order: 'DMY' },
+      fmt('date', 14, 'm/d/yyyy'),
+      fmt('text', 49, '@'),
+      fmt('padded', 164, '"INV-"0'),
+      fmt('percent', 165, '0.0%;[Red]\\-0.0%'),
+      fmt('date', 166, '[$-409]d\\-mmm\\-yyyy;@', 'DMY'),
+      fmt('padded', 167, '000000'),
+      fmt('other', 168, '#,##0'),
+      fmt('date', 22, 'm/d/yyyy h:mm'),
+      fmt('date', 169, 'h:mm'),
+      fmt('date', 170, 'm/d/yy', 'MDY'),
+      fmt('date', 171, 'yyyy/mm/dd\\ hh:mm:ss', 'YMD'),
+      fmt('other', 2, '0.00'),
+      fmt('date', 15, 'd-mmm-yy', 'DMY'),
     ]);
   });
 });
