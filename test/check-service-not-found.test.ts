@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runChecks } from '../src/check/index.ts';
 import { EXIT, exitCodeOf, exitCodeOfAll } from '../src/errors/index.ts';
-import { runCli } from './helpers/import-e2e-rig.ts';
+import { runCli } from './helpers/cli.ts';
 import { REDIS_URL } from './helpers/redis.ts';
 
 // Issue 23: a base URL that answers 404 where the service lists its projects is a wrong

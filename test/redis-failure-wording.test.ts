@@ -3,7 +3,7 @@ import { runChecks } from '../src/check/index.ts';
 import { describeFailure } from '../src/cli/exit.ts';
 import { connectRedis, createRedis } from '../src/queue/index.ts';
 import { describeRedisError } from '../src/queue/redis-errors.ts';
-import { runCli } from './helpers/import-e2e-rig.ts';
+import { runCli } from './helpers/cli.ts';
 
 // Issue 23, "one home per decision": a Redis failure is worded once (src/queue/redis-errors.ts),
 // so `check` and a running process say the same of the same cause. A host name that does not

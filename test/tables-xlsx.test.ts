@@ -48,7 +48,13 @@ describe('reading .xlsx workbooks', () => {
     expect(table.headers).toEqual(['project_id', 'Unit Cost', 'due_date', 'description', 'total', 'active', '2026']);
     expect(table.headerLine).toBe(1);
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toEqual({ line: 2, values: [1042, 1234.5, new Date(Date.UTC(2026, 2, 1, 8, 30, 0)), 'Plain text', 2469, true, 'x'] });
+    // exceljs writes a Date with the built-in short date (id 14), whose day/month order is the reader's locale.
+    const shortDate = { kind: 'date', id: 14, code: 'm/d/yyyy' };
+    expect(rows[0]).toEqual({
+      line: 2,
+      values: [1042, 1234.5, new Date(Date.UTC(2026, 2, 1, 8, 30, 0)), 'Plain text', 2469, true, 'x'],
+      formats: [undefined, undefined, shortDate, undefined, undefined, undefined, undefined],
+    });
     expect(rows[1]!.line).toBe(4);
     // An error value is never read as its text (CONTRACT.md §3): it is an UnreadableCell.
     expect(rows[1]!.values).toEqual([

@@ -1,8 +1,8 @@
 import { FileError } from '../errors/index.ts';
 import { readCsv, type CsvHead } from './csv-reader.ts';
 import { sniffKind } from './sniff.ts';
-import type { OpenedTable, OpenTableOptions, SourceRow } from './types.ts';
-import { readXlsx, type XlsxCache, type XlsxHead } from './xlsx/read-xlsx.ts';
+import type { OpenedTable, OpenTableOptions, SheetFacts, SourceRow, WorkbookFacts } from './types.ts';
+import { readXlsx, readXlsxSheetFacts, type XlsxCache, type XlsxHead } from './xlsx/read-xlsx.ts';
 
 /**
  * Opens FILE (CSV or .xlsx, CONTRACT.md §3 and §4) and reads its header row; the rows are read
@@ -19,14 +19,21 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
       throw new FileError(file, `--encoding applies to CSV files only; ${file} is an .xlsx workbook, whose text is always Unicode. Remove --encoding.`);
     }
     let head: XlsxHead | undefined;
-    // Every pass over the sheet (the header, the date order, the rows) shares one parse of the shared strings.
+    let workbook: WorkbookFacts | undefined;
+    // Every pass over the sheet (the header, the facts, the date order, the rows) shares one parse of the shared strings.
     const cache: XlsxCache = {};
-    for await (const _ of readXlsx(file, opts.sheet, (h) => (head = h), { headOnly: true, signal, cache })) {
+    const onHead = (h: XlsxHead, w: WorkbookFacts): void => {
+      head = h;
+      workbook = w;
+    };
+    for await (const _ of readXlsx(file, opts.sheet, onHead, { headOnly: true, signal, cache })) {
       // headOnly yields nothing
     }
     const { headers, headerLine, date1904 } = head!;
     const batches = (): AsyncIterable<SourceRow[]> => readXlsx(file, opts.sheet, noop, { signal, cache });
-    return { file, headers, headerLine, kind, date1904, batches, rows: () => flatten(batches()) };
+    let facts: Promise<SheetFacts> | undefined;
+    const sheetFacts = (): Promise<SheetFacts> => (facts ??= readXlsxSheetFacts(file, opts.sheet, cache));
+    return { file, headers, headerLine, kind, date1904, workbook, sheetFacts, batches, rows: () => flatten(batches()) };
   }
   if (opts.sheet !== undefined) {
     throw new FileError(file, `--sheet applies to .xlsx workbooks only; ${file} is read as CSV. Remove --sheet.`);

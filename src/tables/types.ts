@@ -37,6 +37,79 @@ export interface SourceRow {
   line: number;
   /** One value per header, in header order (`values[i]` belongs to `headers[i]`). */
   values: CellValue[];
+  /**
+   * .xlsx only, and only when a number or date cell of the row has a number format other than
+   * General: `formats[i]` is the format of `values[i]` (undefined for General, text, booleans and
+   * empty cells). Absent on most rows of most sheets, so that reading costs nothing per row.
+   */
+  formats?: (CellFormat | undefined)[];
+}
+
+/**
+ * What an .xlsx number format makes of a number (the value stays the number Excel stored):
+ * - `percent`: `0%`, `0.00%`: the cell holds a fraction and shows it times 100;
+ * - `padded`: a whole-number format that adds leading zeros or characters of its own (`0000`
+ *   shows 310 as `0310`, `00-000` shows 2410 as `02-410`);
+ * - `date`: a date or time, with the `order` its day and month are written in when it writes both
+ *   (none for Excel's built-in short date, id 14, which follows the reader's system settings);
+ * - `text`: `@`, a cell meant to hold text (a number in it was typed before the format was set);
+ * - `other`: any other format (`#,##0.00`, `0.00E+00`, currencies).
+ */
+export interface CellFormat {
+  kind: 'percent' | 'padded' | 'date' | 'text' | 'other';
+  /** `numFmtId` in styles.xml (0-163 built in, 164 and up the workbook's own). */
+  id: number;
+  /** The format code, e.g. `0000`, `00\-000`, `dd/mm/yyyy` (for built-ins, Excel's en-US code). */
+  code: string;
+  order?: DateOrder;
+}
+
+/** Day first, month first, or year, month, day (ISO). */
+export type DateOrder = 'DMY' | 'MDY' | 'YMD';
+
+/** A workbook's sheets as its tabs show them, from `xl/workbook.xml`. */
+export interface WorkbookFacts {
+  /** Every sheet in tab order (chart sheets and dialog sheets too: `activeTab` counts them). */
+  sheets: WorkbookSheet[];
+  /** Index into `sheets` of the tab that was shown when the workbook was saved (`<workbookView activeTab>`; 0 when absent). */
+  activeTab: number;
+  /** The name of the sheet this table reads. */
+  sheet: string;
+}
+
+export interface WorkbookSheet {
+  name: string;
+  /** `hidden` is unhidden from Excel's menu; `veryHidden` only from VBA. */
+  state: 'visible' | 'hidden' | 'veryHidden';
+  /** False for a chart sheet or another sheet without cells. */
+  worksheet: boolean;
+}
+
+/** A rectangle of cells, numbered from 1 as Excel numbers rows and columns. */
+export interface CellRange {
+  /** As written in the file: `A2:A4`. */
+  ref: string;
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+/** What the sheet read shows besides its cells. */
+export interface SheetFacts {
+  /** `<mergeCell>` ranges, in the order written. */
+  merged: CellRange[];
+  /** Every row written with `hidden="1"`, hidden by hand or by a filter, ascending. */
+  hiddenRows: number[];
+  /**
+   * The rows of `hiddenRows` below the autofilter's header row and within its range: rows a filter
+   * hides (Excel writes them as it writes a row hidden by hand; only the range tells them apart).
+   */
+  filterHiddenRows: number[];
+  /** Columns (1 = A) written with `<col hidden="1">`, ascending. */
+  hiddenColumns: number[];
+  /** The sheet's `<autoFilter ref>`, when it has one. */
+  autoFilter: CellRange | undefined;
 }
 
 export type TableKind = 'csv' | 'xlsx';
@@ -63,6 +136,13 @@ export interface OpenedTable {
    * column reads as a serial day (`parseDate`) needs this to be read from the right epoch.
    */
   date1904?: boolean;
+  /** .xlsx only: the workbook's sheets, their visibility and the active tab. */
+  workbook?: WorkbookFacts;
+  /**
+   * .xlsx only: merged ranges, hidden rows and columns and the autofilter of the sheet read. Read
+   * on the first call (a pass over the sheet, see `xlsx/sheet-facts.ts`), then kept.
+   */
+  sheetFacts?: () => Promise<SheetFacts>;
   /** The data rows, one at a time. Each call reads the file again from the start. */
   rows(): AsyncIterable<SourceRow>;
   /**

@@ -40,6 +40,8 @@ export interface ExcelWorkbook {
   /** Plain strings (written as `<si><t>`) or `{ xml }`: the raw inside of one `<si>`. */
   sharedStrings?: (string | { xml: string })[];
   date1904?: boolean;
+  /** `<workbookView activeTab>`: the tab shown when the workbook was saved (absent: the first). */
+  activeTab?: number;
   order?: 'excel' | 'strings-first';
   /** Deflate the entries (Excel does); stored by default. */
   deflate?: boolean;
@@ -77,7 +79,7 @@ export function excelParts(book: ExcelWorkbook): [string, string | Buffer][] {
     `${XML_DECL}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
     `<fileVersion appName="xl" lastEdited="7" lowestEdited="7" rupBuild="27328"/>` +
     `<workbookPr${book.date1904 ? ' date1904="1"' : ''} defaultThemeVersion="166925"/>` +
-    '<bookViews><workbookView xWindow="0" yWindow="0" windowWidth="28800" windowHeight="12300"/></bookViews>' +
+    `<bookViews><workbookView xWindow="0" yWindow="0" windowWidth="28800" windowHeight="12300"${book.activeTab === undefined ? '' : ` activeTab="${book.activeTab}"`}/></bookViews>` +
     '<sheets>' +
     sheets.map((s, i) => `<sheet name="${xmlEscape(s.name)}" sheetId="${i + 1}"${s.state ? ` state="${s.state}"` : ''} r:id="rId${i + 1}"/>`).join('') +
     '</sheets><calcPr calcId="191029"/></workbook>';

@@ -1,5 +1,7 @@
 import { FileError } from '../../errors/index.ts';
+import type { CellFormat, WorkbookFacts } from '../types.ts';
 import { isDateNumFmt, type CellContext } from '../xlsx-cell.ts';
+import { classifyNumFmt } from './number-formats.ts';
 import { parseSharedStrings } from './shared-strings.ts';
 import { XmlText, local, parseSax, prefixedAttribute } from './xml.ts';
 import type { Zip, ZipEntry } from './zip.ts';
@@ -13,10 +15,18 @@ import type { Zip, ZipEntry } from './zip.ts';
 // ---------------------------------------------------------------------------------------------
 // The workbook
 
+/** What the cells of a sheet need from their workbook. */
+export interface SheetContext extends CellContext {
+  /** For each cell format (the `s` of a cell), its number format; undefined for General. */
+  formats: readonly (CellFormat | undefined)[];
+}
+
 /** A workbook opened for reading one of its sheets. */
-interface Workbook {
+export interface Workbook {
   sheets: SheetEntry[];
-  context: CellContext;
+  context: SheetContext;
+  /** The workbook's tabs, for a table that reads sheet `name`. */
+  facts(name: string): WorkbookFacts;
   wantedSheet(sheet: string | undefined): string | undefined;
   /** The zip entry of sheet `name` (one of `sheets`). */
   sheetPart(name: string): ZipEntry;
@@ -28,7 +38,7 @@ interface Workbook {
  * once, not once per pass over the sheet.
  */
 export interface XlsxCache {
-  context?: CellContext;
+  context?: SheetContext;
 }
 
 /**
@@ -44,7 +54,7 @@ export async function readWorkbook(file: string, zip: Zip, cache?: XlsxCache): P
   if (workbookEntry === undefined) {
     throw new FileError(file, `cannot read ${file} as an .xlsx workbook: it is a zip archive without a workbook in it (no ${workbookPath}). Open it in a spreadsheet and save it as .xlsx, or export it as CSV.`);
   }
-  const { sheets, date1904 } = await parseWorkbookXml(zip.read(workbookEntry));
+  const { sheets, date1904, activeTab } = await parseWorkbookXml(zip.read(workbookEntry));
   const relsEntry = zip.entry(relsPathOf(workbookPath));
   const rels = relsEntry ? await parseRelationships(zip.read(relsEntry)) : [];
   const partOf = (type: string, fallback: string): ZipEntry | undefined => {
@@ -54,10 +64,10 @@ export async function readWorkbook(file: string, zip: Zip, cache?: XlsxCache): P
   let context = cache?.context;
   if (context === undefined) {
     const stylesEntry = partOf('styles', 'xl/styles.xml');
-    const dateStyles = stylesEntry ? await parseDateStyles(zip.read(stylesEntry)) : [];
+    const { dateStyles, formats } = stylesEntry ? await parseCellFormats(zip.read(stylesEntry)) : { dateStyles: [], formats: [] };
     const stringsEntry = partOf('sharedStrings', 'xl/sharedStrings.xml');
     const sharedStrings = stringsEntry ? await parseSharedStrings(zip.read(stringsEntry)) : undefined;
-    context = { sharedStrings, isDateStyle: (s) => dateStyles[s] === true, date1904 };
+    context = { sharedStrings, isDateStyle: (s) => dateStyles[s] === true, date1904, formats };
     if (cache !== undefined) cache.context = context;
   }
   const relOf = (s: SheetEntry): Relationship | undefined => rels.find((r) => r.id === s.rId);
@@ -68,6 +78,11 @@ export async function readWorkbook(file: string, zip: Zip, cache?: XlsxCache): P
   return {
     sheets,
     context,
+    facts: (name) => ({
+      sheets: sheets.map((s) => ({ name: s.name, state: s.state === 'hidden' || s.state === 'veryHidden' ? s.state : 'visible', worksheet: worksheets.includes(s) })),
+      activeTab,
+      sheet: name,
+    }),
     wantedSheet(sheet) {
       if (sheet === undefined) {
         // A hidden sheet (say, the lists behind drop-downs) is not the first one a user sees.
@@ -142,11 +157,14 @@ interface SheetEntry {
 interface WorkbookXml {
   sheets: SheetEntry[];
   date1904: boolean;
+  /** The first `<workbookView activeTab>` (the window Excel opens), an index into `sheets`. */
+  activeTab: number;
 }
 
 async function parseWorkbookXml(entry: AsyncIterable<Buffer>): Promise<WorkbookXml> {
   const sheets: SheetEntry[] = [];
   let date1904 = false;
+  let activeTab: number | undefined;
   for await (const events of parseSax(new XmlText().decode(entry))) {
     for (const e of events) {
       if (e.eventType !== 'opentag') continue;
@@ -155,20 +173,26 @@ async function parseWorkbookXml(entry: AsyncIterable<Buffer>): Promise<WorkbookX
         case 'workbookPr':
           date1904 = a.date1904 === '1' || a.date1904 === 'true';
           break;
+        case 'workbookView':
+          activeTab ??= /^\d+$/.test(a.activeTab ?? '') ? Number(a.activeTab) : 0;
+          break;
         case 'sheet':
           sheets.push({ name: a.name ?? '', state: a.state, rId: prefixedAttribute(a, 'id') ?? a.id });
           break;
       }
     }
   }
-  return { sheets, date1904 };
+  return { sheets, date1904, activeTab: activeTab ?? 0 };
 }
 
 // ---------------------------------------------------------------------------------------------
 // xl/styles.xml
 
-/** For each cell format (`<cellXfs>`, the `s` of a cell), whether it shows numbers as dates. */
-async function parseDateStyles(entry: AsyncIterable<Buffer>): Promise<boolean[]> {
+/**
+ * For each cell format (`<cellXfs>`, the `s` of a cell): whether it shows numbers as dates, and
+ * its number format.
+ */
+async function parseCellFormats(entry: AsyncIterable<Buffer>): Promise<{ dateStyles: boolean[]; formats: (CellFormat | undefined)[] }> {
   const codes = new Map<number, string>();
   const formats: number[] = [];
   let inNumFmts = false;
@@ -189,5 +213,8 @@ async function parseDateStyles(entry: AsyncIterable<Buffer>): Promise<boolean[]>
       else if (name === 'xf' && inCellXfs) formats.push(Number(a.numFmtId ?? 0));
     }
   }
-  return formats.map((id) => isDateNumFmt(id, codes.get(id)));
+  return {
+    dateStyles: formats.map((id) => isDateNumFmt(id, codes.get(id))),
+    formats: formats.map((id) => classifyNumFmt(id, codes.get(id))),
+  };
 }

@@ -1,10 +1,11 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { BuildsyncError, FileError } from '../../errors/index.ts';
 import { fileSystemError, isFileSystemError } from '../file-errors.ts';
-import type { SourceRow } from '../types.ts';
-import { readWorkbook, type XlsxCache } from './package.ts';
+import type { SheetFacts, SourceRow, WorkbookFacts } from '../types.ts';
+import { readWorkbook, type Workbook, type XlsxCache } from './package.ts';
+import { readSheetFacts } from './sheet-facts.ts';
 import { readSheet, type XlsxHead } from './sheet.ts';
-import { openZip } from './zip.ts';
+import { openZip, type Zip, type ZipEntry } from './zip.ts';
 
 export type { XlsxCache } from './package.ts';
 export type { XlsxHead } from './sheet.ts';
@@ -50,14 +51,42 @@ export type { XlsxHead } from './sheet.ts';
  * ignoring case as Excel does), else the first visible worksheet in tab order. The header row is
  * the sheet's first non-empty row; line numbers are the sheet's row numbers. Empty rows are
  * skipped. A value in a column that has no header is an error, since it would silently be lost.
+ * `onHead` also gets the workbook's tabs.
  */
-export async function* readXlsx(
+export function readXlsx(
   file: string,
   sheet: string | undefined,
-  onHead: (head: XlsxHead) => void,
+  onHead: (head: XlsxHead, workbook: WorkbookFacts) => void,
   options: { headOnly?: boolean; signal?: AbortSignal; cache?: XlsxCache } = {},
 ): AsyncGenerator<SourceRow[]> {
   const { headOnly = false, signal } = options;
+  return withSheet(file, sheet, options.cache, ({ book, name, zip, part }) =>
+    readSheet(file, name, zip.read(part), book.context, (head) => onHead(head, book.facts(name)), headOnly, signal),
+  );
+}
+
+/** The merged ranges, hidden rows and columns and autofilter of the sheet `readXlsx` reads (`sheet-facts.ts`). */
+export async function readXlsxSheetFacts(file: string, sheet: string | undefined, cache?: XlsxCache): Promise<SheetFacts> {
+  for await (const facts of withSheet(file, sheet, cache, async function* ({ zip, part }) {
+    yield await readSheetFacts(() => zip.read(part));
+  })) {
+    return facts;
+  }
+  throw new Error('unreachable: withSheet yields what its reader yields');
+}
+
+interface OpenedSheet {
+  book: Workbook;
+  name: string;
+  zip: Zip;
+  part: ZipEntry;
+}
+
+/**
+ * Opens FILE, finds the sheet to read (see `readXlsx`) and runs `use` on it; every failure that
+ * is not already one of ours becomes a FileError saying the workbook is damaged.
+ */
+async function* withSheet<T>(file: string, sheet: string | undefined, cache: XlsxCache | undefined, use: (opened: OpenedSheet) => AsyncGenerator<T>): AsyncGenerator<T> {
   let handle: FileHandle;
   try {
     handle = await open(file, 'r');
@@ -66,15 +95,14 @@ export async function* readXlsx(
   }
   try {
     const zip = await openZip(file, handle);
-    const book = await readWorkbook(file, zip, options.cache);
+    const book = await readWorkbook(file, zip, cache);
     const name = book.wantedSheet(sheet);
     if (name === undefined) {
       if (sheet === undefined) throw new FileError(file, `${file} has no worksheets.`);
       const names = book.sheets.map((s) => `"${s.name}"`);
       throw new FileError(file, `${file} has no sheet named "${sheet}". Its sheets are ${names.join(', ') || '(none)'}; pass one of them with --sheet.`);
     }
-    const part = book.sheetPart(name);
-    yield* readSheet(file, name, zip.read(part), book.context, onHead, headOnly, signal);
+    yield* use({ book, name, zip, part: book.sheetPart(name) });
   } catch (err) {
     if (err instanceof BuildsyncError) throw err;
     if (isFileSystemError(err)) throw fileSystemError(file, err);

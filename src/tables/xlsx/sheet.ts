@@ -15,9 +15,10 @@ import {
   sheetRefName,
   shiftFormula,
   xlsxHeaderText,
-  type CellContext,
   type RawCell,
 } from '../xlsx-cell.ts';
+import type { CellFormat } from '../types.ts';
+import type { SheetContext } from './package.ts';
 import { MAX_RAW_TEXT, XmlText, local, parseSax, type SaxTag } from './xml.ts';
 
 /** The header row of the sheet being read, handed out as soon as it is found. */
@@ -43,7 +44,7 @@ export async function* readSheet(
   file: string,
   sheetName: string,
   source: AsyncIterable<Buffer>,
-  ctx: CellContext,
+  ctx: SheetContext,
   onHead: (head: XlsxHead) => void,
   headOnly: boolean,
   signal: AbortSignal | undefined,
@@ -57,6 +58,9 @@ export async function* readSheet(
   let headerCells: CellValue[] = [];
   let out: SourceRow[] = [];
   let values: CellValue[] | undefined;
+  /** The row's `SourceRow.formats`, made only when a number or date cell has a format other than General. */
+  let formats: (CellFormat | undefined)[] | undefined;
+  const formatOf = ctx.formats;
 
   let inSheetData = false;
   let inRow = false;
@@ -116,6 +120,10 @@ export async function* readSheet(
     }
     values ??= new Array<CellValue>(width).fill(null);
     values[col - 1] = value;
+    if (typeof value === 'number' || value instanceof Date) {
+      const format = formatOf[cell.s];
+      if (format !== undefined) (formats ??= new Array<CellFormat | undefined>(width))[col - 1] = format;
+    }
   }
 
   function endRow(): void {
@@ -128,8 +136,10 @@ export async function* readSheet(
       onHead({ headers, headerLine: row, sheet: sheetName, date1904: ctx.date1904 });
       return;
     }
-    if (values !== undefined) out.push({ line: row, values });
+    // Every row has the same shape (`formats` even when undefined), for the consumers' hot loops.
+    if (values !== undefined) out.push({ line: row, values, formats });
     values = undefined;
+    formats = undefined;
   }
 
   function openTag(tag: SaxTag): void {
