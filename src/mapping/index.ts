@@ -18,7 +18,8 @@ export {
   type ReadingRules,
   type DateOrder,
 } from './values.ts';
-export { ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, type EstimateMapping } from './estimates.ts';
+export { ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS } from './estimate-columns.ts';
+export { EstimateGrouper, estimateProjectKeyReader, type EstimateMapping } from './estimates.ts';
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, type BillMapping } from './bills.ts';
 export { PROJECT_REF_COLUMNS, ProjectRefReader, UnresolvedProjects, projectResolverFromListing, type ProjectRefKind, type ProjectResolver } from './project-refs.ts';
 export { VendorDirectory } from './vendors.ts';
