@@ -27,7 +27,7 @@ import { openSession } from '../session/index.ts';
 import { ConfigError, coerceError } from '../errors/index.ts';
 import { durabilityDecision, readDurabilityFacts } from '../ledger/index.ts';
 import { ImportStore } from '../import/index.ts';
-import { BILL_COLUMNS, ESTIMATE_COLUMNS, normalizeHeader, parseMappingFile, resolveColumns, suggestColumn, type MappingFile } from '../mapping/index.ts';
+import { BILL_COLUMNS, ERROR_COLUMN, ESTIMATE_COLUMNS, errorsFileColumnOf, normalizeHeader, parseMappingFile, resolveColumns, SOURCE_LINE_COLUMN, suggestColumn, type MappingFile } from '../mapping/index.ts';
 import { submitImport, type Queues } from '../queue/index.ts';
 import { AccountThrottle, formatEta } from '../throttle/index.ts';
 import { listAccounts } from './accounts.ts';
@@ -107,8 +107,6 @@ export function uploadKeepMs(env: Env): number {
   return r.data;
 }
 const SAMPLE_ROWS = 3;
-/** The errors file's columns (CONTRACT.md §5), recognised on import: never offered as columns to match. */
-const ERRORS_FILE_HEADERS = new Set(['sourceline', 'error']);
 const SHOWN_ROWS = 200;
 
 class PageError extends Error {
@@ -215,7 +213,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const ignored = new Set(mapping.ignore.map(normalizeHeader));
       const columns = table.headers
         .map((header, index) => ({ header, index }))
-        .filter((c) => !ERRORS_FILE_HEADERS.has(normalizeHeader(c.header)))
+        .filter((c) => errorsFileColumnOf(c.header) === undefined)
         .map(({ header, index }) => ({
           header,
           column: byIndex.get(index) ?? (ignored.has(normalizeHeader(header)) ? 'ignore' : defaultChoice(header, known)),
@@ -487,7 +485,7 @@ export function mappingFromChoices(
   };
   if (saved.encoding && saved.encoding !== 'auto') out.encoding = saved.encoding;
   for (const [header, column] of Object.entries(columns)) {
-    if (ERRORS_FILE_HEADERS.has(normalizeHeader(header))) continue;
+    if (errorsFileColumnOf(header) !== undefined) continue;
     if (column === '' || column === 'ignore') out.ignore.push(header);
     else if (normalizeHeader(header) !== normalizeHeader(column)) out.columns[header] = column;
   }
@@ -538,7 +536,7 @@ async function describeTable(file: string, name: string, kind: Kind, sheet?: str
     column: defaultChoice(h, known),
     samples: [] as string[],
   }));
-  const shown = () => columns.filter((c) => !ERRORS_FILE_HEADERS.has(normalizeHeader(c.header)));
+  const shown = () => columns.filter((c) => errorsFileColumnOf(c.header) === undefined);
   let rows = 0;
   outer: for await (const batch of table.batches()) {
     for (const row of batch) {
@@ -566,8 +564,8 @@ async function sheetNames(file: string): Promise<string[]> {
  */
 async function rowsOf(file: string, sheet: string | undefined, encoding: PlanOptions['encoding'], invalidLines: Set<number>) {
   const table = await openTable(file, { sheet, encoding });
-  const sourceLine = table.headers.findIndex((h) => normalizeHeader(h) === 'sourceline');
-  const keep = table.headers.map((_, i) => i).filter((i) => !ERRORS_FILE_HEADERS.has(normalizeHeader(table.headers[i]!)));
+  const sourceLine = table.headers.findIndex((h) => errorsFileColumnOf(h) === SOURCE_LINE_COLUMN);
+  const keep = table.headers.map((_, i) => i).filter((i) => errorsFileColumnOf(table.headers[i]!) === undefined);
   const shown: Array<{ line: number; cells: string[] }> = [];
   for await (const batch of table.batches()) {
     for (const row of batch) {
@@ -592,12 +590,12 @@ async function applyEdits(up: Upload, edits: NonNullable<CheckBody['edits']>, en
     if (typeof e?.line !== 'number' || typeof e.header !== 'string' || typeof e.value !== 'string') throw new PageError(400, 'malformed edit');
     byKey.set(`${e.line}\u0000${e.header}`, e.value);
   }
-  let sourceLine = table.headers.findIndex((h) => normalizeHeader(h) === 'sourceline');
-  const errorIndex = table.headers.findIndex((h) => normalizeHeader(h) === 'error');
+  let sourceLine = table.headers.findIndex((h) => errorsFileColumnOf(h) === SOURCE_LINE_COLUMN);
+  const errorIndex = table.headers.findIndex((h) => errorsFileColumnOf(h) === ERROR_COLUMN);
   const headers = [...table.headers];
   if (sourceLine < 0) {
     sourceLine = headers.length;
-    headers.push('source_line');
+    headers.push(SOURCE_LINE_COLUMN);
   }
   const out: string[][] = [headers];
   for await (const batch of table.batches()) {

@@ -1,4 +1,6 @@
-export { normalizeHeader, resolveColumns, ColumnMap, type ColumnSource, type ResolveColumnsOptions } from './header.ts';
+export {
+  normalizeHeader, resolveColumns, ColumnMap, errorsFileColumnOf, ERRORS_FILE_COLUMNS, SOURCE_LINE_COLUMN, ERROR_COLUMN, type ColumnSource, type ResolveColumnsOptions,
+} from './header.ts';
 export { suggestColumn, suggestHeader } from './suggest.ts';
 export { loadMappingFile, parseMappingFile, type MappingFile } from './mapping-file.ts';
 export {
