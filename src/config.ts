@@ -4,7 +4,7 @@ import dotenv from 'dotenv';
 import { z } from 'zod';
 import { ConfigError } from './errors/index.ts';
 import { Secret } from './secret.ts';
-import { parseLimits, type Limits } from './throttle/index.ts';
+import { DEFAULT_LIMITS, formatLimits, parseLimits, type Limits } from './throttle/index.ts';
 
 /**
  * Configuration of CONTRACT.md §1, in one place. Every default lives in `DEFAULTS`; every value
@@ -13,8 +13,8 @@ import { parseLimits, type Limits } from './throttle/index.ts';
 export const DEFAULTS = {
   /** @defaultValue `redis://127.0.0.1:6379` */
   redisUrl: 'redis://127.0.0.1:6379',
-  /** The limits the real service publishes per API key. @defaultValue hour=500,day=10000,week=50000,month=200000 */
-  limits: 'hour=500,day=10000,week=50000,month=200000',
+  /** The limits the real service publishes per API key, as written: `DEFAULT_LIMITS` (throttle/parse-limits.ts). */
+  limits: formatLimits(DEFAULT_LIMITS),
   /** Requests in flight at once per worker process. @defaultValue 8 */
   concurrency: 8,
   /** @defaultValue info */
