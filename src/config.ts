@@ -3,7 +3,7 @@ import { parseEnv, readEnv, type Env } from './env.ts';
 import { ConfigError } from './errors/index.ts';
 import { KNOB_SHAPE } from './knobs.ts';
 import { Secret } from './secret.ts';
-import { parseLimits, type Limits } from './throttle/index.ts';
+import { DEFAULT_LIMITS, formatLimits, parseLimits, type Limits } from './throttle/index.ts';
 
 /**
  * Configuration of CONTRACT.md §1, in one place. Every default lives in `DEFAULTS`; every value
@@ -12,8 +12,8 @@ import { parseLimits, type Limits } from './throttle/index.ts';
 export const DEFAULTS = {
   /** @defaultValue `redis://127.0.0.1:6379` */
   redisUrl: 'redis://127.0.0.1:6379',
-  /** The limits the real service publishes per API key. @defaultValue hour=500,day=10000,week=50000,month=200000 */
-  limits: 'hour=500,day=10000,week=50000,month=200000',
+  /** The limits the real service publishes per API key, as written: `DEFAULT_LIMITS` (throttle/parse-limits.ts). */
+  limits: formatLimits(DEFAULT_LIMITS),
   /** Requests in flight at once per worker process. @defaultValue 8 */
   concurrency: 8,
   /** @defaultValue info */

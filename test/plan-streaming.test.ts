@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planBills, planEstimates, streamBills, streamEstimates, type PlannedRecord } from '../src/import/index.ts';
+import { planBills, planEstimates, streamBills, streamEstimates } from '../src/import/index.ts';
+import type { MappedRecord } from '../src/mapping/index.ts';
 import type { StaticLine } from '../src/mapping/report-line.ts';
 import { importKeyOf, scanAll } from '../src/redis-layout.ts';
 import { csv, freeProjectIds, parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
@@ -30,7 +31,7 @@ async function importKeys(): Promise<string[]> {
   return out;
 }
 
-function comparable(records: readonly PlannedRecord[]): string[] {
+function comparable(records: readonly MappedRecord[]): string[] {
   return records.map((r) => JSON.stringify([r.key, r.label, r.lines, r.contentHash, JSON.stringify(r.payload)])).sort();
 }
 
@@ -56,7 +57,7 @@ describe('planning streams', () => {
     const resolver = await rig.resolver();
 
     const inMemory = await planBills(file, { resolver });
-    const handed: PlannedRecord[] = [];
+    const handed: MappedRecord[] = [];
     const statics: StaticLine[] = [];
     let batchesWithRecords = 0;
     const facts = await streamBills(file, { resolver }, {
@@ -93,7 +94,7 @@ describe('planning streams', () => {
     const resolver = await rig.resolver();
 
     const inMemory = await planEstimates(file, { resolver });
-    const handed: PlannedRecord[] = [];
+    const handed: MappedRecord[] = [];
     const statics: StaticLine[] = [];
     let batchesWithRecords = 0;
     const facts = await streamEstimates(file, { resolver }, {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { configError } from './helpers/config-error.ts';
 import { DEFAULT_LIMITS, formatLimits, parseLimits } from '../src/throttle/index.ts';
+import { DEFAULTS, loadConfig } from '../src/config.ts';
+import { buildProgram } from '../src/cli/program/index.ts';
+import { DEFAULT_LIMITS as SANDBOX_DEFAULT_LIMITS } from '../src/sandbox/index.ts';
 
 describe('parseLimits', () => {
   it('gives the published budget when the variable is unset or blank', () => {
@@ -41,5 +44,20 @@ describe('parseLimits', () => {
     expect(formatLimits({ day: 10_000, hour: 500 })).toBe('hour=500,day=10000');
     expect(formatLimits({})).toBe('none');
     expect(parseLimits(formatLimits(DEFAULT_LIMITS))).toEqual(DEFAULT_LIMITS);
+  });
+
+  it('DEFAULT_LIMITS is the one default budget: the configuration writes it and an account without BUILDSYNC_LIMITS gets it', () => {
+    expect(DEFAULTS.limits).toBe(formatLimits(DEFAULT_LIMITS));
+    expect(DEFAULTS.limits).toBe('hour=500,day=10000,week=50000,month=200000');
+    const account = loadConfig({ env: {} }).account;
+    expect(account.limits).toEqual(DEFAULT_LIMITS);
+    expect(account.limitsText).toBe(DEFAULTS.limits);
+  });
+
+  it("the sandbox command's --limits default is the sandbox's own default, as written", () => {
+    const sandbox = buildProgram('0.0.0').commands.find((c) => c.name() === 'sandbox')!;
+    const limits = sandbox.options.find((o) => o.long === '--limits')!;
+    expect(limits.defaultValue).toBe(formatLimits(SANDBOX_DEFAULT_LIMITS));
+    expect(limits.defaultValue).toBe('hour=500,day=10000,week=50000,month=200000');
   });
 });

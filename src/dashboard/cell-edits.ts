@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { cellText, normalizeHeader } from '../import-service/index.ts';
+import { cellText, ERROR_COLUMN, errorsFileColumnOf, SOURCE_LINE_COLUMN } from '../import-service/index.ts';
 import { openTable, type EncodingOption } from '../tables/index.ts';
 import { PageError } from './http-errors.ts';
 import type { Upload } from './upload-store.ts';
@@ -26,12 +26,12 @@ export async function applyEdits(up: Pick<Upload, 'file' | 'dir' | 'name'>, edit
     if (typeof e?.line !== 'number' || typeof e.header !== 'string' || typeof e.value !== 'string') throw new PageError(400, 'malformed edit');
     byKey.set(`${e.line}\u0000${e.header}`, e.value);
   }
-  let sourceLine = table.headers.findIndex((h) => normalizeHeader(h) === 'sourceline');
-  const errorIndex = table.headers.findIndex((h) => normalizeHeader(h) === 'error');
+  let sourceLine = table.headers.findIndex((h) => errorsFileColumnOf(h) === SOURCE_LINE_COLUMN);
+  const errorIndex = table.headers.findIndex((h) => errorsFileColumnOf(h) === ERROR_COLUMN);
   const headers = [...table.headers];
   if (sourceLine < 0) {
     sourceLine = headers.length;
-    headers.push('source_line');
+    headers.push(SOURCE_LINE_COLUMN);
   }
   const out: string[][] = [headers];
   for await (const batch of table.batches()) {

@@ -3,15 +3,13 @@
  * synonyms (`suggestColumn`); a saved mapping checked as `--mapping` is; the page's choices turned
  * back into the CLI's mapping file; and the rows the check shows.
  */
-import { BILL_COLUMNS, ESTIMATE_COLUMNS, normalizeHeader, parseMappingFile, resolveColumns, suggestColumn, type MappingFile } from '../mapping/index.ts';
+import { BILL_COLUMNS, ERROR_COLUMN, ESTIMATE_COLUMNS, errorsFileColumnOf, normalizeHeader, parseMappingFile, resolveColumns, SOURCE_LINE_COLUMN, suggestColumn, type MappingFile } from '../mapping/index.ts';
 import { openTable, type EncodingOption } from '../tables/index.ts';
 import type { ImportKind } from './run-import.ts';
 
-export { normalizeHeader, type MappingFile };
+export { ERROR_COLUMN, errorsFileColumnOf, normalizeHeader, SOURCE_LINE_COLUMN, type MappingFile };
 
 const SAMPLE_ROWS = 3;
-/** The errors file's columns (CONTRACT.md §5), recognised on import: never offered as columns to match. */
-const ERRORS_FILE_HEADERS = new Set(['sourceline', 'error']);
 /** Rows and records the check shows (every invalid row besides). */
 export const SHOWN_ROWS = 200;
 
@@ -41,7 +39,7 @@ export function mappingFromChoices(
   };
   if (saved.encoding && saved.encoding !== 'auto') out.encoding = saved.encoding;
   for (const [header, column] of Object.entries(columns)) {
-    if (ERRORS_FILE_HEADERS.has(normalizeHeader(header))) continue;
+    if (errorsFileColumnOf(header) !== undefined) continue;
     if (column === '' || column === 'ignore') out.ignore.push(header);
     else if (normalizeHeader(header) !== normalizeHeader(column)) out.columns[header] = column;
   }
@@ -66,7 +64,7 @@ export async function describeTable(file: string, name: string, kind: ImportKind
     column: defaultChoice(h, known),
     samples: [] as string[],
   }));
-  const shown = () => columns.filter((c) => !ERRORS_FILE_HEADERS.has(normalizeHeader(c.header)));
+  const shown = () => columns.filter((c) => errorsFileColumnOf(c.header) === undefined);
   let rows = 0;
   outer: for await (const batch of table.batches()) {
     for (const row of batch) {
@@ -107,7 +105,7 @@ export async function savedMappingChoices(file: string, uploadName: string, kind
   const ignored = new Set(mapping.ignore.map(normalizeHeader));
   const columns = table.headers
     .map((header, index) => ({ header, index }))
-    .filter((c) => !ERRORS_FILE_HEADERS.has(normalizeHeader(c.header)))
+    .filter((c) => errorsFileColumnOf(c.header) === undefined)
     .map(({ header, index }) => ({
       header,
       column: byIndex.get(index) ?? (ignored.has(normalizeHeader(header)) ? 'ignore' : defaultChoice(header, known)),
@@ -129,8 +127,8 @@ export async function savedMappingChoices(file: string, uploadName: string, kind
  */
 export async function rowsOf(file: string, sheet: string | undefined, encoding: EncodingOption | undefined, invalidLines: Set<number>) {
   const table = await openTable(file, { sheet, encoding });
-  const sourceLine = table.headers.findIndex((h) => normalizeHeader(h) === 'sourceline');
-  const keep = table.headers.map((_, i) => i).filter((i) => !ERRORS_FILE_HEADERS.has(normalizeHeader(table.headers[i]!)));
+  const sourceLine = table.headers.findIndex((h) => errorsFileColumnOf(h) === SOURCE_LINE_COLUMN);
+  const keep = table.headers.map((_, i) => i).filter((i) => errorsFileColumnOf(table.headers[i]!) === undefined);
   const shown: Array<{ line: number; cells: string[] }> = [];
   for await (const batch of table.batches()) {
     for (const row of batch) {

@@ -1,6 +1,6 @@
 // The import service: the one check-and-submit sequence of the CLI's `import` and the dashboard's import page.
 export { checkFile, collectResults, listProjects, planImport, redisDurability, requireDurableRedis, submitChecked, submitFile, type ImportKind, type SessionPlace, type SubmitFileOptions, type SubmittedFile } from './run-import.ts';
 export { dryRunImport, writeEmptyReport, type DryRunImport, type DryRunImportOptions } from './dry-run-import.ts';
-export { cellText, describeTable, knownColumns, mappingFromChoices, normalizeHeader, rowsOf, savedMappingChoices, SHOWN_ROWS, type MappingFile } from './columns.ts';
+export { cellText, describeTable, ERROR_COLUMN, errorsFileColumnOf, knownColumns, mappingFromChoices, normalizeHeader, SOURCE_LINE_COLUMN, rowsOf, savedMappingChoices, SHOWN_ROWS, type MappingFile } from './columns.ts';
 export { ImportStore } from '../import/index.ts';
 export type { DurabilityDecision } from '../ledger/index.ts';

@@ -5,13 +5,13 @@
  */
 import { writeFileAtomically } from '../atomic-file.ts';
 import type { ReportLine } from './import-store.ts';
-import type { UnresolvedProjects } from '../mapping/index.ts';
+import type { MappedRecord, UnresolvedProjects } from '../mapping/index.ts';
 import { encodeBillInfo, type BillPayload } from '../payloads/index.ts';
 import { estimateDurationMs, type Limits } from '../throttle/index.ts';
 import { reportCsvChunks } from './report.ts';
 import { linesToFix, writeErrorsFile, type ErrorsFileSource } from './errors-file.ts';
 import { dryRunReport } from './plan.ts';
-import type { ImportPlan, PlannedRecord } from './plan-types.ts';
+import type { ImportPlan } from './plan-types.ts';
 
 export interface DryRunResult {
   /** Rows that are invalid. */
@@ -60,7 +60,7 @@ function namedLabel(label: string, unresolved: UnresolvedProjects): string {
  * What would go on the wire (CONTRACT.md §4): an estimate's JSON body; a bill's `Info` JSON,
  * decoded, with its strings. A project a dry run could not resolve is shown as null.
  */
-export function wirePayload(kind: 'estimates' | 'bills', r: PlannedRecord, unresolved?: UnresolvedProjects): string {
+export function wirePayload(kind: 'estimates' | 'bills', r: MappedRecord, unresolved?: UnresolvedProjects): string {
   if (kind === 'estimates') {
     const json = r.payloadJson ?? JSON.stringify(r.payload);
     if (unresolved === undefined) return json;

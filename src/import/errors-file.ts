@@ -13,12 +13,9 @@ import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomically } from '../atomic-file.ts';
 import { openTable, UnreadableCell, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
 import type { ReportLine } from './import-store.ts';
-import { BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, ESTIMATE_NUMBER_COLUMNS, parseDate, parseDecimalText, parseRateText, type ReadingRules } from '../mapping/index.ts';
+import { BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, ERRORS_FILE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, parseDate, parseDecimalText, parseRateText, type ReadingRules } from '../mapping/index.ts';
 import { formatDateTime } from '../values/index.ts';
 import type { ImportPlan } from './plan-types.ts';
-
-/** The errors file's own columns, after the original ones. */
-export const ERRORS_FILE_COLUMNS = ['source_line', 'error'] as const;
 
 /** What the errors file needs to know of the input: kept with an import so that `jobs report --errors` can write it later. */
 export interface ErrorsFileSource {

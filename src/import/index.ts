@@ -1,9 +1,9 @@
 export { sendRecord, isEstimateExists, type RecordKind, type SendRecordInput } from './send-record.ts';
 export { importSummary, importExitCode, importOutcome, reportCsv, reportCsvChunks, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './report.ts';
-export type { ImportPlan, PlannedRecord, PlanFacts, PlanSink } from './plan-types.ts';
+export type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 export { planEstimates, planBills, streamBills, streamEstimates, dryRunReport, dryRunReportLines, projectResolverFromListing, type PlanOptions, type ProjectResolver } from './plan.ts';
 export { loadProjectResolver } from './project-directory.ts';
-export { errorsFileChunks, errorsFilePath, errorsFileSource, linesToFix, writeErrorsFile, ERRORS_FILE_COLUMNS, type ErrorsFileSource } from './errors-file.ts';
+export { errorsFileChunks, errorsFilePath, errorsFileSource, linesToFix, writeErrorsFile, type ErrorsFileSource } from './errors-file.ts';
 export { combineReadingOptions, settleReadingRules, type ReadingOptions } from './reading-rules.ts';
 export { writeDryRun, wirePayload, type DryRunResult } from './dry-run.ts';
 export { mappingOption } from './mapping-option.ts';

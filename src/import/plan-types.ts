@@ -1,26 +1,6 @@
 import type { TableKind } from '../tables/index.ts';
 import type { StaticLine } from '../mapping/report-line.ts';
-import type { ReadingRules } from '../mapping/index.ts';
-
-/** One record to create: an estimate (one per project) or a bill. */
-export interface PlannedRecord<P = unknown> {
-  /** Ledger key (CONTRACT.md §5): `estimate:project:<id>`; `bill:ref:<ref>|<project>|<vendor>`; `bill:row:<hash>#<n>`. */
-  key: string;
-  /** How the report names it: `project 1042 / Kitchen remodel`, `bill INV-7 / project 1042 / vendor 55`. */
-  label: string;
-  /** Input lines it was made from, ascending. */
-  lines: number[];
-  /** Hash of the payload, to tell a changed record from the same one on a re-run. */
-  contentHash: string;
-  /** The payload object. Planned estimates build it from `payloadJson` on each read: read it once and keep it when it is needed twice. */
-  payload: P;
-  /**
-   * The payload's canonical JSON (the text `contentHash` hashes), when the planner keeps the
-   * payload as text (estimates do: a big plan's memory is mostly its payloads). Prefer it
-   * wherever text is wanted (printing, sending).
-   */
-  payloadJson?: string;
-}
+import type { MappedRecord, ReadingRules } from '../mapping/index.ts';
 
 /** A file read, validated and mapped: what would be sent, and the rows that cannot be. */
 export interface ImportPlan<P = unknown> {
@@ -29,7 +9,7 @@ export interface ImportPlan<P = unknown> {
   file: string;
   /** Data rows read (not counting the header). */
   rows: number;
-  records: PlannedRecord<P>[];
+  records: MappedRecord<P>[];
   /** Report lines decided while planning: every row of an invalid group, and rows that belong to no group. */
   statics: StaticLine[];
   /** How the file was read: what the errors file (CONTRACT.md §5) needs to write rows that read the same. */
@@ -53,7 +33,7 @@ export interface ImportPlan<P = unknown> {
 /** Where a streamed plan goes, batch by batch (plan-import.ts `streamBills`, `streamEstimates`). */
 export interface PlanSink {
   /** Records complete so far (in the order they complete) and report lines decided so far. */
-  add(records: readonly PlannedRecord[], statics: readonly StaticLine[]): Promise<void>;
+  add(records: readonly MappedRecord[], statics: readonly StaticLine[]): Promise<void>;
 }
 
 /** What a streamed plan says of the file once it is read: an `ImportPlan` without its records and lines. */

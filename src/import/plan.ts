@@ -7,7 +7,7 @@
  * One pass over the file in batches; columns are resolved once; each record's payload is
  * validated once (against the API's schema, or a hand check that only passes what the schema
  * passes) and hashed once. Planned estimates keep their payload as its JSON text
- * (`PlannedRecord.payloadJson`), outside the JavaScript heap.
+ * (`MappedRecord.payloadJson`), outside the JavaScript heap.
  *
  * `planBills` / `planEstimates` return the whole plan (a dry run, the import page);
  * `streamBills` / `streamEstimates` hand it to a `PlanSink` in batches (an import: the sink is the
@@ -20,9 +20,9 @@ import type { ReportLine } from './import-store.ts';
 import type { StaticLine } from '../mapping/report-line.ts';
 import {
   BILL_COLUMNS, BILL_DATE_COLUMNS, BillGrouper, billRefReader, ESTIMATE_COLUMNS, EstimateGrouper, estimateProjectKeyReader, VendorDirectory, isBuiltInPreset, resolveColumns, type ColumnMap,
-  type MappingFile, type ProjectResolver, type ReadingRules,
+  type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules,
 } from '../mapping/index.ts';
-import type { ImportPlan, PlanFacts, PlannedRecord, PlanSink } from './plan-types.ts';
+import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 import { HeapTrim } from '../heap-trim.ts';
 import { combineReadingOptions, settleReadingRules, type ReadingOptions } from './reading-rules.ts';
 
@@ -54,7 +54,7 @@ export async function planEstimates(file: string, opts: PlanOptions = {}): Promi
   requireColumns(table, grouper.missingColumns());
   const rows = await feed(table, columns, grouper);
   const { records, statics } = grouper.finish();
-  return { kind: 'estimates', file, rows, records: records as PlannedRecord<EstimatePayload>[], statics, table: tableFacts(table, columns, rules) };
+  return { kind: 'estimates', file, rows, records, statics, table: tableFacts(table, columns, rules) };
 }
 
 /** Reads a bill file into one planned bill per (bill_ref, project, vendor), or per row without bill_ref. */
@@ -68,7 +68,7 @@ export async function planBills(file: string, opts: PlanOptions = {}): Promise<I
   requireColumns(table, grouper.missingColumns());
   const rows = await feed(table, columns, grouper);
   const { records, statics } = grouper.finish();
-  return { kind: 'bills', file, rows, records: records as PlannedRecord<BillPayload>[], statics, table: tableFacts(table, columns, rules) };
+  return { kind: 'bills', file, rows, records, statics, table: tableFacts(table, columns, rules) };
 }
 
 /**
@@ -104,7 +104,7 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   const hand = async ({ records: r, statics }: { records: unknown[]; statics: StaticLine[] }): Promise<void> => {
     records += r.length;
     for (const st of statics) if (st.status === 'invalid') invalidRows++;
-    await sink.add(r as PlannedRecord<BillPayload>[], statics);
+    await sink.add(r as MappedRecord<BillPayload>[], statics);
   };
   const rows = await feed(table, columns, grouper, async () => {
     await hand(grouper.takeFinished());
@@ -146,7 +146,7 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   const hand = async ({ records: r, statics }: { records: unknown[]; statics: StaticLine[] }): Promise<void> => {
     records += r.length;
     for (const st of statics) if (st.status === 'invalid') invalidRows++;
-    await sink.add(r as PlannedRecord<EstimatePayload>[], statics);
+    await sink.add(r as MappedRecord<EstimatePayload>[], statics);
   };
   const rows = await feed(table, columns, grouper, async () => {
     await hand(grouper.takeFinished());

@@ -6,7 +6,7 @@ const sha256: (data: string | Uint8Array) => Buffer = typeof crypto.hash === 'fu
   : (data) => crypto.createHash('sha256').update(data).digest();
 
 /**
- * A short, stable hash of a payload (PlannedRecord.contentHash): sha256 of its JSON, 16 hex
+ * A short, stable hash of a payload (MappedRecord.contentHash): sha256 of its JSON, 16 hex
  * digits. The importers build every payload with its keys in one fixed order (the seed's field
  * order), so the JSON is canonical: the same content gives the same hash whatever the order of
  * the file's columns or rows. Plain JSON.stringify keeps V8's fast path (a replacer would not).

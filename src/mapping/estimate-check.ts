@@ -1,14 +1,15 @@
 /**
  * A hand-written check of a finished estimate payload against `estimatePayloadSchema`
- * (src/api/estimate-schema.ts, seed §2.2), for the planning loop: zod's walk of a 100,000-estimate
+ * (src/payloads/estimate-schema.ts, seed §2.2), for the planning loop: zod's walk of a 100,000-estimate
  * plan costs more than the mapping that built it.
  *
  * The check is conservative: whenever it passes, the schema passes too
  * (test/mapping-estimate-check.test.ts compares both on generated payloads). When it fails, the
  * caller runs the schema itself, so the messages a user sees are zod's as before.
  */
+import { ESTIMATE_COMMON_FIELDS, ESTIMATE_LINE_FIELDS, ESTIMATE_MARKUP_FIELDS, ESTIMATE_TOP_FIELDS, type EstimateFieldType } from '../payloads/index.ts';
 
-type Kind = 'name' | 'text' | 'int' | 'num' | 'code' | 'bool' | 'projectId' | Level;
+type Kind = 'name' | 'projectId' | EstimateFieldType | Level;
 
 interface Level {
   fields: Map<string, Kind>;
@@ -16,32 +17,20 @@ interface Level {
   required: readonly string[];
 }
 
-function level(entries: Array<[string, Kind]>, required: readonly string[] = ['NAME']): Level {
+function level(entries: ReadonlyArray<readonly [string, Kind]>, required: readonly string[] = ['NAME']): Level {
   return { fields: new Map(entries), required };
 }
 
-const COMMON: Array<[string, Kind]> = [
-  ['NAME', 'name'], ['DESCRIPTION', 'text'], ['COST_CODE', 'text'], ['COST_CODE_ID', 'int'], ['TRAFFIC_COLOR', 'code'],
-  ['BID_NOTES', 'text'], ['NOTES_TEAMLINK', 'text'], ['NOTES_BID', 'text'], ['FIELD_NOTES', 'text'],
-  ['NOTES_CLIENTLINK', 'text'], ['NOTES_FIELD', 'text'], ['GENERAL_NOTES', 'text'], ['NOTES_GENERAL', 'text'],
-];
-const LINE: Array<[string, Kind]> = [
-  ...COMMON,
-  ['CLASSIFICATION', 'num'], ['STATUS', 'code'], ['UNIT', 'text'], ['QTY', 'num'], ['RATE_QTY', 'num'], ['UNIT_COST', 'num'],
-  ['RATE', 'num'], ['FIVE_COLUMN_MATERIAL', 'num'], ['FIVE_COLUMN_LABOR', 'num'], ['FIVE_COLUMN_EQUIPMENT', 'num'],
-  ['FIVE_COLUMN_SUB', 'num'], ['FIVE_COLUMN_OTHER', 'num'], ['LINE_ITEM_MARKUP', 'num'], ['LINE_ITEM_MARKUP_TYPE', 'num'],
-  ['ADJUSTMENT', 'num'], ['ACTUAL', 'num'], ['COMMITTED_COSTS', 'num'], ['INVOICED_AMOUNTS', 'num'],
-];
+// The same lists as the schema's (payloads/estimate-fields.ts), with the schema's own additions.
+const COMMON: Array<readonly [string, Kind]> = [['NAME', 'name'], ...ESTIMATE_COMMON_FIELDS];
+const LINE: Array<readonly [string, Kind]> = [...COMMON, ...ESTIMATE_LINE_FIELDS];
 
 /** Array-valued keys: the level of their elements. */
 const ITEM = level(LINE);
 const SUB = level([...LINE, ['ITEMS', ITEM]]);
 const CAT = level([...COMMON, ['SUBCATS', SUB]]);
-const MARKUP = level([['NAME', 'text'], ['VALUE', 'num'], ['MARKUP_TYPE', 'code']], []);
-const TOP = level([
-  ['NAME', 'name'], ['PROJECT_ID', 'projectId'], ['ADVANCED_ESTIMATE', 'bool'], ['FIVE_COLUMN_ESTIMATE', 'bool'],
-  ['TOTAL_PRICE', 'num'], ['CATS', CAT], ['COMS', MARKUP],
-], ['NAME', 'PROJECT_ID']);
+const MARKUP = level(ESTIMATE_MARKUP_FIELDS, []);
+const TOP = level([['NAME', 'name'], ['PROJECT_ID', 'projectId'], ...ESTIMATE_TOP_FIELDS, ['CATS', CAT], ['COMS', MARKUP]], ['NAME', 'PROJECT_ID']);
 
 /** True when `payload` certainly meets `estimatePayloadSchema`; false when the schema must decide. */
 export function surelyValidEstimate(payload: unknown): boolean {

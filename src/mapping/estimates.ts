@@ -11,10 +11,7 @@
  * appearance; items keep file order.
  *
  * Decisions where the contract is silent:
- *   - Field types follow the seed's observed request shape (§2.2): the numeric fields it names
- *     and the other amounts/quantities are JSON numbers (COST_CODE_ID a whole number); notes,
- *     DESCRIPTION, COST_CODE and UNIT are strings. STATUS and TRAFFIC_COLOR are not typed by the
- *     seed and are sent as written (strings). MARKUP_TYPE is a number, like LINE_ITEM_MARKUP_TYPE
+ *   - Field types: see estimate-columns.ts. MARKUP_TYPE is a number, like LINE_ITEM_MARKUP_TYPE
  *     (the same kind of code on a line); markup_value is a number (`15%` = 15).
  *   - A blank cell means "not given": it never disagrees with another row. Two rows giving
  *     different non-blank values for an estimate's top-level field, or for the same field of one
@@ -31,110 +28,17 @@
  */
 import type { CellValue, SourceRow } from '../tables/index.ts';
 import type { StaticLine } from './report-line.ts';
-import { estimatePayloadSchema, type EstimatePayload } from '../payloads/index.ts';
+import type { EstimatePayload } from '../payloads/index.ts';
 import { RowError } from '../errors/index.ts';
-import { contentHashOfBytes } from './content-hash.ts';
-import { surelyValidEstimate } from './estimate-check.ts';
+import { COMMON_FIELDS, LINE_FIELDS, TOP_FIELDS, type FieldKind } from './estimate-columns.ts';
+import { findLevel, finishGroup, lineOf, type EstimateGroup, type Level, type Node } from './estimate-group.ts';
+import { sealGroup, unsealGroup } from './estimate-seal.ts';
 import { numberOf, textOf } from './fast-cells.ts';
 import type { ColumnMap } from './header.ts';
-import { JsonRecord, type MappedRecord } from './mapped-record.ts';
-import { TextArena, type TextRef } from './text-arena.ts';
-import { PROJECT_REF_COLUMNS, ProjectRefReader, type ProjectResolver } from './project-refs.ts';
+import type { MappedRecord } from './mapped-record.ts';
+import { TextArena } from './text-arena.ts';
+import { ProjectRefReader, type ProjectResolver } from './project-refs.ts';
 import { CellValueError, parseBoolean, parseId, US_RULES, type ReadingRules } from './values.ts';
-
-type FieldKind = 'text' | 'number' | 'id';
-
-/** Fields every level has (seed §2.2 CATS element), column → kind. */
-const COMMON_FIELDS: ReadonlyArray<[string, FieldKind]> = [
-  ['description', 'text'], ['cost_code', 'text'], ['cost_code_id', 'id'], ['traffic_color', 'text'],
-  ['bid_notes', 'text'], ['notes_teamlink', 'text'], ['notes_bid', 'text'], ['field_notes', 'text'],
-  ['notes_clientlink', 'text'], ['notes_field', 'text'], ['general_notes', 'text'], ['notes_general', 'text'],
-];
-
-/** Fields of subcategories and items only (seed §2.2 SUBCATS element). */
-const LINE_FIELDS: ReadonlyArray<[string, FieldKind]> = [
-  ['classification', 'number'], ['status', 'text'], ['unit', 'text'], ['qty', 'number'], ['rate_qty', 'number'],
-  ['unit_cost', 'number'], ['rate', 'number'], ['line_item_markup', 'number'], ['line_item_markup_type', 'number'],
-  ['adjustment', 'number'], ['actual', 'number'], ['committed_costs', 'number'], ['invoiced_amounts', 'number'],
-  ['five_column_material', 'number'], ['five_column_labor', 'number'], ['five_column_equipment', 'number'],
-  ['five_column_sub', 'number'], ['five_column_other', 'number'],
-];
-
-const TOP_FIELDS = ['advanced_estimate', 'five_column_estimate', 'total_price'] as const;
-const MARKUP_COLUMNS = ['markup_name', 'markup_value', 'markup_type'] as const;
-
-/** The estimate columns that hold numbers (how the errors file writes them back, CONTRACT.md §5). */
-export const ESTIMATE_NUMBER_COLUMNS: readonly string[] = [...LINE_FIELDS.filter(([, k]) => k === 'number').map(([c]) => c), 'total_price', 'markup_value', 'markup_type'];
-
-/** Every column an estimate file may have (CONTRACT.md §3), in the order messages list them. */
-export const ESTIMATE_COLUMNS: readonly string[] = [
-  ...PROJECT_REF_COLUMNS, 'estimate_name', 'category', 'subcategory', 'item',
-  ...COMMON_FIELDS.map(([c]) => c), ...LINE_FIELDS.map(([c]) => c), ...TOP_FIELDS, ...MARKUP_COLUMNS,
-];
-
-/**
- * Key order of the payload's objects: the seed's field order (§2.2). Payloads are written in
- * this order whatever the order of the file's columns and rows, so their JSON is canonical and
- * hashes the same on every run (items are built in this order already; estimates, categories
- * and subcategories, which several rows fill, are put in order once the file is read).
- */
-const TOP_ORDER = ['NAME', 'PROJECT_ID', 'ADVANCED_ESTIMATE', 'FIVE_COLUMN_ESTIMATE', 'TOTAL_PRICE', 'CATS', 'COMS'];
-const CAT_ORDER = ['NAME', ...COMMON_FIELDS.map(([c]) => c.toUpperCase()), 'SUBCATS'];
-const SUB_ORDER = ['NAME', ...COMMON_FIELDS.map(([c]) => c.toUpperCase()), ...LINE_FIELDS.map(([c]) => c.toUpperCase()), 'ITEMS'];
-
-function ordered<T extends Record<string, unknown>>(node: T, order: readonly string[]): T {
-  const out: Record<string, unknown> = {};
-  for (const k of order) if (node[k] !== undefined) out[k] = node[k];
-  return out as T;
-}
-
-type Node = Record<string, unknown> & { NAME: string };
-
-/** What a sealed group holds instead of its objects; frozen, so that a write to a sealed group fails loudly. */
-const SEALED_PAYLOAD = Object.freeze({ NAME: '', PROJECT_ID: 0 }) as EstimatePayload & Record<string, unknown>;
-const SEALED_CATS = Object.freeze([]) as unknown as Level[];
-
-/** A category or subcategory being filled, and the lines that set its own fields. */
-interface Level {
-  node: Node;
-  /** Flat pairs [field, line, field, line, …]: which row set each field (for disagreement messages). */
-  setOn: Array<string | number> | undefined;
-  /** Subcategories of a category, in order of first appearance. */
-  subs: Level[] | undefined;
-}
-
-interface EstimateGroup {
-  projectId: number;
-  name: string;
-  /** `project 1042` or the project as written when it could not be resolved. */
-  shown: string;
-  lines: number[];
-  /** The estimate being built; `SEALED_PAYLOAD` while the group is sealed. */
-  payload: EstimatePayload & Record<string, unknown>;
-  /** Its categories being filled; `SEALED_CATS` while the group is sealed. */
-  cats: Level[];
-  /**
-   * Set while the group is sealed (see `EstimateGrouper.seal`): the estimate's canonical JSON,
-   * and `setOn` of each category and subcategory in payload order.
-   */
-  json: TextRef | undefined;
-  levelsOn: Array<Array<string | number> | undefined> | undefined;
-  /** When sealed: the payload's `contentHash`. */
-  hash: string | undefined;
-  /** When sealed: the service's-rules message of an invalid payload, or undefined when valid. */
-  issues: string | undefined;
-  /** Flat pairs [field, line, …] for the top-level fields. */
-  topOn: Array<string | number> | undefined;
-  /** Lines of invalid rows and their messages, in parallel. */
-  badLines: number[] | undefined;
-  badMessages: string[] | undefined;
-  /** Set when another estimate of the file already targets the project. */
-  conflict: string | undefined;
-  /** The project as `estimateProjectKeyReader` keys it (`closeEstimatesAfter`). */
-  closeKey: string;
-  /** Its key in `unresolved`, for an estimate whose project could not be resolved. */
-  unresolvedKey: string | undefined;
-}
 
 interface Col {
   header: string;
@@ -156,16 +60,6 @@ function colOf(columns: ColumnMap, column: string): Col | undefined {
 function cellOf(col: Col | undefined, values: readonly CellValue[]): CellValue {
   if (col === undefined) return null;
   return col.index === -1 ? col.constant : (values[col.index] ?? null);
-}
-
-function lineOf(pairs: Array<string | number> | undefined, field: string): number | string {
-  if (pairs !== undefined) for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === field) return pairs[i + 1]!;
-  return '?';
-}
-
-function findLevel(levels: Level[], name: string): Level | undefined {
-  for (let i = 0; i < levels.length; i++) if (levels[i]!.node.NAME === name) return levels[i];
-  return undefined;
 }
 
 /** What a planned estimate and the rows that cannot be sent look like once the file is read. */
@@ -199,7 +93,7 @@ export class EstimateGrouper {
   private readonly subcategory: Col | undefined;
   private readonly item: Col | undefined;
   private readonly fields: FieldCol[];
-  private readonly top: Array<Col & { field: string; column: string }>;
+  private readonly top: Array<Col & { field: string; column: string; kind: 'number' | 'boolean' }>;
   private readonly markupName: Col | undefined;
   private readonly markupValue: Col | undefined;
   private readonly markupType: Col | undefined;
@@ -222,7 +116,7 @@ export class EstimateGrouper {
   /** Bit i set when the current row gives this.fields[i]. */
   private mask = 0;
   private readonly factories = new Map<number, (name: string, values: unknown[]) => Node>();
-  /** The group of the last grouped row: the only one whose objects are open (see `seal`). */
+  /** The group of the last grouped row: the only one whose objects are open (see `sealGroup`). */
   private current: EstimateGroup | undefined;
   /** The sealed groups' JSON, which the records then keep. */
   private readonly texts = new TextArena();
@@ -247,9 +141,9 @@ export class EstimateGrouper {
       }
     }
     this.top = [];
-    for (const column of TOP_FIELDS) {
+    for (const [column, kind] of TOP_FIELDS) {
       const c = colOf(columns, column);
-      if (c !== undefined) this.top.push({ ...c, field: column.toUpperCase(), column });
+      if (c !== undefined) this.top.push({ ...c, field: column.toUpperCase(), column, kind });
     }
     this.markupName = colOf(columns, 'markup_name');
     this.markupValue = colOf(columns, 'markup_value');
@@ -294,13 +188,13 @@ export class EstimateGrouper {
         continue;
       }
       if (g === this.current) {
-        this.seal(g);
+        sealGroup(g, this.texts);
         this.current = undefined;
       }
       // Every estimate of the project closes at the same line: the project's entry goes whole.
       if (g.projectId !== -1) this.byProject.delete(g.projectId);
       if (g.unresolvedKey !== undefined) this.unresolved.delete(g.unresolvedKey);
-      const record = this.finishGroup(g, statics);
+      const record = finishGroup(g, statics);
       if (record !== undefined) records.push(record);
     }
     this.groups.length = open;
@@ -401,7 +295,7 @@ export class EstimateGrouper {
 
   /** The planned estimates, each kept as its canonical JSON (`JsonRecord`), and the lines that cannot be sent. */
   finish(): EstimateMapping {
-    if (this.current !== undefined) this.seal(this.current);
+    if (this.current !== undefined) sealGroup(this.current, this.texts);
     this.current = undefined;
     const groups = this.groups;
     const records: MappedRecord<EstimatePayload>[] = new Array(groups.length);
@@ -413,7 +307,7 @@ export class EstimateGrouper {
     for (let i = 0; i < groups.length; i++) {
       const g = groups[i]!;
       (groups as Array<EstimateGroup | undefined>)[i] = undefined;
-      const record = this.finishGroup(g, statics);
+      const record = finishGroup(g, statics);
       if (record !== undefined) records[count++] = record;
     }
     records.length = count;
@@ -421,157 +315,11 @@ export class EstimateGrouper {
     return { records, statics };
   }
 
-  /** One sealed, complete estimate: a record to send, or report lines saying why it is not sent. */
-  private finishGroup(g: EstimateGroup, statics: StaticLine[]): MappedRecord<EstimatePayload> | undefined {
-    const label = `project ${g.shown} / ${g.name}`;
-    if (g.badLines !== undefined || g.conflict !== undefined) {
-      this.rejectGroup(g, label, statics);
-      return undefined;
-    }
-    if (g.issues !== undefined) {
-      for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message: `not sent: the estimate does not meet the service's rules for estimates: ${g.issues}` });
-      return undefined;
-    }
-    return new JsonRecord<EstimatePayload>(`estimate:project:${g.projectId}`, label, g.lines, g.hash!, g.json!);
-  }
-
   /** Makes `g` the open group, sealing the one open before. */
   private switchTo(g: EstimateGroup): void {
-    if (this.current !== undefined) this.seal(this.current);
-    if (g.json !== undefined) this.unseal(g);
+    if (this.current !== undefined) sealGroup(this.current, this.texts);
+    if (g.json !== undefined) unsealGroup(g);
     this.current = g;
-  }
-
-  /**
-   * Turns an open group into its canonical JSON, validated once, and drops its objects. Why:
-   * every estimate must stay open until the file ends (its rows need not be adjacent), and
-   * 100,000 open object graphs were most of a big import's memory and of the garbage
-   * collector's work. Rows of one estimate are nearly always adjacent, so a group is sealed
-   * when a row of another group comes, and reopened from its JSON (`unseal`) in the rare file
-   * that comes back to it; the JSON is the text the plan keeps and hashes anyway. A group that
-   * is reopened is sealed (and validated) again, so what counts is its last seal, at the latest
-   * when the file ends.
-   */
-  private seal(g: EstimateGroup): void {
-    let levelsOn: Array<Array<string | number> | undefined> | undefined;
-    let n = 0;
-    for (const cat of g.cats) n += 1 + (cat.subs?.length ?? 0);
-    let k = 0;
-    for (const cat of g.cats) {
-      if (cat.setOn !== undefined) (levelsOn ??= new Array(n))[k] = cat.setOn.slice();
-      k++;
-      if (cat.subs !== undefined) {
-        for (const sub of cat.subs) {
-          if (sub.setOn !== undefined) (levelsOn ??= new Array(n))[k] = sub.setOn.slice();
-          k++;
-        }
-      }
-    }
-    const payload = this.canonical(g);
-    g.issues = undefined;
-    // One validation per estimate: the hand check when it can vouch for the payload, zod (whose
-    // messages the report shows) when it cannot. A group already invalid is never sent.
-    if (g.badLines === undefined && g.conflict === undefined && !surelyValidEstimate(payload)) {
-      const checked = estimatePayloadSchema.safeParse(payload);
-      if (!checked.success) g.issues = checked.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(estimate)'}: ${i.message}`).join('; ');
-    }
-    // Hashed from the arena's UTF-8 bytes: hashing the string would encode it to UTF-8 a second time.
-    g.json = this.texts.add(JSON.stringify(payload));
-    g.hash = contentHashOfBytes(g.json.slab.subarray(g.json.start, g.json.end));
-    g.levelsOn = levelsOn;
-    this.release(g);
-    g.payload = SEALED_PAYLOAD;
-    g.cats = SEALED_CATS;
-    // At its exact length: arrays grown by push keep spare capacity.
-    g.lines = g.lines.slice();
-  }
-
-  /** Rebuilds a sealed group's objects from its JSON, as they were when it was sealed. */
-  private unseal(g: EstimateGroup): void {
-    const payload = JSON.parse(TextArena.read(g.json!)) as EstimatePayload & Record<string, unknown>;
-    const levelsOn = g.levelsOn;
-    const cats: Level[] = [];
-    let k = 0;
-    for (const node of (payload.CATS ?? []) as Node[]) {
-      const cat: Level = { node, setOn: levelsOn?.[k++], subs: undefined };
-      for (const sub of (node.SUBCATS ?? []) as Node[]) (cat.subs ??= []).push({ node: sub, setOn: levelsOn?.[k++], subs: undefined });
-      cats.push(cat);
-    }
-    g.payload = payload;
-    g.cats = cats;
-    g.json = undefined;
-    g.levelsOn = undefined;
-    g.hash = undefined;
-    g.issues = undefined;
-  }
-
-  /**
-   * The payload with every object's keys in the seed's order (see TOP_ORDER), as new objects and
-   * arrays: the group's own objects are only read. Why not reorder them in place: once the
-   * group is sealed they are garbage, and writing fresh arrays into them (some already promoted
-   * to the old generation by a collection that came while the group was open) would make the
-   * next young-generation collections keep those arrays alive through them (see `release`).
-   */
-  private canonical(g: EstimateGroup): EstimatePayload {
-    const top = g.payload;
-    const out = ordered(top, TOP_ORDER) as EstimatePayload & Record<string, unknown>;
-    const cats = top.CATS as Node[] | undefined;
-    if (cats !== undefined) {
-      const exactCats = new Array<Node>(cats.length);
-      for (let i = 0; i < cats.length; i++) {
-        const cat = cats[i]!;
-        const c = ordered(cat, CAT_ORDER);
-        const subs = cat.SUBCATS as Node[] | undefined;
-        if (subs !== undefined) {
-          const exactSubs = new Array<Node>(subs.length);
-          for (let j = 0; j < subs.length; j++) exactSubs[j] = ordered(subs[j]!, SUB_ORDER);
-          c.SUBCATS = exactSubs;
-        }
-        exactCats[i] = c;
-      }
-      out.CATS = exactCats;
-    }
-    return out;
-  }
-
-  /**
-   * Empties the arrays of a group's objects once they are sealed away. Why: a young-generation
-   * collection treats every reference held by an old-generation object as live, without asking
-   * whether that object is still reachable. Objects of an open group that a collection promoted
-   * (it came while the group was open) stay in the old generation, dead, until the next full
-   * collection, and kept the items and arrays they point to alive through every young
-   * collection until then, which promoted those too: about 500 MB promoted on the
-   * 1,000,000-row bench file, against about 200 MB with the arrays emptied.
-   */
-  private release(g: EstimateGroup): void {
-    for (let i = 0; i < g.cats.length; i++) {
-      const cat = g.cats[i]!;
-      if (cat.subs !== undefined) {
-        for (let j = 0; j < cat.subs.length; j++) {
-          const items = cat.subs[j]!.node.ITEMS as Node[] | undefined;
-          if (items !== undefined) items.length = 0;
-        }
-        cat.subs.length = 0;
-        (cat.node.SUBCATS as Node[]).length = 0;
-      }
-    }
-    g.cats.length = 0;
-    if (g.payload.CATS !== undefined) g.payload.CATS.length = 0;
-    if (g.payload.COMS !== undefined) g.payload.COMS.length = 0;
-  }
-
-  private rejectGroup(g: EstimateGroup, label: string, statics: StaticLine[]): void {
-    const bad = g.badLines ?? [];
-    const why = g.conflict ?? `not sent: ${bad.length === 1 ? `line ${bad[0]} of this estimate is invalid` : `lines ${bad.join(', ')} of this estimate are invalid`}`;
-    let b = 0;
-    for (const line of g.lines) {
-      let message = why;
-      if (b < bad.length && bad[b] === line) {
-        message = g.conflict === undefined ? g.badMessages![b]! : `${g.badMessages![b]!}; ${g.conflict}`;
-        b++;
-      }
-      statics.push({ line, record: label, status: 'invalid', message });
-    }
   }
 
   private groupFor(projectId: number, name: string): EstimateGroup {
@@ -620,7 +368,7 @@ export class EstimateGrouper {
       if (cell === '' || cell === null) continue;
       let v: unknown;
       try {
-        v = t.column === 'total_price' ? numberOf(cell, this.rules) : parseBoolean(cell);
+        v = t.kind === 'number' ? numberOf(cell, this.rules) : parseBoolean(cell);
       } catch (err) {
         if (!(err instanceof CellValueError)) throw err;
         this.errors.push(this.rowError(line, t.header, err.message));
@@ -687,7 +435,7 @@ export class EstimateGrouper {
    * one object literal. Items are most of an estimate's memory; an object created with all its
    * properties at once holds them in-object, while one grown property by property also carries a
    * separate property array. Rows of a file share a few masks, so there are few factories. The
-   * generated source names only the fixed UPPER_CASE fields of this module.
+   * generated source names only the fixed UPPER_CASE fields of payloads/estimate-fields.ts.
    */
   private itemFactory(mask: number): (name: string, values: unknown[]) => Node {
     let make = this.factories.get(mask);

@@ -26,10 +26,21 @@ export interface ColumnSource {
 
 /**
  * The two columns an errors file (CONTRACT.md §5) adds after the input's own: `source_line`
- * (the row's line in the original file) and `error`. Matched like any header.
+ * (the row's line in the original file) and `error`. Matched like any header. The errors file
+ * (import/errors-file.ts) writes them, the import (`resolveColumns`) and the dashboard's import
+ * page recognise them.
  */
-const SOURCE_LINE = normalizeHeader('source_line');
-const ERROR = normalizeHeader('error');
+export const SOURCE_LINE_COLUMN = 'source_line';
+export const ERROR_COLUMN = 'error';
+export const ERRORS_FILE_COLUMNS = [SOURCE_LINE_COLUMN, ERROR_COLUMN] as const;
+const SOURCE_LINE = normalizeHeader(SOURCE_LINE_COLUMN);
+const ERROR = normalizeHeader(ERROR_COLUMN);
+
+/** Which of the errors file's own columns `header` is (matched like any header), or undefined. */
+export function errorsFileColumnOf(header: string): (typeof ERRORS_FILE_COLUMNS)[number] | undefined {
+  const name = normalizeHeader(header);
+  return name === SOURCE_LINE ? SOURCE_LINE_COLUMN : name === ERROR ? ERROR_COLUMN : undefined;
+}
 
 /** The canonical columns of one file, resolved once so each row is read by index. */
 export class ColumnMap {

@@ -1,4 +1,6 @@
-export { normalizeHeader, resolveColumns, ColumnMap, type ColumnSource, type ResolveColumnsOptions } from './header.ts';
+export {
+  normalizeHeader, resolveColumns, ColumnMap, errorsFileColumnOf, ERRORS_FILE_COLUMNS, SOURCE_LINE_COLUMN, ERROR_COLUMN, type ColumnSource, type ResolveColumnsOptions,
+} from './header.ts';
 export { suggestColumn, suggestHeader } from './suggest.ts';
 export { loadMappingFile, parseMappingFile, type MappingFile } from './mapping-file.ts';
 export {
@@ -16,7 +18,8 @@ export {
   type ReadingRules,
   type DateOrder,
 } from './values.ts';
-export { ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, type EstimateMapping } from './estimates.ts';
+export { ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS } from './estimate-columns.ts';
+export { EstimateGrouper, estimateProjectKeyReader, type EstimateMapping } from './estimates.ts';
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, type BillMapping } from './bills.ts';
 export { PROJECT_REF_COLUMNS, ProjectRefReader, UnresolvedProjects, projectResolverFromListing, type ProjectRefKind, type ProjectResolver } from './project-refs.ts';
 export { VendorDirectory } from './vendors.ts';

@@ -1,16 +1,22 @@
 import { TextArena, type TextRef } from './text-arena.ts';
 
-/**
- * One record the mapping layer would send. The same shape as the engine's `PlannedRecord`
- * (src/import/plan-types.ts), declared here so that mapping does not depend on the engine.
- */
-export interface MappedRecord<P> {
+/** One record to create, as the mapping plans it: an estimate (one per project) or a bill. */
+export interface MappedRecord<P = unknown> {
+  /** Ledger key (CONTRACT.md §5): `estimate:project:<id>`; `bill:ref:<ref>|<project>|<vendor>`; `bill:row:<hash>#<n>`. */
   key: string;
+  /** How the report names it: `project 1042 / Kitchen remodel`, `bill INV-7 / project 1042 / vendor 55`. */
   label: string;
+  /** Input lines it was made from, ascending. */
   lines: number[];
+  /** Hash of the payload, to tell a changed record from the same one on a re-run. */
   contentHash: string;
+  /** The payload object. Planned estimates build it from `payloadJson` on each read: read it once and keep it when it is needed twice. */
   payload: P;
-  /** The payload's canonical JSON, when the record keeps it as text (see `JsonRecord`). */
+  /**
+   * The payload's canonical JSON (the text `contentHash` hashes), when the planner keeps the
+   * payload as text (estimates do, see `JsonRecord`: a big plan's memory is mostly its payloads).
+   * Prefer it wherever text is wanted (printing, sending).
+   */
   payloadJson?: string;
 }
 

@@ -1,55 +1,35 @@
 /**
  * The estimate creation payload (seed §2.2), strict: only the listed properties ("properties
  * outside the listed ones are not part of the interface", §4.3), NAME required on every level,
- * numbers as JSON numbers and notes/descriptions as strings, as in the observed request shape.
- * The seed does not type TRAFFIC_COLOR, STATUS or MARKUP_TYPE; they accept a string or a number.
+ * each field typed as estimate-fields.ts lists it.
  */
 import { z } from 'zod';
+import { ESTIMATE_COMMON_FIELDS, ESTIMATE_LINE_FIELDS, ESTIMATE_MARKUP_FIELDS, ESTIMATE_TOP_FIELDS, type EstimateFieldType } from './estimate-fields.ts';
 
 const name = z.string().trim().min(1, 'NAME is required and may not be empty');
-const num = z.number();
-const text = z.string();
-const code = z.union([z.string(), z.number()]);
+
+/** The zod type of each field type of estimate-fields.ts. */
+const TYPES = {
+  text: z.string(),
+  int: z.int(),
+  num: z.number(),
+  code: z.union([z.string(), z.number()]),
+  bool: z.boolean(),
+} as const satisfies Record<EstimateFieldType, z.ZodType>;
+
+type FieldList = ReadonlyArray<readonly [string, EstimateFieldType]>;
+type OptionalShape<L extends FieldList> = { [F in L[number] as F[0]]: z.ZodOptional<(typeof TYPES)[F[1]]> };
+
+/** The fields of `list`, each optional, in the list's order. */
+function optionalShape<L extends FieldList>(list: L): OptionalShape<L> {
+  return Object.fromEntries(list.map(([key, type]) => [key, TYPES[type].optional()])) as OptionalShape<L>;
+}
 
 /** Fields shared by categories, subcategories and items. */
-const commonFields = {
-  NAME: name,
-  DESCRIPTION: text.optional(),
-  COST_CODE: text.optional(),
-  COST_CODE_ID: z.int().optional(),
-  TRAFFIC_COLOR: code.optional(),
-  BID_NOTES: text.optional(),
-  NOTES_TEAMLINK: text.optional(),
-  NOTES_BID: text.optional(),
-  FIELD_NOTES: text.optional(),
-  NOTES_CLIENTLINK: text.optional(),
-  NOTES_FIELD: text.optional(),
-  GENERAL_NOTES: text.optional(),
-  NOTES_GENERAL: text.optional(),
-};
+const commonFields = { NAME: name, ...optionalShape(ESTIMATE_COMMON_FIELDS) };
 
 /** Fields of subcategories and items (a line of the estimate). */
-const lineFields = {
-  ...commonFields,
-  CLASSIFICATION: num.optional(),
-  STATUS: code.optional(),
-  UNIT: text.optional(),
-  QTY: num.optional(),
-  RATE_QTY: num.optional(),
-  UNIT_COST: num.optional(),
-  RATE: num.optional(),
-  FIVE_COLUMN_MATERIAL: num.optional(),
-  FIVE_COLUMN_LABOR: num.optional(),
-  FIVE_COLUMN_EQUIPMENT: num.optional(),
-  FIVE_COLUMN_SUB: num.optional(),
-  FIVE_COLUMN_OTHER: num.optional(),
-  LINE_ITEM_MARKUP: num.optional(),
-  LINE_ITEM_MARKUP_TYPE: num.optional(),
-  ADJUSTMENT: num.optional(),
-  ACTUAL: num.optional(),
-  COMMITTED_COSTS: num.optional(),
-  INVOICED_AMOUNTS: num.optional(),
-};
+const lineFields = { ...commonFields, ...optionalShape(ESTIMATE_LINE_FIELDS) };
 
 export const estimateItemSchema = z.strictObject(lineFields);
 
@@ -64,18 +44,12 @@ export const estimateCategorySchema = z.strictObject({
 });
 
 /** A markup row; every field optional (seed §2.2). */
-export const estimateMarkupSchema = z.strictObject({
-  NAME: text.optional(),
-  VALUE: num.optional(),
-  MARKUP_TYPE: code.optional(),
-});
+export const estimateMarkupSchema = z.strictObject(optionalShape(ESTIMATE_MARKUP_FIELDS));
 
 export const estimatePayloadSchema = z.strictObject({
   NAME: name,
   PROJECT_ID: z.int().positive(),
-  ADVANCED_ESTIMATE: z.boolean().optional(),
-  FIVE_COLUMN_ESTIMATE: z.boolean().optional(),
-  TOTAL_PRICE: num.optional(),
+  ...optionalShape(ESTIMATE_TOP_FIELDS),
   CATS: z.array(estimateCategorySchema).optional(),
   // Omitted COMS means five default rows; an empty array means none (seed §4.3 rule 5).
   COMS: z.array(estimateMarkupSchema).optional(),

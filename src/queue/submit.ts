@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import type { ExportJobData, ImportJobData, RecordJobData } from '../../jobs/index.ts';
-import type { ImportPlan, PlannedRecord } from '../import/index.ts';
+import type { ImportPlan } from '../import/index.ts';
 import type { ImportStore } from '../import/index.ts';
+import type { MappedRecord } from '../mapping/index.ts';
 import type { StaticLine } from '../mapping/report-line.ts';
 import type { Env } from '../env.ts';
 import { knob, MAX_RECORDS_PER_JOB } from '../knobs.ts';
@@ -85,7 +86,7 @@ export class ImportSubmission {
   }
 
   /** Adds a batch of the plan to the import store; resolves once few enough writes are in flight. */
-  async add(records: readonly PlannedRecord[], statics: readonly StaticLine[]): Promise<void> {
+  async add(records: readonly MappedRecord[], statics: readonly StaticLine[]): Promise<void> {
     if (this.#closed) throw new Error(`import ${this.importId} was already committed or aborted`);
     if (this.#failed !== undefined) throw this.#failed;
     if (records.length === 0 && statics.length === 0) return;

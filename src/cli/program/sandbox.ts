@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { DEFAULT_LIMITS } from '../../sandbox/options.ts';
+import { formatLimits } from '../../throttle/parse-limits.ts';
 import { action } from '../command.ts';
 import type { SandboxFlags } from '../sandbox-command.ts';
 import { examples } from './examples.ts';
@@ -11,7 +13,7 @@ export function registerSandbox(program: Command): void {
     .option('--port <port>', 'port to listen on', '4010')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--projects <n>', 'projects of the demo company', '50')
-    .option('--limits <limits>', 'per-user rate limits, e.g. hour=500,day=10000, or none', 'hour=500,day=10000,week=50000,month=200000')
+    .option('--limits <limits>', 'per-user rate limits, e.g. hour=500,day=10000, or none', formatLimits(DEFAULT_LIMITS))
     .option('--time-scale <k>', 'windows pass k times faster (3600: an hour lasts a second)', '1')
     .option('--counting <mode>', 'rolling or aligned rate-limit windows', 'rolling')
     .option('--retry-after', 'send a Retry-After header with 429 answers')

@@ -1,0 +1,91 @@
+/**
+ * What `EstimateGrouper` (estimates.ts) builds per estimate: its open objects while rows fill it,
+ * or its sealed JSON (estimate-seal.ts), and what it becomes once the file is read: a record to
+ * send, or report lines saying why it is not sent.
+ */
+import type { EstimatePayload } from '../payloads/index.ts';
+import { JsonRecord, type MappedRecord } from './mapped-record.ts';
+import type { StaticLine } from './report-line.ts';
+import type { TextRef } from './text-arena.ts';
+
+export type Node = Record<string, unknown> & { NAME: string };
+
+/** A category or subcategory being filled, and the lines that set its own fields. */
+export interface Level {
+  node: Node;
+  /** Flat pairs [field, line, field, line, …]: which row set each field (for disagreement messages). */
+  setOn: Array<string | number> | undefined;
+  /** Subcategories of a category, in order of first appearance. */
+  subs: Level[] | undefined;
+}
+
+export interface EstimateGroup {
+  projectId: number;
+  name: string;
+  /** `project 1042` or the project as written when it could not be resolved. */
+  shown: string;
+  lines: number[];
+  /** The estimate being built; `SEALED_PAYLOAD` (estimate-seal.ts) while the group is sealed. */
+  payload: EstimatePayload & Record<string, unknown>;
+  /** Its categories being filled; `SEALED_CATS` while the group is sealed. */
+  cats: Level[];
+  /**
+   * Set while the group is sealed (see `sealGroup`, estimate-seal.ts): the estimate's canonical JSON,
+   * and `setOn` of each category and subcategory in payload order.
+   */
+  json: TextRef | undefined;
+  levelsOn: Array<Array<string | number> | undefined> | undefined;
+  /** When sealed: the payload's `contentHash`. */
+  hash: string | undefined;
+  /** When sealed: the service's-rules message of an invalid payload, or undefined when valid. */
+  issues: string | undefined;
+  /** Flat pairs [field, line, …] for the top-level fields. */
+  topOn: Array<string | number> | undefined;
+  /** Lines of invalid rows and their messages, in parallel. */
+  badLines: number[] | undefined;
+  badMessages: string[] | undefined;
+  /** Set when another estimate of the file already targets the project. */
+  conflict: string | undefined;
+  /** The project as `estimateProjectKeyReader` keys it (`closeEstimatesAfter`). */
+  closeKey: string;
+  /** Its key in `unresolved`, for an estimate whose project could not be resolved. */
+  unresolvedKey: string | undefined;
+}
+
+export function lineOf(pairs: Array<string | number> | undefined, field: string): number | string {
+  if (pairs !== undefined) for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === field) return pairs[i + 1]!;
+  return '?';
+}
+
+export function findLevel(levels: Level[], name: string): Level | undefined {
+  for (let i = 0; i < levels.length; i++) if (levels[i]!.node.NAME === name) return levels[i];
+  return undefined;
+}
+
+/** One sealed, complete estimate: a record to send, or report lines saying why it is not sent. */
+export function finishGroup(g: EstimateGroup, statics: StaticLine[]): MappedRecord<EstimatePayload> | undefined {
+  const label = `project ${g.shown} / ${g.name}`;
+  if (g.badLines !== undefined || g.conflict !== undefined) {
+    rejectGroup(g, label, statics);
+    return undefined;
+  }
+  if (g.issues !== undefined) {
+    for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message: `not sent: the estimate does not meet the service's rules for estimates: ${g.issues}` });
+    return undefined;
+  }
+  return new JsonRecord<EstimatePayload>(`estimate:project:${g.projectId}`, label, g.lines, g.hash!, g.json!);
+}
+
+function rejectGroup(g: EstimateGroup, label: string, statics: StaticLine[]): void {
+  const bad = g.badLines ?? [];
+  const why = g.conflict ?? `not sent: ${bad.length === 1 ? `line ${bad[0]} of this estimate is invalid` : `lines ${bad.join(', ')} of this estimate are invalid`}`;
+  let b = 0;
+  for (const line of g.lines) {
+    let message = why;
+    if (b < bad.length && bad[b] === line) {
+      message = g.conflict === undefined ? g.badMessages![b]! : `${g.badMessages![b]!}; ${g.conflict}`;
+      b++;
+    }
+    statics.push({ line, record: label, status: 'invalid', message });
+  }
+}
