@@ -90,6 +90,7 @@ const FAILURES: Array<[ErrorSample, number, 'plain' | 'coded']> = [
   ['DatabaseUnavailableError', 2, 'coded'],
   ['DatabaseError', 2, 'coded'],
   ['ImportUnknownError', 2, 'coded'],
+  ['ServiceNotFoundError', 2, 'coded'],
   ['BuildsyncError of no class', 1, 'coded'],
 ];
 
