@@ -254,6 +254,8 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
         encoding: mapping.encoding,
         dateFormat: body.dateFormat as PlanOptions['dateFormat'],
         decimalSeparator: body.decimalSeparator as PlanOptions['decimalSeparator'],
+        accountDateFormat: cfg.account.dateFormat,
+        dateFormatVariable: cfg.account.dateFormatVariable,
       };
       const session = openSession(account, { redis: opts.redis, prefix: opts.prefix, connections: 1, timeScale: opts.timeScale });
       let plan: ImportPlan;
