@@ -139,6 +139,10 @@ describe('numbers read under each separator (CONTRACT.md §3)', () => {
     ['- €', COMMA, 0],
     ['123456789012345', undefined, 123456789012345],
     ['0.000000000000001234', undefined, 0.000000000000001234],
+    // Excel's accounting format: ` $1,250.00 `, ` $(12.00)`
+    [' $1,250.00 ', undefined, 1250],
+    [' $(12.00)', undefined, -12],
+    ['$ (1,250.00) ', undefined, -1250],
   ];
   for (const [text, rules, value] of read) {
     it(`reads ${JSON.stringify(text)} as ${value} with "${rules?.decimalSeparator ?? '.'}"`, () => {
@@ -154,6 +158,8 @@ describe('numbers read under each separator (CONTRACT.md §3)', () => {
     ['N/A', undefined, 'expected a number like 1,234.50, got "N/A"'],
     ['n/a', COMMA, 'expected a number like 1.234,50 (the decimal separator of this file is ","), got "n/a"'],
     ['--', undefined, 'expected a number like 1,234.50, got "--"'],
+    ['($(12.00))', undefined, 'expected a number like 1,234.50, got "($(12.00))"'],
+    ['-$(12.00)', undefined, 'expected a number like 1,234.50, got "-$(12.00)"'],
     ['1234567890123456', undefined, '"1234567890123456" has 16 significant digits; a number keeps 15 (as Excel does), so the last ones would be lost. Check the value, or write it with 15 digits or fewer'],
     ['12345678901234567890.123456789', undefined, '"12345678901234567890.123456789" has 29 significant digits; a number keeps 15 (as Excel does), so the last ones would be lost. Check the value, or write it with 15 digits or fewer'],
     ['1.234.567.890.123,456', COMMA, '"1.234.567.890.123,456" has 16 significant digits; a number keeps 15 (as Excel does), so the last ones would be lost. Check the value, or write it with 15 digits or fewer'],

@@ -129,8 +129,9 @@ export async function settleReadingRules(
   return rules;
 }
 
+/** The sources of `fields`, left to right as the file has them: the first cell of a kind is the one a message names. */
 function sourcesOf(columns: ColumnMap, fields: readonly string[]): ColumnSource[] {
-  return fields.map((c) => columns.source(c)).filter((s) => s !== undefined);
+  return fields.map((c) => columns.source(c)).filter((s) => s !== undefined).sort((a, b) => a.index - b.index);
 }
 
 /**

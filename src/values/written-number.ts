@@ -32,7 +32,7 @@ const DASH_ZERO = /^\s*(?:[$€]\s*)?[-\u2013\u2014]\s*(?:€\s*)?$/;
 const MAX_SIGNIFICANT_DIGITS = 15;
 
 /**
- * Strips what surrounds the digits: `(12.00)` (negative, accounting style), one sign, a `$` or
+ * Strips what surrounds the digits: `(12.00)` or `$(12.00)` (negative, accounting style), one sign, a `$` or
  * `€` before or `€` after, and `%` (= the percent figure). Returns the digits and the sign, or
  * undefined for two signs, a currency with `%`, and the like.
  */
@@ -60,6 +60,11 @@ function stripAround(text: string): { s: string; negative: boolean } | undefined
       negative ||= s.startsWith('-');
       signs++;
       s = s.slice(1).trimStart();
+    } else if (s.startsWith('(') && s.endsWith(')')) {
+      // Excel's accounting format writes a negative amount ` $(1,250.00)`.
+      negative = true;
+      signs++;
+      s = s.slice(1, -1).trim();
     }
   } else if (s.endsWith('€')) {
     currency = true;
