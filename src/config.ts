@@ -4,6 +4,7 @@ import { ConfigError } from './errors/index.ts';
 import { KNOB_SHAPE } from './knobs.ts';
 import { Secret } from './secret.ts';
 import { DEFAULT_LIMITS, formatLimits, parseLimits, type Limits } from './throttle/index.ts';
+import type { DateOrder } from './values/index.ts';
 
 /**
  * Configuration of CONTRACT.md §1, in one place. Every default lives in `DEFAULTS`; every value
@@ -49,6 +50,14 @@ export interface AccountConfig {
   exportDatabaseUrl: Secret | undefined;
   /** The variable `exportDatabaseUrl` is read from, for messages. */
   exportDatabaseVariable: string;
+  /**
+   * BUILDSYNC_DATE_FORMAT (BUILDSYNC_<NAME>_DATE_FORMAT for an account of its own): how this
+   * account's files write `03/02/2026` when a file itself does not prove it. Unset: such a file
+   * stops and asks. @defaultValue none
+   */
+  dateFormat: DateOrder | undefined;
+  /** The variable `dateFormat` is read from, for messages. */
+  dateFormatVariable: string;
 }
 
 export interface AppConfig {
@@ -163,6 +172,13 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
   const exportDb = v('EXPORT_DATABASE_URL');
   if (exportDb.value !== undefined) checkSecretUrl(exportDb.key, exportDb.value, ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
 
+  // An account of its own says how its own files write dates; it never takes the default's order.
+  const dateFormat = v('DATE_FORMAT');
+  const order = dateFormat.value?.toUpperCase();
+  if (order !== undefined && order !== 'YMD' && order !== 'MDY' && order !== 'DMY') {
+    throw new ConfigError(`${dateFormat.key}=${JSON.stringify(dateFormat.value)}: write YMD, MDY or DMY (how this account's files write 03/02/2026), or leave it unset`);
+  }
+
   return {
     redisUrl,
     redisCluster,
@@ -181,6 +197,8 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
       limitsText,
       exportDatabaseUrl: exportDb.value === undefined ? undefined : new Secret(exportDb.value),
       exportDatabaseVariable: exportDb.key,
+      dateFormat: order,
+      dateFormatVariable: dateFormat.key,
     },
   };
 }

@@ -53,7 +53,7 @@ async function runCase(c: BadInputCase, expect: ExpectStatic, skip: (note?: stri
     }
     const file = await c.file(dir);
     const args = ['import', c.import, fileArg(dir, file), ...(c.via === 'queue' ? [] : ['--dry-run']), ...(c.flags?.(dir) ?? [])];
-    const env = rig ? { ...rig.env, BUILDSYNC_ALLOW_VOLATILE_REDIS: '1' } : READING_ENV;
+    const env = { ...(rig ? { ...rig.env, BUILDSYNC_ALLOW_VOLATILE_REDIS: '1' } : READING_ENV), ...c.env };
     const run = await runBuildsync(args, env, { cwd: dir, timeoutMs: 240_000, asNobody: c.asNobody && asRoot });
     const output = run.stdout + run.stderr;
     const shown = `buildsync ${args.join(' ').slice(0, 200)}\nexit ${run.code}\n--- stderr (${run.stderrBytes} bytes)\n${run.stderr.slice(0, 2500)}\n--- stdout (${run.stdoutBytes} bytes)\n${run.stdout.slice(0, 1500)}`;

@@ -18,6 +18,7 @@ const HEADER = [
   'qty', 'unit', 'item_description', 'cost_code_id', 'tax_type_id', 'tax_percent',
 ];
 /** A row: bill-level cells first, then the item's. */
+// The file's one day/month date, 03/04/2026, proves no order: each import says month first (--date-format MDY).
 const row = (ref: string, project: number | string, vendorId: string | number, vendor: string, bill: Array<string | number>, item: Array<string | number>) => {
   const billCells = [...bill, ...Array(12 - bill.length).fill('')];
   const itemCells = [...item, ...Array(8 - item.length).fill('')];
@@ -67,7 +68,7 @@ const infoOf = (title: string) => {
 
 describe('bill import through the queue', () => {
   it('groups rows into bills and sends each one in the observed wire shape, with exact cents', async () => {
-    const { report, summary } = await rig.importFile('bills', file, { vendorsFile: vendors });
+    const { report, summary } = await rig.importFile('bills', file, { vendorsFile: vendors, dateFormat: 'MDY' });
 
     // Four bills sent (B-1, B-2, the row without bill_ref, B-6); the invalid and too-long ones never were.
     expect(rig.sandbox.bills()).toHaveLength(4);
@@ -149,7 +150,7 @@ describe('bill import through the queue', () => {
   it('re-running the same file sends nothing: every created bill is skipped with its ID', async () => {
     const before = rig.sandbox.bills();
     const posts = billPosts().length;
-    const { report, summary } = await rig.importFile('bills', file, { vendorsFile: vendors });
+    const { report, summary } = await rig.importFile('bills', file, { vendorsFile: vendors, dateFormat: 'MDY' });
     expect(rig.sandbox.bills()).toEqual(before);
     expect(billPosts()).toHaveLength(posts);
     expect(summary.counts).toMatchObject({ created: 0, skipped: 4, invalidRows: 22 });

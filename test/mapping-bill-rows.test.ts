@@ -33,7 +33,8 @@ describe('bill rows become bills', () => {
       'INV-7,1042,55,,,,,,,Pump truck,$480,1,day,,310,',
       'INV-7,2001,55,,,,,,,Other project,1,1,,,,',
     ]);
-    const plan = await planBills(file, {});
+    // 03/04/2026 alone proves no order: the file is said to be month first.
+    const plan = await planBills(file, { dateFormat: 'MDY' });
     expect(plan.statics).toEqual([]);
     expect(plan.records.map((r) => [r.key, r.label, r.lines])).toEqual([
       ['bill:ref:INV-7|1042|55', 'bill INV-7 / project 1042 / vendor 55', [2, 4]],
@@ -73,14 +74,17 @@ describe('bill rows become bills', () => {
       '1,55,e,(12.00)',
       '1,55,f,2.675',
       '1,55,g,"1,234.567"',
+      '1,55,h,2.6751',
     ]);
     const plan = await planBills(file, {});
     expect(plan.records.map((r) => r.payload.ITEMS[0]!.RATE)).toEqual(['0.1', '0.2', '1234.560', '0.30', '-12.00']);
     const wire = plan.records.map((r) => (JSON.parse(encodeBillInfo(r.payload)) as { ITEMS: Array<{ RATE: string }> }).ITEMS[0]!.RATE);
     expect(wire).toEqual(['0.10', '0.20', '1234.56', '0.30', '-12.00']);
     expect(plan.statics.map((l) => [l.line, l.status, l.message])).toEqual([
-      [7, 'invalid', `${file}:7 column rate: "2.675" has more than two decimals; a rate is sent with exactly two and is never rounded. Write the rate to the cent (or split the line into a quantity and a unit rate)`],
+      // A point and three digits can be grouping too (CONTRACT.md §3): never read as either.
+      [7, 'invalid', `${file}:7 column rate: "2.675" can be read two ways: 2675 (with "." grouping thousands) or 2.675 (with "." as the decimal mark). Write 2675 for the first or 2.6750 for the second, or say how the file writes numbers with --decimal-separator . or ,`],
       [8, 'invalid', `${file}:8 column rate: "1,234.567" has more than two decimals; a rate is sent with exactly two and is never rounded. Write the rate to the cent (or split the line into a quantity and a unit rate)`],
+      [9, 'invalid', `${file}:9 column rate: "2.6751" has more than two decimals; a rate is sent with exactly two and is never rounded. Write the rate to the cent (or split the line into a quantity and a unit rate)`],
     ]);
   });
 

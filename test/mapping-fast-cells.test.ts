@@ -28,7 +28,7 @@ describe('the planning fast paths read cells exactly as the full parsers', () =>
       cells.push(`$${(1 + ((i * 37) % 1999)).toLocaleString('en-US')}.${String(i % 100).padStart(2, '0')}`, `${i}%`, `${i / 8}%`);
     }
     for (const rules of [US_RULES, COMMA]) {
-      for (const cell of [...cells, '1.234', '1.234,50', '2,500', '480,00', '12.5']) {
+      for (const cell of [...cells, '1.234', '1.234,50', '2,500', '480,00', '12.5', '2.500', '-2.500', '0.500', '1234.567', '$2.500', '2.500%', '1234567890123456', '123456789012345', '1234567890.1234567', '-', ' $ -   ', "1'234.50"]) {
         const fast = outcome((c) => numberOf(c, rules), cell);
         const full = outcome((c) => parseNumber(c, rules), cell);
         expect({ cell, separator: rules.decimalSeparator, same: Object.is(fast, full) }).toEqual({ cell, separator: rules.decimalSeparator, same: true });

@@ -24,21 +24,24 @@ describe('cell formats through real files (CONTRACT.md §3)', () => {
     expect(plan.records.map((r) => r.payload.ADVANCED_ESTIMATE)).toEqual([true, false, true, false, true, false, true, false, true, undefined]);
   });
 
-  it('reads numbers written $1,234.50, (12.00), 15% and 1,234.5 in a semicolon-separated Windows-1252 file with --decimal-separator .', async () => {
+  it('reads numbers written $1,234.50, (12.00), 15% and 1,234.5 in a semicolon-separated Windows-1252 file: they prove the decimal point', async () => {
     const file = path.join(dir, 'numbers.csv');
     const text = ['project_id;estimate_name;category;subcategory;item;qty;unit_cost;line_item_markup', '1;Café;C;S;Tôle;1,234.5;$1,234.50;15%', '1;Café;C;S;Crédit;1;(12.00);'].join('\r\n');
     await writeFile(file, Buffer.from(text, 'latin1'));
-    // A ;-separated file reads decimal commas unless told otherwise: these US amounts are then refused, never misread.
-    const auto = await planEstimates(file, {});
-    expect(auto.records).toEqual([]);
-    expect(auto.statics[0]!.message).toContain('column qty: expected a number like 1.234,50 (the decimal separator of this file is ","), got "1,234.5"');
-    const plan = await planEstimates(file, { decimalSeparator: '.' });
-    expect(plan.statics).toEqual([]);
-    expect(plan.records[0]!.label).toBe('project 1 / Café');
-    expect(plan.records[0]!.payload.CATS![0]!.SUBCATS![0]!.ITEMS).toEqual([
-      { NAME: 'Tôle', QTY: 1234.5, UNIT_COST: 1234.5, LINE_ITEM_MARKUP: 15 },
-      { NAME: 'Crédit', QTY: 1, UNIT_COST: -12 },
-    ]);
+    // A ;-separated file reads decimal commas unless its numbers prove the point, as these US amounts do.
+    for (const opts of [{}, { decimalSeparator: '.' as const }]) {
+      const plan = await planEstimates(file, opts);
+      expect(plan.statics).toEqual([]);
+      expect(plan.records[0]!.label).toBe('project 1 / Café');
+      expect(plan.records[0]!.payload.CATS![0]!.SUBCATS![0]!.ITEMS).toEqual([
+        { NAME: 'Tôle', QTY: 1234.5, UNIT_COST: 1234.5, LINE_ITEM_MARKUP: 15 },
+        { NAME: 'Crédit', QTY: 1, UNIT_COST: -12 },
+      ]);
+    }
+    // Told otherwise, they are refused, never misread.
+    const told = await planEstimates(file, { decimalSeparator: ',' });
+    expect(told.records).toEqual([]);
+    expect(told.statics[0]!.message).toContain('column qty: expected a number like 1.234,50 (the decimal separator of this file is ","), got "1,234.5"');
   });
 
   it('sends dates from ISO, MM/DD/YYYY, .xlsx date cells and Excel serial numbers as YYYY-MM-DDTHH:MM:SS', async () => {

@@ -63,7 +63,40 @@ describe('parsing dates', () => {
     expect(() => parseDate('26-03-01')).toThrow('has a two-digit year');
   });
 
-  const refused = ['tomorrow', '20260301', '2026-3-1', 'March 1, 2026', '1e309', 'NaN'];
+  // English month names (CONTRACT.md §3): full or three letters, any case, read alike in every order.
+  const named: [string, string][] = [
+    ['2 Mar 2026', '2026-03-02T00:00:00'],
+    ['02 March 2026', '2026-03-02T00:00:00'],
+    ['March 9, 2026', '2026-03-09T00:00:00'],
+    ['Mar 9 2026', '2026-03-09T00:00:00'],
+    ['Mar. 9, 2026', '2026-03-09T00:00:00'],
+    ['9-Mar-2026', '2026-03-09T00:00:00'],
+    ['09-mar-2026', '2026-03-09T00:00:00'],
+    ['31 DEC 2026', '2026-12-31T00:00:00'],
+    ['september 30, 2026', '2026-09-30T00:00:00'],
+    ['1 May 2026', '2026-05-01T00:00:00'],
+    ['29-Feb-2028', '2028-02-29T00:00:00'],
+  ];
+  for (const [text, iso] of named) {
+    it(`reads ${JSON.stringify(text)} as ${iso} in every order`, () => {
+      for (const dateOrder of ['MDY', 'DMY', 'YMD'] as const) expect(parseDate(text, { decimalSeparator: '.', dateOrder })).toBe(iso);
+    });
+  }
+
+  const namedRefused: [string, string][] = [
+    ['9-Mar-26', '"9-Mar-26" has a two-digit year; write the year with four digits (9-Mar-2026)'],
+    ['2 Mar 26', '"2 Mar 26" has a two-digit year; write the year with four digits (9 Mar 2026)'],
+    ['March 9, 26', '"March 9, 26" has a two-digit year; write the year with four digits (March 9, 2026)'],
+    ['30 Feb 2026', '"30 Feb 2026" is not a calendar date (February 2026 has 28 days)'],
+    ['April 31, 2026', '"April 31, 2026" is not a calendar date (April 2026 has 30 days)'],
+  ];
+  for (const [text, message] of namedRefused) {
+    it(`refuses ${JSON.stringify(text)}: ${message}`, () => {
+      expect(() => parseDate(text)).toThrow(message);
+    });
+  }
+
+  const refused = ['tomorrow', '20260301', '2026-3-1', 'Sept 1, 2026', 'Mar 1st, 2026', '1e309', 'NaN'];
   for (const text of refused) {
     it(`refuses ${JSON.stringify(text)}, saying which forms are accepted`, () => {
       expect(() => parseDate(text)).toThrow(`expected a date like 2026-03-01, 2026-03-01T08:30:00 or 03/01/2026, got ${JSON.stringify(text)}`);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { RowError } from '../src/errors/index.ts';
-import { CellValueError, parseCell, parseDecimalText, parseNumber } from '../src/mapping/index.ts';
+import { CellValueError, parseCell, parseDecimalText, parseNumber, type ReadingRules } from '../src/mapping/index.ts';
+import { decimalEvidence } from '../src/values/index.ts';
+
+const COMMA: ReadingRules = { decimalSeparator: ',', dateOrder: 'DMY' };
 
 describe('parsing numbers', () => {
   const accepted: [string, number][] = [
@@ -73,7 +76,7 @@ describe('parsing exact decimal text for money', () => {
     ['15%', '15'],
     ['000123.4500', '123.4500'],
     ['.5', '0.5'],
-    ['12345678901234567890.123456789', '12345678901234567890.123456789'],
+    ['123456789012.345', '123456789012.345'],
     [0.1, '0.1'],
     [1250, '1250'],
     [-3.75, '-3.75'],
@@ -92,4 +95,79 @@ describe('parsing exact decimal text for money', () => {
     expect(() => parseDecimalText(true)).toThrow(CellValueError);
     expect(parseDecimalText(' ')).toBeUndefined();
   });
+});
+
+describe('what a written number proves about the decimal separator (CONTRACT.md §3)', () => {
+  const cases: Array<[string, '.' | ',' | undefined]> = [
+    // both marks: the last one is the decimal one
+    ['1,234.50', '.'], ['$1,234.50', '.'], ["1'234.50", '.'], ['(1,250.00)', '.'], ['1,234,567.891', '.'],
+    ['1.234,50', ','], ['1.234.567,89', ','], ['2 500,00', ','], ["2'500,00", ','], ['-480,00 €', ','],
+    // one mark that grouping cannot explain
+    ['2.35', '.'], ['.5', '.'], ['12.5%', '.'], ['1234.567', '.'], ['0.500', '.'],
+    ['480,00', ','], [',5', ','], ['15,5%', ','], ['1234,567', ','], ['0,500', ','],
+    // no evidence: one mark and three digits, whole numbers, words, dashes
+    ['2,500', undefined], ['2.500', undefined], ['1,234', undefined], ['1.234', undefined], ['1,234,567', undefined],
+    ['1250', undefined], ["1'234", undefined], ['1 234', undefined], ['-', undefined], [' $ -   ', undefined], ['N/A', undefined], ['02.10.2026', undefined], ['', undefined],
+  ];
+  for (const [text, mark] of cases) {
+    it(`${JSON.stringify(text)} proves ${mark ?? 'nothing'}`, () => {
+      expect(decimalEvidence(text)).toBe(mark);
+    });
+  }
+
+  it('only text carries evidence (an .xlsx number or date is no writing)', () => {
+    expect(decimalEvidence(1234.5)).toBeUndefined();
+    expect(decimalEvidence(null)).toBeUndefined();
+  });
+});
+
+describe('numbers read under each separator (CONTRACT.md §3)', () => {
+  const read: Array<[string, ReadingRules | undefined, number]> = [
+    ["1'234.50", undefined, 1234.5],
+    ['2.500,00', COMMA, 2500],
+    ['2 500,00', COMMA, 2500],
+    ['2\u00a0500,00', COMMA, 2500],
+    ['0,500', COMMA, 0.5],
+    ['0.500', undefined, 0.5],
+    ['1234.567', undefined, 1234.567],
+    // Excel's accounting zero and the dashes people write for nothing
+    [' $ -   ', undefined, 0],
+    ['$ -', undefined, 0],
+    ['-', undefined, 0],
+    ['—', undefined, 0],
+    [' -   ', COMMA, 0],
+    ['- €', COMMA, 0],
+    ['123456789012345', undefined, 123456789012345],
+    ['0.000000000000001234', undefined, 0.000000000000001234],
+    // Excel's accounting format: ` $1,250.00 `, ` $(12.00)`
+    [' $1,250.00 ', undefined, 1250],
+    [' $(12.00)', undefined, -12],
+    ['$ (1,250.00) ', undefined, -1250],
+  ];
+  for (const [text, rules, value] of read) {
+    it(`reads ${JSON.stringify(text)} as ${value} with "${rules?.decimalSeparator ?? '.'}"`, () => {
+      expect(parseNumber(text, rules)).toBe(value);
+    });
+  }
+
+  const errors: Array<[string, ReadingRules | undefined, string]> = [
+    ['2.500', undefined, '"2.500" can be read two ways: 2500 (with "." grouping thousands) or 2.500 (with "." as the decimal mark). Write 2500 for the first or 2.5 for the second, or say how the file writes numbers with --decimal-separator . or ,'],
+    ['$1.250', undefined, '"$1.250" can be read two ways: 1250 (with "." grouping thousands) or 1.250 (with "." as the decimal mark). Write 1250 for the first or 1.25 for the second, or say how the file writes numbers with --decimal-separator . or ,'],
+    ['2,500', COMMA, '"2,500" can be read two ways: 2500 (with "," grouping thousands) or 2.500 (with "," as the decimal mark). Write 2500 for the first or 2,5 for the second, or say how the file writes numbers with --decimal-separator . or ,'],
+    ['1.234', COMMA, '"1.234" can be read two ways: 1234 (with "." grouping thousands) or 1.234 (with "." as the decimal mark). Write 1234 for the first or 1,2340 for the second, or say how the file writes numbers with --decimal-separator . or ,'],
+    ['N/A', undefined, 'expected a number like 1,234.50, got "N/A"'],
+    ['n/a', COMMA, 'expected a number like 1.234,50 (the decimal separator of this file is ","), got "n/a"'],
+    ['--', undefined, 'expected a number like 1,234.50, got "--"'],
+    ['($(12.00))', undefined, 'expected a number like 1,234.50, got "($(12.00))"'],
+    ['-$(12.00)', undefined, 'expected a number like 1,234.50, got "-$(12.00)"'],
+    ['1234567890123456', undefined, '"1234567890123456" has 16 significant digits; a number keeps 15 (as Excel does), so the last ones would be lost. Check the value, or write it with 15 digits or fewer'],
+    ['12345678901234567890.123456789', undefined, '"12345678901234567890.123456789" has 29 significant digits; a number keeps 15 (as Excel does), so the last ones would be lost. Check the value, or write it with 15 digits or fewer'],
+    ['1.234.567.890.123,456', COMMA, '"1.234.567.890.123,456" has 16 significant digits; a number keeps 15 (as Excel does), so the last ones would be lost. Check the value, or write it with 15 digits or fewer'],
+  ];
+  for (const [text, rules, message] of errors) {
+    it(`refuses ${JSON.stringify(text)} with "${rules?.decimalSeparator ?? '.'}": ${message.slice(0, 60)}`, () => {
+      expect(() => parseNumber(text, rules)).toThrow(message);
+      expect(() => parseDecimalText(text, rules)).toThrow(message);
+    });
+  }
 });

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FileError, parseFailureReason, UsageError } from '../errors/index.ts';
 import { formatEta, AccountThrottle } from '../throttle/index.ts';
-import { importOutcome, errorsFilePath, wirePayload, mappingOption, type ImportSummary, type PlanOptions } from '../import/index.ts';
+import { importOutcome, errorsFilePath, readingNote, wirePayload, mappingOption, type ImportSummary, type PlanOptions } from '../import/index.ts';
 import type { EncodingOption } from '../tables/index.ts';
-import type { DateOrder } from '../mapping/index.ts';
+import type { DateOrder, ReadingRules } from '../mapping/index.ts';
 import { collectResults, dryRunImport, ImportStore, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
 import type { CommandContext } from './command.ts';
 import { exitCodeOf } from './exit.ts';
@@ -64,6 +64,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   if (flags.report !== undefined && flags.out !== undefined && resolve(flags.report) !== resolve(flags.out)) {
     throw new UsageError(`--report ${flags.report} and --out ${flags.out} name two places for the report; give one of them`);
   }
+  const cfg = configFor(ctx);
   const planOpts: PlanOptions = {
     sheet: flags.sheet,
     vendorsFile: flags.vendors,
@@ -72,11 +73,12 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     dateFormat: flags.dateFormat,
     decimalSeparator: flags.decimalSeparator,
     resendUnknown: flags.resendUnknown,
+    accountDateFormat: cfg.account.dateFormat,
+    dateFormatVariable: cfg.account.dateFormatVariable,
   };
   if (flags.mapping !== undefined) planOpts.mapping = await mappingOption(kind, flags.mapping);
   const reportPath = resolve(flags.report ?? flags.out ?? `${file}.report.csv`);
   const errorsPath = errorsFilePath(reportPath);
-  const cfg = configFor(ctx);
 
   if (flags.dryRun) {
     let account;
@@ -106,6 +108,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
         (r.fixRows > 0 ? `; rows to fix: ${errorsPath}` : '') +
         `\nsending them would take ${r.etaMs > 0 ? 'about ' : ''}${formatEta(r.etaMs)} at the budget ${cfg.account.limitsText}`,
     );
+    noteReading(ctx, planned.table?.rules);
     const exitCode = invalid > 0 ? 1 : 0;
     if (flags.json) {
       ctx.out(importJson({ status: 'dry-run', kind, file: resolve(file), rows: planned.rows, records: planned.records.length, counts: { invalidRows: invalid } as ImportJson['counts'], report: reportPath, errorsFile: r.fixRows > 0 ? errorsPath : null, exitCode }));
@@ -138,6 +141,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
         ctx.out(importJson({ status: 'submitted', importId, kind, file: resolve(file), rows: planned.rows, records: planned.records, counts: { invalidRows } as ImportJson['counts'], report: reportPath, exitCode: 0 }));
       } else ctx.out(importId);
       ctx.err(`submitted ${count(planned.records, kind.slice(0, -1))}; follow with: buildsync jobs show ${importId}`);
+      noteReading(ctx, planned.table?.rules);
       return 0;
     }
     ctx.err(`planned ${count(planned.rows, 'row')}: ${count(planned.records, kind.slice(0, -1))} to send, ${count(planned.invalidRows, 'invalid row')} [import ${importId}]`);
@@ -183,6 +187,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       ctx.out(`report: ${reportPath} [import ${importId}]`);
       if (fixRows > 0) ctx.out(`rows to fix: ${errorsPath} (${count(fixRows, 'row')}; fix them and import that file as it is)`);
     }
+    noteReading(ctx, planned.table?.rules);
     if (unknown > 0 && kind === 'bills') {
       ctx.err(`${unknown === 1 ? '1 bill is' : `${unknown} bills are`} unknown: their request may have reached the service. Check them in the service (see the report), then run again with --resend-unknown for those that are missing.`);
     }
@@ -190,6 +195,12 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   } finally {
     await close();
   }
+}
+
+/** Says once, after the summary, what the file itself did not settle (dates read by BUILDSYNC_DATE_FORMAT). */
+function noteReading(ctx: CommandContext, rules: ReadingRules | undefined): void {
+  const note = rules === undefined ? undefined : readingNote(rules);
+  if (note !== undefined) ctx.err(note);
 }
 
 /**

@@ -166,6 +166,8 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
         encoding: mapping.encoding,
         dateFormat: body.dateFormat as PlanOptions['dateFormat'],
         decimalSeparator: body.decimalSeparator as PlanOptions['decimalSeparator'],
+        accountDateFormat: cfg.account.dateFormat,
+        dateFormatVariable: cfg.account.dateFormatVariable,
       };
       const plan = await checkFile(kind, up.file, account, { redis: opts.redis, prefix: opts.prefix, connections: 1, timeScale: opts.timeScale }, planOpts);
       up.plan = plan;

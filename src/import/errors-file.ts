@@ -5,7 +5,8 @@
  * the file as it is; `source_line` and `error` are recognised on import.
  *
  * Cells that were read are written in a form that reads the same on their own, whatever the
- * rest of the original file settled (dates as `2026-03-02`, numbers as `1234.50`); cells that
+ * rest of the original file settled (dates as `2026-03-02`, numbers as `1234.50`, or `1234,50`
+ * where the file writes decimal commas); cells that
  * could not be read are written exactly as typed, so the user sees what to fix.
  */
 import { rm } from 'node:fs/promises';
@@ -136,7 +137,9 @@ function cellText(cell: CellValue, kind: CellKind, rules: ReadingRules): string 
     } else if (kind === 'number' || kind === 'rate') {
       // Read as the import reads it: a rate with a third decimal failed, so it stays as typed.
       const text = kind === 'rate' ? parseRateText(cell, rules) : parseDecimalText(cell, rules);
-      if (text !== undefined) return text;
+      // In the file's own decimal mark: the user types the fixes in it, and a file that proved
+      // both marks would stop (`1234,50` proves the comma as `1.234,50` did).
+      if (text !== undefined) return rules.decimalSeparator === ',' ? text.replace('.', ',') : text;
     }
   } catch {
     // Not read: written as typed below.

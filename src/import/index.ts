@@ -4,7 +4,7 @@ export type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 export { planEstimates, planBills, streamBills, streamEstimates, dryRunReport, dryRunReportLines, projectResolverFromListing, type PlanOptions, type ProjectResolver } from './plan.ts';
 export { loadProjectResolver } from './project-directory.ts';
 export { errorsFileChunks, errorsFilePath, errorsFileSource, linesToFix, writeErrorsFile, type ErrorsFileSource } from './errors-file.ts';
-export { combineReadingOptions, settleReadingRules, type ReadingOptions } from './reading-rules.ts';
+export { combineReadingOptions, readingNote, settleReadingRules, type ReadingOptions, type WeighedFields } from './reading-rules.ts';
 export { writeDryRun, wirePayload, type DryRunResult } from './dry-run.ts';
 export { mappingOption } from './mapping-option.ts';
 export {

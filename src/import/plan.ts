@@ -19,12 +19,16 @@ import { FileError, UsageError } from '../errors/index.ts';
 import type { ReportLine } from './import-store.ts';
 import type { StaticLine } from '../mapping/report-line.ts';
 import {
-  BILL_COLUMNS, BILL_DATE_COLUMNS, BillGrouper, billRefReader, ESTIMATE_COLUMNS, EstimateGrouper, estimateProjectKeyReader, VendorDirectory, isBuiltInPreset, resolveColumns, type ColumnMap,
+  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, VendorDirectory, isBuiltInPreset, resolveColumns, type ColumnMap,
   type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules,
 } from '../mapping/index.ts';
 import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 import { HeapTrim } from '../heap-trim.ts';
-import { combineReadingOptions, settleReadingRules, type ReadingOptions } from './reading-rules.ts';
+import { combineReadingOptions, settleReadingRules, type ReadingOptions, type WeighedFields } from './reading-rules.ts';
+
+/** The fields weighed for the decimal separator and the day/month order (estimates hold no dates). */
+const ESTIMATE_FIELDS: WeighedFields = { numbers: ESTIMATE_NUMBER_COLUMNS, dates: [] };
+const BILL_FIELDS: WeighedFields = { numbers: BILL_NUMBER_COLUMNS, dates: BILL_DATE_COLUMNS };
 
 export { projectResolverFromListing, type ProjectResolver } from '../mapping/index.ts';
 
@@ -49,7 +53,7 @@ export async function planEstimates(file: string, opts: PlanOptions = {}): Promi
   const reading = combineReadingOptions(opts, opts.mapping);
   const table = await openTable(file, { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding });
   const columns = resolveColumns(table.headers, ESTIMATE_COLUMNS, opts.mapping, file, table.headerLine);
-  const rules = await settleReadingRules(table, columns, [], reading, opts.signal);
+  const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal);
   const grouper = new EstimateGrouper(file, columns, opts.resolver, rules);
   requireColumns(table, grouper.missingColumns());
   const rows = await feed(table, columns, grouper);
@@ -63,7 +67,7 @@ export async function planBills(file: string, opts: PlanOptions = {}): Promise<I
   const table = await openTable(file, { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding });
   const columns = resolveColumns(table.headers, BILL_COLUMNS, opts.mapping, file, table.headerLine);
   const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
-  const rules = await settleReadingRules(table, columns, BILL_DATE_COLUMNS, reading, opts.signal);
+  const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal);
   const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown);
   requireColumns(table, grouper.missingColumns());
   const rows = await feed(table, columns, grouper);
@@ -95,7 +99,7 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
       if (ref !== undefined) lastLine.set(lastLine.has(ref) ? ref : flat(ref), rows[i]!.line);
     }
   };
-  const rules = await settleReadingRules(table, columns, BILL_DATE_COLUMNS, reading, opts.signal, visit);
+  const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, visit);
   const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown);
   requireColumns(table, grouper.missingColumns());
   grouper.closeBillsAfter(lastLine);
@@ -137,7 +141,7 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
       if (key !== undefined) lastLine.set(lastLine.has(key) ? key : flat(key), rows[i]!.line);
     }
   };
-  const rules = await settleReadingRules(table, columns, [], reading, opts.signal, visit);
+  const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal, visit);
   const grouper = new EstimateGrouper(file, columns, opts.resolver, rules);
   requireColumns(table, grouper.missingColumns());
   grouper.closeEstimatesAfter(lastLine);

@@ -3,10 +3,10 @@
  * (CONTRACT.md §3). Nothing here guesses: where the file and the options leave the reading open,
  * planning stops (a `FileError`, exit 2) and asks for the option that settles it.
  */
-import type { EncodingOption, OpenedTable, SourceRow } from '../tables/index.ts';
+import type { CellValue, EncodingOption, OpenedTable, SourceRow } from '../tables/index.ts';
 import { FileError, UsageError } from '../errors/index.ts';
-import type { ColumnMap, MappingFile, ReadingRules } from '../mapping/index.ts';
-import { dayMonthEvidence, type DateOrder } from '../values/index.ts';
+import type { ColumnMap, ColumnSource, MappingFile, ReadingRules } from '../mapping/index.ts';
+import { dayMonthEvidence, decimalEvidence, type DateOrder, type DecimalSeparator } from '../values/index.ts';
 
 /** The reading options of an import: flags, or the mapping file's keys of the same meaning. */
 export interface ReadingOptions {
@@ -16,14 +16,21 @@ export interface ReadingOptions {
   dateFormat?: 'auto' | DateOrder;
   /** `--decimal-separator`; default `auto`. */
   decimalSeparator?: 'auto' | '.' | ',';
+  /**
+   * The account's `BUILDSYNC_DATE_FORMAT`: the order of a file whose dates prove none. Unset:
+   * such a file stops and asks.
+   */
+  accountDateFormat?: DateOrder;
+  /** The variable that holds it (`BUILDSYNC_<NAME>_DATE_FORMAT` for an account of its own), for messages. */
+  dateFormatVariable?: string;
 }
 
 /**
  * The flags and the mapping file together: either may say it; when both do and disagree, that
- * is a usage error (which one did the user mean?).
+ * is a usage error (which one did the user mean?). The account's date format comes with the flags.
  */
 export function combineReadingOptions(flags: ReadingOptions, mapping: MappingFile | undefined): ReadingOptions {
-  const pick = <K extends keyof ReadingOptions>(key: K, flag: string, name: string): ReadingOptions[K] => {
+  const pick = <K extends 'encoding' | 'dateFormat' | 'decimalSeparator'>(key: K, flag: string, name: string): ReadingOptions[K] => {
     const a = flags[key];
     const b = mapping?.[key] as ReadingOptions[K] | undefined;
     if (a !== undefined && b !== undefined && a !== b) {
@@ -35,70 +42,15 @@ export function combineReadingOptions(flags: ReadingOptions, mapping: MappingFil
     encoding: pick('encoding', '--encoding', 'encoding'),
     dateFormat: pick('dateFormat', '--date-format', 'dateFormat'),
     decimalSeparator: pick('decimalSeparator', '--decimal-separator', 'decimalSeparator'),
+    accountDateFormat: flags.accountDateFormat,
+    dateFormatVariable: flags.dateFormatVariable,
   };
 }
 
-/** The decimal separator: as given, or `,` in a `;`-delimited file and `.` otherwise. */
-export function settleDecimalSeparator(table: OpenedTable, option: ReadingOptions['decimalSeparator']): '.' | ',' {
-  if (option === '.' || option === ',') return option;
-  return table.kind === 'csv' && table.delimiter === ';' ? ',' : '.';
-}
-
-/**
- * The day/month order. `auto` weighs every day/month date of the date columns (`dateColumns`,
- * canonical names), reading the file once more when there are any: a first part over 12
- * proves day first, a second part over 12 proves month first. Both proofs: stop. One: that
- * order. None: month first, unless the file uses `;` or a decimal comma, which stops when any
- * date is ambiguous. Each stop names a line of each kind and the option to pass.
- */
-export async function settleDateOrder(
-  table: OpenedTable,
-  columns: ColumnMap,
-  dateColumns: readonly string[],
-  option: ReadingOptions['dateFormat'],
-  decimalSeparator: '.' | ',',
-  signal?: AbortSignal,
-  visit?: RowVisitor,
-): Promise<DateOrder> {
-  const weighing = option === undefined || option === 'auto';
-  if (!weighing && visit === undefined) return option;
-  const sources = weighing ? dateColumns.map((c) => columns.source(c)).filter((s) => s !== undefined) : [];
-  if (sources.length === 0 && visit === undefined) return 'MDY';
-  const proofs: { 'day-first'?: Where; 'month-first'?: Where; ambiguous?: Where } = {};
-  const weigh = (cell: unknown, line: number, header: string): void => {
-    const kind = dayMonthEvidence(cell);
-    if (kind !== undefined && proofs[kind] === undefined) proofs[kind] = { line, header, value: String(cell).trim() };
-  };
-  for (const s of sources) if (s.index === -1) weigh(s.constant, table.headerLine, `${s.column} (a constant of the mapping file)`);
-  const read = sources.filter((s) => s.index !== -1);
-  if (read.length > 0 || visit !== undefined) {
-    for await (const batch of table.batches()) {
-      if (signal?.aborted) break;
-      visit?.(batch);
-      if (read.length > 0) for (const row of batch) for (const s of read) weigh(row.values[s.index] ?? null, row.line, s.header);
-      if (proofs['day-first'] && proofs['month-first']) break;
-    }
-  }
-  if (!weighing) return option;
-  if (sources.length === 0) return 'MDY';
-  const dayFirst = proofs['day-first'];
-  const monthFirst = proofs['month-first'];
-  if (dayFirst && monthFirst) {
-    throw new FileError(table.file,
-      `${table.file}: its dates are written in both orders: line ${dayFirst.line} column ${dayFirst.header} has ${JSON.stringify(dayFirst.value)} (day first), line ${monthFirst.line} column ${monthFirst.header} has ${JSON.stringify(monthFirst.value)} (month first). ` +
-        'Correct the dates that are wrong, or pass --date-format DMY or MDY to say how the file is written (the dates that do not fit are then reported).');
-  }
-  if (dayFirst) return 'DMY';
-  if (monthFirst) return 'MDY';
-  const ambiguous = proofs.ambiguous;
-  const european = (table.kind === 'csv' && table.delimiter === ';') || decimalSeparator === ',';
-  if (ambiguous && european) {
-    throw new FileError(table.file,
-      `${table.file}:${ambiguous.line} column ${ambiguous.header}: ${JSON.stringify(ambiguous.value)} can be read day first or month first, and nothing in the file settles it ` +
-        `(no date has a part over 12, and the file ${table.delimiter === ';' ? 'is separated by ";"' : 'writes decimal commas'}, as European exports do). ` +
-        'Pass --date-format DMY (day/month/year) or --date-format MDY (month/day/year), or write the dates as 2026-03-02.');
-  }
-  return 'MDY';
+/** The canonical columns whose cells are weighed: numbers for the decimal separator, dates for the day/month order. */
+export interface WeighedFields {
+  numbers: readonly string[];
+  dates: readonly string[];
 }
 
 /**
@@ -113,19 +65,127 @@ interface Where {
   value: string;
 }
 
+/** The first cell of each kind the weighing met. */
+type Proofs<K extends string> = Partial<Record<K, Where>>;
+
 /**
  * The rules of a file whose columns are resolved: the decimal separator, the day/month order, and
  * a workbook's date system, which the reader found in the workbook (`OpenedTable.date1904`).
+ *
+ * `auto` weighs the cells of the fields mapped to numbers (for the separator) and to dates (for
+ * the order), and only those (a cost code `02.10` proves nothing), in one pass over the file,
+ * the one `visit` sees too; there is no pass when nothing is weighed and nothing visits.
  */
 export async function settleReadingRules(
   table: OpenedTable,
   columns: ColumnMap,
-  dateColumns: readonly string[],
+  fields: WeighedFields,
   options: ReadingOptions,
   signal?: AbortSignal,
   visit?: RowVisitor,
 ): Promise<ReadingRules> {
-  const decimalSeparator = settleDecimalSeparator(table, options.decimalSeparator);
-  const dateOrder = await settleDateOrder(table, columns, dateColumns, options.dateFormat, decimalSeparator, signal, visit);
-  return table.date1904 === true ? { decimalSeparator, dateOrder, date1904: true } : { decimalSeparator, dateOrder };
+  const separatorOption = options.decimalSeparator;
+  const orderOption = options.dateFormat;
+  const weighNumbers = separatorOption === undefined || separatorOption === 'auto';
+  const weighDates = orderOption === undefined || orderOption === 'auto';
+  const numberSources = weighNumbers ? sourcesOf(columns, fields.numbers) : [];
+  const dateSources = weighDates ? sourcesOf(columns, fields.dates) : [];
+  const marks: Proofs<DecimalSeparator> = {};
+  const orders: Proofs<'day-first' | 'month-first' | 'ambiguous'> = {};
+  const weighNumber = (cell: CellValue | undefined, line: number, header: string): void => {
+    if (typeof cell !== 'string') return;
+    // Once one mark is proved, only a cell holding the other can add a proof.
+    if ((marks['.'] !== undefined && cell.indexOf(',') < 0) || (marks[','] !== undefined && cell.indexOf('.') < 0)) return;
+    const mark = decimalEvidence(cell);
+    if (mark !== undefined && marks[mark] === undefined) marks[mark] = { line, header, value: cell.trim() };
+  };
+  const weighDate = (cell: CellValue | undefined, line: number, header: string): void => {
+    const kind = dayMonthEvidence(cell);
+    if (kind !== undefined && orders[kind] === undefined) orders[kind] = { line, header, value: String(cell).trim() };
+  };
+  const constant = (s: ColumnSource) => `${s.column} (a constant of the mapping file)`;
+  for (const s of numberSources) if (s.index === -1) weighNumber(s.constant, table.headerLine, constant(s));
+  for (const s of dateSources) if (s.index === -1) weighDate(s.constant, table.headerLine, constant(s));
+  const numbersRead = numberSources.filter((s) => s.index !== -1);
+  const datesRead = dateSources.filter((s) => s.index !== -1);
+  if (numbersRead.length > 0 || datesRead.length > 0 || visit !== undefined) {
+    for await (const batch of table.batches()) {
+      if (signal?.aborted) break;
+      visit?.(batch);
+      for (let r = 0; r < batch.length; r++) {
+        const { values, line } = batch[r]!;
+        for (let i = 0; i < numbersRead.length; i++) weighNumber(values[numbersRead[i]!.index], line, numbersRead[i]!.header);
+        for (let i = 0; i < datesRead.length; i++) weighDate(values[datesRead[i]!.index], line, datesRead[i]!.header);
+      }
+      // Both proofs of either kind stop the import: the rest of the file cannot change that.
+      if ((marks['.'] && marks[',']) || (orders['day-first'] && orders['month-first'])) break;
+    }
+  }
+  const decimalSeparator = weighNumbers ? settleSeparator(table, marks) : separatorOption;
+  const rules: ReadingRules = weighDates
+    ? { decimalSeparator, ...settleOrder(table, dateSources.length > 0, orders, options) }
+    : { decimalSeparator, dateOrder: orderOption };
+  if (table.date1904 === true) rules.date1904 = true;
+  return rules;
+}
+
+/** The sources of `fields`, left to right as the file has them: the first cell of a kind is the one a message names. */
+function sourcesOf(columns: ColumnMap, fields: readonly string[]): ColumnSource[] {
+  return fields.map((c) => columns.source(c)).filter((s) => s !== undefined).sort((a, b) => a.index - b.index);
+}
+
+/**
+ * The decimal separator the file proves: both marks proved stop the import, naming a line of
+ * each; one is the separator of the whole file; none: `,` in a `;`-delimited file, `.` otherwise.
+ */
+function settleSeparator(table: OpenedTable, marks: Proofs<DecimalSeparator>): DecimalSeparator {
+  const point = marks['.'];
+  const comma = marks[','];
+  if (point && comma) {
+    const [first, second] = point.line <= comma.line ? [[point, '.'], [comma, ',']] as const : [[comma, ','], [point, '.']] as const;
+    const said = ([w, mark]: readonly [Where, DecimalSeparator]) => `line ${w.line} column ${w.header} has ${JSON.stringify(w.value)} ("${mark}" as the decimal mark)`;
+    throw new FileError(table.file,
+      `${table.file}: its numbers are written with both decimal marks: ${said(first)}, ${said(second)}. ` +
+        'Correct the numbers that are wrong, or pass --decimal-separator . or , to say how the file is written (the numbers that do not fit are then reported).');
+  }
+  if (point) return '.';
+  if (comma) return ',';
+  return table.kind === 'csv' && table.delimiter === ';' ? ',' : '.';
+}
+
+/**
+ * The day/month order the dates prove: a first part over 12 proves day first, a second part
+ * over 12 month first. Both proofs: stop. One: that order. None while a date has both parts 12
+ * or under: the account's date format, said in the summary (`dateOrderFrom`), or else stop and
+ * ask. Each stop names a line of each kind and the option to pass.
+ */
+function settleOrder(
+  table: OpenedTable,
+  hasDates: boolean,
+  orders: Proofs<'day-first' | 'month-first' | 'ambiguous'>,
+  options: ReadingOptions,
+): Pick<ReadingRules, 'dateOrder' | 'dateOrderFrom'> {
+  const dayFirst = orders['day-first'];
+  const monthFirst = orders['month-first'];
+  if (dayFirst && monthFirst) {
+    throw new FileError(table.file,
+      `${table.file}: its dates are written in both orders: line ${dayFirst.line} column ${dayFirst.header} has ${JSON.stringify(dayFirst.value)} (day first), line ${monthFirst.line} column ${monthFirst.header} has ${JSON.stringify(monthFirst.value)} (month first). ` +
+        'Correct the dates that are wrong, or pass --date-format DMY or MDY to say how the file is written (the dates that do not fit are then reported).');
+  }
+  if (dayFirst) return { dateOrder: 'DMY' };
+  if (monthFirst) return { dateOrder: 'MDY' };
+  const ambiguous = orders.ambiguous;
+  if (!hasDates || ambiguous === undefined) return { dateOrder: 'MDY' };
+  const variable = options.dateFormatVariable ?? 'BUILDSYNC_DATE_FORMAT';
+  if (options.accountDateFormat !== undefined) return { dateOrder: options.accountDateFormat, dateOrderFrom: variable };
+  throw new FileError(table.file,
+    `${table.file}:${ambiguous.line} column ${ambiguous.header}: ${JSON.stringify(ambiguous.value)} can be read day first or month first, and nothing in the file settles it (no date has a part over 12). ` +
+      `Pass --date-format DMY (day/month/year) or --date-format MDY (month/day/year), set ${variable} to the order this account's files use, or write the dates as 2026-03-02.`);
+}
+
+/** The summary's line for a file whose dates nothing in it proved (CONTRACT.md §3), or undefined. */
+export function readingNote(rules: ReadingRules): string | undefined {
+  if (rules.dateOrderFrom === undefined) return undefined;
+  const first = { MDY: 'month', DMY: 'day', YMD: 'year' }[rules.dateOrder];
+  return `dates read ${first} first, as ${rules.dateOrderFrom} says`;
 }

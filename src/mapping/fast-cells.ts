@@ -17,16 +17,19 @@ export function textOf(cell: CellValue): string | undefined {
   return parseText(cell);
 }
 
-/** Plain decimal notation (`12`, `-3`, `14.25`), which `Number` reads exactly as `parseNumber` does. */
-const PLAIN_NUMBER = /^-?\d{1,15}(?:\.\d{1,15})?$/;
+/**
+ * Plain decimal notation (`12`, `-3`, `14.25`) of at most 15 digits, which `Number` reads
+ * exactly as `parseNumber` does; `2.500` is not one (a point and three digits can be grouping).
+ */
+const PLAIN_NUMBER = /^-?(?:\d+|\d{1,3}\.(?:\d{1,2}|\d{4,})|\d{4,}\.\d+)$/;
 
 /**
  * Two more shapes spreadsheets write all the time: an amount with a dollar sign and thousands
  * separators (`$1,234.56`, `$12`) and a plain percentage (`10%`, `12.5%`, read as 10 and 12.5).
- * Both are what `parseNumber` reads as the digits without `$`, `,` and `%`.
+ * Both are what `parseNumber` reads as the digits without `$`, `,` and `%`, and hold at most 14 digits.
  */
-const CURRENCY = /^\$\d{1,3}(?:,\d{3}){0,4}(?:\.\d{1,15})?$/;
-const PERCENT = /^\d{1,15}(?:\.\d{1,15})?%$/;
+const CURRENCY = /^\$\d{1,3}(?:,\d{3}){0,3}(?:\.\d{1,2})?$/;
+const PERCENT = /^\d{1,6}(?:\.\d{1,2})?%$/;
 
 /** Whole numbers, which read the same whatever the decimal separator. */
 const PLAIN_INTEGER = /^-?\d{1,15}$/;
@@ -41,9 +44,14 @@ export function numberOf(cell: CellValue, rules: ReadingRules): number | undefin
     return parseNumber(cell, rules);
   }
   if (typeof cell === 'string') {
-    if (PLAIN_NUMBER.test(cell)) return Number(cell) || 0; // `|| 0`: no -0
+    if (PLAIN_NUMBER.test(cell) && digitCount(cell) <= 15) return Number(cell) || 0; // `|| 0`: no -0
     if (CURRENCY.test(cell)) return Number(cell.slice(1).replaceAll(',', ''));
     if (PERCENT.test(cell)) return Number(cell.slice(0, -1));
   }
   return parseNumber(cell, rules);
+}
+
+/** The digits of plain decimal notation: its length without the sign and the point. */
+function digitCount(plain: string): number {
+  return plain.length - (plain.charCodeAt(0) === 45 ? 1 : 0) - (plain.includes('.') ? 1 : 0);
 }

@@ -48,6 +48,11 @@ export interface ReadingRules {
    * a plain number in a date column is read from 1904-01-01. Absent: the 1900 system.
    */
   date1904?: boolean;
+  /**
+   * Set when no date of the file proved the order and the account's `BUILDSYNC_DATE_FORMAT`
+   * gave it: that variable's name, for the summary line that says so.
+   */
+  dateOrderFrom?: string;
 }
 
 // What the parsers throw, and the order type of `ReadingRules`, are the mapping layer's API too.

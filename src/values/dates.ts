@@ -17,6 +17,13 @@ const DAY_MONTH = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?:\s+(\d{1,2}):(\d{2})(?:
 const YEAR_FIRST = /^(\d{4})([/.])(\d{1,2})\2(\d{1,2})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 /** A two-digit year: never read (which century?). */
 const SHORT_YEAR = /^\d{1,2}[/.-]\d{1,2}[/.-]\d{2}(?:\s|$)/;
+/** English month names, full or in three letters (`Mar`, `march`; not `Sept`). */
+const MONTH_NAME = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+/** `2 Mar 2026`, `9-Mar-2026`, `2 March 2026`: the day, the month's name, the year (two digits are caught to be refused). */
+const DAY_MONTH_NAME = new RegExp(`^(\\d{1,2})([ -])(${MONTH_NAME})\\.?\\2(\\d{4}|\\d{2})$`, 'i');
+/** `March 9, 2026`, `Mar 9 2026`. */
+const MONTH_NAME_DAY = new RegExp(`^(${MONTH_NAME})\\.?\\s+(\\d{1,2}),?\\s+(\\d{4}|\\d{2})$`, 'i');
+const MONTH_ABBREVIATIONS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 const EXAMPLE_BY_ORDER: Record<DateOrder, string> = { MDY: '03/01/2026', DMY: '01/03/2026', YMD: '2026/03/01' };
 
@@ -46,7 +53,8 @@ export function dayMonthEvidence(value: unknown): 'day-first' | 'month-first' | 
 /**
  * A date or date-time written as text, returned as `YYYY-MM-DDTHH:MM:SS`. Accepts ISO 8601
  * (`2026-03-01`, `2026-03-01T08:30`, `2026-03-01 08:30:00`, fractions of a second dropped),
- * `D/M/YYYY`-shaped dates with `/`, `.` or `-` read in `order`, and year-first `2026/03/01`.
+ * `D/M/YYYY`-shaped dates with `/`, `.` or `-` read in `order`, year-first `2026/03/01`, and
+ * English month names (`2 Mar 2026`, `March 9, 2026`, `9-Mar-2026`), which any order reads alike.
  * The date must exist (`2026-02-30`, `31/02/2026` are refused); a two-digit year is refused.
  * A zone suffix (`Z`, `+02:00`) is dropped and the wall-clock time kept as written: the service
  * stores zone-less local times, and converting would need a target zone the file does not give.
@@ -75,8 +83,22 @@ export function readWrittenDate(text: string, order: DateOrder): string {
     }
     return dateTime(text, +m[4]!, month, day, hour, +(m[6] ?? 0), +(m[7] ?? 0));
   }
+  const named = namedMonth(s);
+  if (named !== undefined) {
+    if (named.year.length === 2) throw new CellValueError(`${quoteWritten(text)} has a two-digit year; write the year with four digits (${named.example})`);
+    return dateTime(text, +named.year, MONTH_ABBREVIATIONS.indexOf(named.name.slice(0, 3).toLowerCase()) + 1, +named.day, 0, 0, 0);
+  }
   if (SHORT_YEAR.test(s)) throw new CellValueError(`${quoteWritten(text)} has a two-digit year; write the year with four digits (${EXAMPLE_BY_ORDER[order]})`);
   throw new CellValueError(`${dateExpected(order)}, got ${quoteWritten(text)}`);
+}
+
+/** The parts of a date written with the month's name, and an example of its shape with four year digits. */
+function namedMonth(s: string): { day: string; name: string; year: string; example: string } | undefined {
+  const d = DAY_MONTH_NAME.exec(s);
+  if (d !== null) return { day: d[1]!, name: d[3]!, year: d[4]!, example: d[2] === '-' ? '9-Mar-2026' : '9 Mar 2026' };
+  const m = MONTH_NAME_DAY.exec(s);
+  if (m !== null) return { day: m[2]!, name: m[1]!, year: m[3]!, example: 'March 9, 2026' };
+  return undefined;
 }
 
 function dateTime(text: string, year: number, month: number, day: number, hour: number, minute: number, second: number): string {

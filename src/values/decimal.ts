@@ -37,6 +37,15 @@ export function integerDigits(digits: string): string {
   return digits.replace(/^0+(?=\d)/, '') || '0';
 }
 
+/**
+ * How many significant digits the parts hold: from the first non-zero digit to the last one
+ * (`0.00120` has 2, `1250.00` has 3). Past 15 a binary number, and Excel, no longer keep them.
+ */
+export function significantDigits({ int, frac }: DecimalParts): number {
+  const digits = (int + frac).replace(/^0+/, '').replace(/0+$/, '');
+  return digits.length;
+}
+
 /** True when every fraction digit past `places` is a zero. */
 function fitsPlaces(frac: string, places: number): boolean {
   return /^0*$/.test(frac.slice(places));

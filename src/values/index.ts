@@ -10,8 +10,9 @@ export {
   integerDigits,
   isDecimalText,
   numberToDecimalText,
+  significantDigits,
   type DecimalParts,
 } from './decimal.ts';
-export { looksLikeDecimalComma, readWrittenNumber, type DecimalSeparator } from './written-number.ts';
+export { decimalEvidence, looksLikeDecimalComma, readWrittenNumber, type DecimalSeparator } from './written-number.ts';
 export { dateExpected, dayMonthEvidence, formatDateTime, readWrittenDate, type DateOrder } from './dates.ts';
 export { excelSerialToDate, isSerialDay, isSerialMoment, lastSerialDay } from './excel-serial.ts';

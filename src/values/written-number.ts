@@ -1,4 +1,4 @@
-import { integerDigits, type DecimalParts } from './decimal.ts';
+import { integerDigits, significantDigits, type DecimalParts } from './decimal.ts';
 import { CellValueError, quoteWritten } from './value-error.ts';
 
 /**
@@ -10,20 +10,29 @@ import { CellValueError, quoteWritten } from './value-error.ts';
 /** `.`: `1,234.50`; `,`: `1.234,50`, `1 234,50`, `480,00`. */
 export type DecimalSeparator = '.' | ',';
 
-/** `1234`, `1,234` (commas only in groups of three), with an optional fraction; or `.5`. */
-const DIGITS = /^(?:([1-9]\d{0,2}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+))$/;
+/**
+ * Decimal point: `1234`, `1,234` or `1'234` (one grouping character, groups of three), an
+ * optional `.` fraction; or `.5`. Groups: 1 the integer digits, 2 the grouping character, 3 the
+ * fraction after digits, 4 a fraction alone.
+ */
+const DIGITS = /^(?:([1-9]\d{0,2}(?:([,'])\d{3})(?:\2\d{3})*|\d+)(?:\.(\d+))?|\.(\d+))$/;
 /**
  * Decimal comma: `1234`, `1.234`, `1 234`, `1'234` (one grouping character, groups of three;
  * spaces include the no-break spaces spreadsheets write), an optional `,` fraction; or `,5`.
+ * The same groups as `DIGITS`.
  */
 const DIGITS_COMMA = /^(?:([1-9]\d{0,2}(?:([. '\u00a0\u202f])\d{3})(?:\2\d{3})*|\d+)(?:,(\d+))?|,(\d+))$/;
 /** A lone `.` decimal point in a decimal-comma file, which grouping cannot explain: `12.5`, `1234.567`. */
 const POINT_IN_COMMA_FILE = /^(\d+)\.(\d+)$/;
 /** What a decimal-comma number looks like (`1.234,50`, `-480,00 €`), to hint at the separator option. */
 const COMMA_DECIMAL_SHAPE = /^\s*[-+($€]*\s*\d{1,3}(?:[. ]\d{3})*,\d+\s*%?\)?\s*€?\s*$/;
+/** Excel's accounting zero and the dashes people write for nothing: ` $ -   `, `-`, `—`, `- €`. */
+const DASH_ZERO = /^\s*(?:[$€]\s*)?[-\u2013\u2014]\s*(?:€\s*)?$/;
+/** Past this many significant digits a number loses its last ones (a double keeps 15, as Excel does). */
+const MAX_SIGNIFICANT_DIGITS = 15;
 
 /**
- * Strips what surrounds the digits: `(12.00)` (negative, accounting style), one sign, a `$` or
+ * Strips what surrounds the digits: `(12.00)` or `$(12.00)` (negative, accounting style), one sign, a `$` or
  * `€` before or `€` after, and `%` (= the percent figure). Returns the digits and the sign, or
  * undefined for two signs, a currency with `%`, and the like.
  */
@@ -51,6 +60,11 @@ function stripAround(text: string): { s: string; negative: boolean } | undefined
       negative ||= s.startsWith('-');
       signs++;
       s = s.slice(1).trimStart();
+    } else if (s.startsWith('(') && s.endsWith(')')) {
+      // Excel's accounting format writes a negative amount ` $(1,250.00)`.
+      negative = true;
+      signs++;
+      s = s.slice(1, -1).trim();
     }
   } else if (s.endsWith('€')) {
     currency = true;
@@ -66,38 +80,65 @@ function stripAround(text: string): { s: string; negative: boolean } | undefined
 
 /**
  * Reads a number written as text under the file's decimal separator:
- * `.`: `1234.5`, `1,234.50`, `$1,234.50`, `-3`, `(12.00)`, `15%` (= 15);
+ * `.`: `1234.5`, `1,234.50`, `1'234.50`, `$1,234.50`, `-3`, `(12.00)`, `15%` (= 15);
  * `,`: `1.234,50`, `1 234,50`, `2'500,00`, `480,00`, and a lone `.` point grouping cannot
- * explain (`12.5`). Anything else (letters, `1e5`, `0x10`, `NaN`, two signs) is undefined.
- * A value two readings fit throws a `CellValueError` naming both (`2,500` in a decimal-comma file).
+ * explain (`12.5`); either: `-`, `—` and Excel's accounting zero (` $ -   `) are 0.
+ * Anything else (letters, `1e5`, `0x10`, `NaN`, two signs) is undefined. Throws a
+ * `CellValueError` for a value two readings fit, naming both (`2,500` with `,`, `2.500` with
+ * `.`), and for one with more than 15 significant digits (they would be lost).
  */
 export function readWrittenNumber(text: string, separator: DecimalSeparator): DecimalParts | undefined {
+  if (DASH_ZERO.test(text)) return { negative: false, int: '0', frac: '' };
   const around = stripAround(text);
   if (around === undefined) return undefined;
   const { s, negative } = around;
-  if (separator === '.') {
-    const m = DIGITS.exec(s);
-    if (m === null) return undefined;
-    return { negative, int: integerDigits((m[1] ?? '').replace(/,/g, '')), frac: m[2] ?? m[3] ?? '' };
-  }
-  const m = DIGITS_COMMA.exec(s);
+  let parts: DecimalParts | undefined;
+  const m = (separator === '.' ? DIGITS : DIGITS_COMMA).exec(s);
   if (m !== null) {
-    const int = integerDigits((m[1] ?? '').replace(/[. '\u00a0\u202f]/g, ''));
-    const frac = m[3] ?? m[4] ?? '';
-    // `2,500` (1-3 digits, one comma, three digits): a decimal comma, or a thousands comma
-    // from a file saved elsewhere; `1.234` alone: grouping, or a decimal point. Both readings
-    // fit: never guess.
-    if (m[2] === undefined && m[3] !== undefined && m[3].length === 3 && m[1]!.length <= 3 && m[1] !== '0') {
-      throw new CellValueError(ambiguous(text, `${m[1]}${m[3]}`, `${m[1]}.${m[3]}`, ','));
+    const written = m[1] ?? '';
+    // `2,500` with `,` or `2.500` with `.`: the decimal mark, or grouping from a file saved
+    // elsewhere; `1.234` with `,` alone: grouping, or a decimal point. Both readings fit: never guess.
+    if (m[2] === undefined && m[3] !== undefined && couldBeGrouping(written, m[3])) {
+      throw new CellValueError(ambiguous(text, `${written}${m[3]}`, `${written}.${m[3]}`, separator, separator));
     }
-    if (m[2] === '.' && m[3] === undefined && /^\d{1,3}\.\d{3}$/.test(m[1]!) && !m[1]!.startsWith('0')) {
-      throw new CellValueError(ambiguous(text, int, m[1]!, '.'));
+    if (separator === ',' && m[2] === '.' && m[3] === undefined && /^\d{1,3}\.\d{3}$/.test(written) && !written.startsWith('0')) {
+      const [int, frac] = written.split('.') as [string, string];
+      throw new CellValueError(ambiguous(text, `${int}${frac}`, written, '.', separator));
     }
-    return { negative, int, frac };
+    parts = { negative, int: integerDigits(written.replace(/[,. '\u00a0\u202f]/g, '')), frac: m[3] ?? m[4] ?? '' };
+  } else if (separator === ',') {
+    const p = POINT_IN_COMMA_FILE.exec(s);
+    if (p !== null) parts = { negative, int: integerDigits(p[1]!), frac: p[2]! };
   }
-  const p = POINT_IN_COMMA_FILE.exec(s);
-  if (p !== null) return { negative, int: integerDigits(p[1]!), frac: p[2]! };
+  if (parts !== undefined && significantDigits(parts) > MAX_SIGNIFICANT_DIGITS) {
+    throw new CellValueError(`${quoteWritten(text)} has ${significantDigits(parts)} significant digits; a number keeps ${MAX_SIGNIFICANT_DIGITS} (as Excel does), so the last ones would be lost. Check the value, or write it with ${MAX_SIGNIFICANT_DIGITS} digits or fewer`);
+  }
+  return parts;
+}
+
+/**
+ * What a written number says about the file's decimal separator (CONTRACT.md §3): a value with
+ * both marks proves the last one (`1,234.50` and `1'234.50` prove `.`, `1.234,50` proves `,`);
+ * so does one mark that grouping cannot explain: followed by other than three digits (`2.35`,
+ * `480,00`), or after digits no group starts with (`0,500`, `1234.567`). `2,500`, `1.234`,
+ * whole numbers, and anything that is not a number carry no evidence.
+ */
+export function decimalEvidence(value: unknown): DecimalSeparator | undefined {
+  if (typeof value !== 'string' || (value.indexOf('.') < 0 && value.indexOf(',') < 0)) return undefined;
+  const around = stripAround(value);
+  if (around === undefined) return undefined;
+  for (const mark of ['.', ','] as const) {
+    const m = (mark === '.' ? DIGITS : DIGITS_COMMA).exec(around.s);
+    if (m === null) continue;
+    if (m[4] !== undefined) return mark;
+    if (m[3] !== undefined && (m[2] !== undefined || !couldBeGrouping(m[1]!, m[3]))) return mark;
+  }
   return undefined;
+}
+
+/** Whether `int` and three more digits could be one number grouped in thousands (`2` and `500`; not `0` and `500`, not `1234` and `567`). */
+function couldBeGrouping(int: string, frac: string): boolean {
+  return frac.length === 3 && int.length <= 3 && !int.startsWith('0');
 }
 
 /** Whether `text` looks like a decimal-comma number (`1.234,50`), as a `.` file would misread it. */
@@ -105,15 +146,18 @@ export function looksLikeDecimalComma(text: string): boolean {
   return COMMA_DECIMAL_SHAPE.test(text);
 }
 
-function ambiguous(text: string, grouped: string, decimal: string, mark: string): string {
+function ambiguous(text: string, grouped: string, decimal: string, mark: string, separator: DecimalSeparator): string {
   return `${quoteWritten(text)} can be read two ways: ${grouped} (with "${mark}" grouping thousands) or ${decimal} (with "${mark}" as the decimal mark). ` +
-    `Write ${grouped} for the first or ${unambiguousComma(decimal)} for the second, or say how the file writes numbers with --decimal-separator . or ,`;
+    `Write ${grouped} for the first or ${unambiguous(decimal, separator)} for the second, or say how the file writes numbers with --decimal-separator . or ,`;
 }
 
-/** `2.500` → `2,5`; `1.234` → `1,2340` (one comma and three digits would be ambiguous again). */
-function unambiguousComma(decimal: string): string {
+/**
+ * `2.500` → `2,5` (`2.5` in a decimal-point file); `1.234` → `1,2340` (one mark and three digits
+ * would be ambiguous again).
+ */
+function unambiguous(decimal: string, separator: DecimalSeparator): string {
   let [int, frac = ''] = decimal.split('.');
   frac = frac.replace(/0+$/, '');
   if (frac.length === 3) frac += '0';
-  return frac === '' ? int! : `${int},${frac}`;
+  return frac === '' ? int! : `${int}${separator}${frac}`;
 }
