@@ -3,7 +3,7 @@ import { BuildsyncError, FileError } from '../../errors/index.ts';
 import { fileSystemError, isFileSystemError } from '../file-errors.ts';
 import type { SourceRow } from '../types.ts';
 import { readWorkbook, type XlsxCache } from './package.ts';
-import { readSheet, type XlsxHead } from './sheet.ts';
+import { readSheet, type SheetTableOptions, type XlsxHead } from './sheet.ts';
 import { openZip } from './zip.ts';
 
 export type { XlsxCache } from './package.ts';
@@ -48,14 +48,14 @@ export type { XlsxHead } from './sheet.ts';
 /**
  * Reads one sheet of an .xlsx workbook, streaming. The sheet is `sheet` when given (exactly, else
  * ignoring case as Excel does), else the first visible worksheet in tab order. The header row is
- * the sheet's first non-empty row; line numbers are the sheet's row numbers. Empty rows are
- * skipped. A value in a column that has no header is an error, since it would silently be lost.
+ * the sheet's first non-empty row, or the one `options.table` finds (CONTRACT.md §3a); line
+ * numbers are the sheet's row numbers. Empty rows are skipped. A value in a column that has no header is an error, since it would silently be lost.
  */
 export async function* readXlsx(
   file: string,
   sheet: string | undefined,
   onHead: (head: XlsxHead) => void,
-  options: { headOnly?: boolean; signal?: AbortSignal; cache?: XlsxCache } = {},
+  options: { headOnly?: boolean; signal?: AbortSignal; cache?: XlsxCache; table?: SheetTableOptions } = {},
 ): AsyncGenerator<SourceRow[]> {
   const { headOnly = false, signal } = options;
   let handle: FileHandle;
@@ -74,7 +74,7 @@ export async function* readXlsx(
       throw new FileError(file, `${file} has no sheet named "${sheet}". Its sheets are ${names.join(', ') || '(none)'}; pass one of them with --sheet.`);
     }
     const part = book.sheetPart(name);
-    yield* readSheet(file, name, zip.read(part), book.context, onHead, headOnly, signal);
+    yield* readSheet(file, name, zip.read(part), book.context, onHead, headOnly, signal, options.table);
   } catch (err) {
     if (err instanceof BuildsyncError) throw err;
     if (isFileSystemError(err)) throw fileSystemError(file, err);
