@@ -40,6 +40,7 @@ import type { ColumnMap } from './header.ts';
 import { JsonRecord, type MappedRecord } from './mapped-record.ts';
 import { TextArena, type TextRef } from './text-arena.ts';
 import { PROJECT_REF_COLUMNS, ProjectRefReader, type ProjectResolver } from './project-refs.ts';
+import { missingEstimateColumns } from './required-columns.ts';
 import { CellValueError, parseBoolean, parseId, US_RULES, type ReadingRules } from './values.ts';
 
 type FieldKind = 'text' | 'number' | 'id';
@@ -229,7 +230,7 @@ export class EstimateGrouper {
 
   constructor(
     private readonly file: string,
-    columns: ColumnMap,
+    private readonly columns: ColumnMap,
     resolver: ProjectResolver | undefined,
     /** How the file writes numbers (settled once per file, `settleReadingRules`). */
     private readonly rules: ReadingRules = US_RULES,
@@ -260,10 +261,7 @@ export class EstimateGrouper {
 
   /** The required columns the file lacks (CONTRACT.md §3). */
   missingColumns(): string[] {
-    const missing: string[] = [];
-    if (!this.projects.present) missing.push('project_id (or project_number / project_name)');
-    if (this.name === undefined) missing.push('estimate_name');
-    return missing;
+    return missingEstimateColumns(this.columns);
   }
 
   /**
