@@ -29,15 +29,24 @@ const SEP_LINE = /^sep=([,;\t])$/i;
  * header has as few delimiters as it likes, so the first line alone cannot say. A file whose
  * first row qualifies under the delimiter its first line shows is settled from that line alone.
  */
-export function findCsvTableStart(text: string, complete: boolean, file: string, rule: HeaderRule | undefined, headerRow: number | undefined): CsvTableStart | undefined {
+export function findCsvTableStart(
+  text: string,
+  /** No more text will come: the file ends here, or (`cut`) the search stops here. */
+  complete: boolean,
+  file: string,
+  rule: HeaderRule | undefined,
+  headerRow: number | undefined,
+  cut = false,
+): CsvTableStart | undefined {
   const firstEnd = lineEnd(text, 0);
   if (firstEnd === -1 && !complete) return undefined;
   const sep = SEP_LINE.exec(text.slice(0, firstEnd === -1 ? text.length : firstEnd));
   const from = sep ? { offset: nextLine(text, firstEnd), line: 2 } : { offset: 0, line: 1 };
-  const run = (d: Delimiter): Attempt => searchWith(d, text, from, complete, new HeaderSearch(file, rule, headerRow, 'line'));
+  const run = (d: Delimiter): Attempt => searchWith(d, text, from, complete, cut, new HeaderSearch(file, rule, headerRow, 'line'));
   const decided = (attempt: Attempt): CsvTableStart | undefined => {
     if (attempt.found !== undefined) return attempt.found;
     if (attempt.needMore) return undefined;
+    if (attempt.unfinished) return unreadable(attempt.delimiter, text, from);
     const failure = attempt.search.failure();
     if (failure !== undefined) throw failure;
     return undefined; // no row at all: the reader says the file is empty
@@ -54,6 +63,8 @@ export function findCsvTableStart(text: string, complete: boolean, file: string,
   const preferred = detectDelimiter(headEnd === -1 ? body : body.slice(0, headEnd));
   const quick = run(preferred);
   if (quick.found?.first) return quick.found;
+  // Read as it always was, the start of the file does not end: say so, rather than guess another delimiter.
+  if (quick.unfinished) return unreadable(preferred, text, from);
   const attempts = DELIMITERS.map((d) => (d === preferred ? quick : run(d)));
   if (attempts.some((a) => a.needMore)) return undefined;
   let best: Found | undefined;
@@ -73,25 +84,47 @@ interface Found extends CsvTableStart {
   raw: string;
 }
 
-/** The header search under one delimiter: the header row, or the text ends before the search does, or neither (the search has failed). */
+/**
+ * The header search under one delimiter: the header row, or the text ends before the search does,
+ * or neither (the search has failed; `unfinished`: a row it met does not end, an open quote or a
+ * line longer than the search reads).
+ */
 interface Attempt {
+  delimiter: Delimiter;
   search: HeaderSearch;
   found?: Found;
   needMore?: boolean;
+  unfinished?: boolean;
 }
 
-function searchWith(delimiter: Delimiter, text: string, from: { offset: number; line: number }, complete: boolean, search: HeaderSearch): Attempt {
+function searchWith(delimiter: Delimiter, text: string, from: { offset: number; line: number }, complete: boolean, cut: boolean, search: HeaderSearch): Attempt {
   let offered = 0;
+  let unfinished = false;
   for (const r of headRecords(text, from, delimiter, complete)) {
-    if (r === NEED_MORE) return { search, needMore: true };
+    if (r === NEED_MORE) return { delimiter, search, needMore: true };
+    if (cut && r.atEnd) return { delimiter, search, unfinished: true }; // the rest of it is not read: no header row
+    if (r.open) unfinished = true;
     if (search.offer(r.cells, r.line)) {
       const found = { delimiter, headerLine: r.line, cells: r.cells, plain: !r.raw.includes('"'), titles: search.titles(r.line), first: offered === 0, raw: r.raw };
-      return { search, found };
+      return { delimiter, search, found };
     }
     if (r.cells.some((c) => c.trim() !== '')) offered++;
     if (search.exhausted) break;
   }
-  return { search };
+  return { delimiter, search, unfinished };
+}
+
+/**
+ * A file whose first rows cannot be read (a quote left open, a line longer than the search
+ * reads): its first row is taken as the header row, as it always was, so that reading it
+ * reports what is wrong where it is (csv-parse's unclosed quote, the limits on a row).
+ */
+function unreadable(delimiter: Delimiter, text: string, from: { offset: number; line: number }): CsvTableStart {
+  let line = from.line;
+  for (let i = from.offset; i < text.length && (text[i] === '\r' || text[i] === '\n'); i++) {
+    if (text[i] === '\n' || text[i + 1] !== '\n') line++;
+  }
+  return { delimiter, headerLine: line, cells: [], plain: false, titles: [] };
 }
 
 const NEED_MORE = Symbol('need more text');
@@ -100,6 +133,10 @@ interface HeadRecord {
   line: number;
   cells: string[];
   raw: string;
+  /** It ends inside a quoted field (the text ends first). */
+  open: boolean;
+  /** It ends where the text ends, with no line break. */
+  atEnd: boolean;
 }
 
 /**
@@ -180,7 +217,7 @@ function* headRecords(text: string, from: { offset: number; line: number }, deli
       return;
     }
     cells.push(cell);
-    yield { line: startLine, cells, raw: text.slice(start, i) };
+    yield { line: startLine, cells, raw: text.slice(start, i), open: quoted, atEnd: !ended };
   }
   if (!complete) yield NEED_MORE;
 }

@@ -149,7 +149,8 @@ export async function* readCsv(
       } else {
         pending.push(chunk);
         pendingText += chunk.toString('utf8');
-        const found = findCsvTableStart(pendingText, pendingText.length > MAX_HEADER_CHARS, file, options.header, options.headerRow);
+        const cut = pendingText.length > MAX_HEADER_CHARS;
+        const found = findCsvTableStart(pendingText, cut, file, options.header, options.headerRow, cut);
         if (found !== undefined && headOnly) {
           head = plainHeader(found, decoder.encoding);
           if (head !== undefined) {
