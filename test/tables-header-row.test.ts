@@ -31,6 +31,12 @@ async function dryRun(kind: 'estimates' | 'bills', file: string, args: string[] 
 const TITLE = (headerLine: number, unit = 'line') => `title above the header row (${unit} ${headerLine}): not part of the table`;
 const FOOTER = 'footer below the last row: not part of the table';
 const VALID = 'dry run: valid, not sent';
+/** The estimate of the files with a crew day and a dumpster. */
+const KITCHEN_TWO_LINES = {
+  NAME: 'Kitchen remodel',
+  PROJECT_ID: 1042,
+  CATS: [{ NAME: 'Demolition', SUBCATS: [{ NAME: 'Labor', ITEMS: [{ NAME: 'Crew day', QTY: 2, UNIT_COST: 640 }] }, { NAME: 'Disposal', ITEMS: [{ NAME: 'Dumpster', QTY: 1, UNIT_COST: 1250 }] }] }],
+};
 
 describe('a title block above the header row', () => {
   it('reads a QuickBooks report export: three title lines, a blank line, the header on line 5, a footer', async () => {
@@ -115,13 +121,7 @@ describe('a title block above the header row', () => {
     const r = await dryRun('estimates', file);
     expect(r.stderr).not.toMatch(/unknown column/);
     expect(r.code).toBe(0);
-    expect(r.payloads).toEqual([
-      {
-        NAME: 'Kitchen remodel',
-        PROJECT_ID: 1042,
-        CATS: [{ NAME: 'Demolition', SUBCATS: [{ NAME: 'Labor', ITEMS: [{ NAME: 'Crew day', QTY: 2, UNIT_COST: 640 }] }, { NAME: 'Disposal', ITEMS: [{ NAME: 'Dumpster', QTY: 1, UNIT_COST: 1250 }] }] }],
-      },
-    ]);
+    expect(r.payloads).toEqual([KITCHEN_TWO_LINES]);
     expect(r.lines).toEqual([
       [1, 'ignored', TITLE(4, 'row')],
       [2, 'ignored', TITLE(4, 'row')],
@@ -136,13 +136,7 @@ describe("Excel's sep= line and MYOB's {} line", () => {
   it('a first line sep=; sets the delimiter and gets no report line', async () => {
     const r = await dryRun('estimates', fixture('excel-sep-semicolon.csv'));
     expect(r.code).toBe(0);
-    expect(r.payloads).toEqual([
-      {
-        NAME: 'Kitchen remodel',
-        PROJECT_ID: 1042,
-        CATS: [{ NAME: 'Demolition', SUBCATS: [{ NAME: 'Labor', ITEMS: [{ NAME: 'Crew day', QTY: 2, UNIT_COST: 640 }] }, { NAME: 'Disposal', ITEMS: [{ NAME: 'Dumpster', QTY: 1, UNIT_COST: 1250 }] }] }],
-      },
-    ]);
+    expect(r.payloads).toEqual([KITCHEN_TWO_LINES]);
     expect(r.lines).toEqual([
       [3, 'skipped', VALID],
       [4, 'skipped', VALID],
