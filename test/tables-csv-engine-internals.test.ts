@@ -16,7 +16,7 @@ import type { Delimiter } from '../src/tables/delimiter.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const OPTIONS = { relax_quotes: true, skip_empty_lines: true, max_record_size: 1024 * 1024 } as const;
+const OPTIONS = { relax_quotes: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 1024 * 1024 } as const;
 
 /** Inputs whose line numbers are easy to get wrong: quoted CRLFs, blank lines, relaxed quotes, multi-byte text. */
 const CORPUS: { name: string; text: string; delimiter: Delimiter }[] = [
@@ -27,6 +27,7 @@ const CORPUS: { name: string; text: string; delimiter: Delimiter }[] = [
   { name: 'relaxed quote in an unquoted field', text: 'item,size\n6" pipe,2\n"quoted ""inner""",3\n', delimiter: ',' },
   { name: 'multi-byte text, semicolons', text: 'name;note\nCafé Ñandú;北京 — 🏗️\n"Zürich;Straße";"é\r\nà"\n', delimiter: ';' },
   { name: 'tabs', text: 'a\tb\n1\t"2\t3"\n', delimiter: '\t' },
+  { name: 'a title block and a footer with other numbers of fields', text: 'Title\r\n"Jan 1, 2026"\r\n\r\na,b,c\r\n1,2,3\r\n\r\n"Cash Basis, 10:15 AM"\r\n', delimiter: ',' },
 ];
 
 /** What the reader's engine yields for `text` fed in slices of `slice` bytes: each record with `info` at its emission. */
@@ -75,11 +76,14 @@ describe('csv-parse as the CSV reader drives it', () => {
     const unclosed = engine.parse(undefined, true, push, () => {}) as Error & { code?: string };
     expect(unclosed.code).toBe('CSV_QUOTE_NOT_CLOSED');
 
+  });
+
+  it('hands out records of any number of fields: title and footer lines have their own, and the reader checks the data rows against the header', () => {
     const other = createCsvEngine(',');
-    const inconsistent = other.parse(Buffer.from('a,b\n1,2,3\nx,y\n'), false, push, () => {}) as Error & { code?: string; lines?: number; record?: string[] };
-    expect(inconsistent.code).toBe('CSV_RECORD_INCONSISTENT_FIELDS_LENGTH');
-    expect(inconsistent.lines).toBe(2);
-    expect(inconsistent.record).toEqual(['1', '2', '3']);
+    const records: string[][] = [];
+    expect(other.parse(Buffer.from('a,b\n1,2,3\nx,y\n'), false, (r) => records.push(r), () => {})).toBeUndefined();
+    expect(other.parse(undefined, true, (r) => records.push(r), () => {})).toBeUndefined();
+    expect(records).toEqual([['a', 'b'], ['1', '2', '3'], ['x', 'y']]);
   });
 
   it('keeps the field buffer the engine decodes from in place (the reader’s decoding shortcut applies)', () => {

@@ -11,11 +11,17 @@ import { exitCodeOf } from './exit.ts';
 import { followJob } from './follow.ts';
 import { createProgress, outcomeText } from './progress.ts';
 import { count } from './wording.ts';
+import { intOption } from './options.ts';
 import { configFor, ensureWorker, openQueues, serviceAccount, timeScale } from './runtime.ts';
+
+/** Excel's last row: no header row is further down. */
+const MAX_HEADER_ROW = 1_048_576;
 
 export interface ImportFlags {
   mapping?: string;
   sheet?: string;
+  /** `--header-row N`, as typed. */
+  headerRow?: string;
   vendors?: string;
   dryRun?: boolean;
   printPayloads?: boolean;
@@ -67,6 +73,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   const cfg = configFor(ctx);
   const planOpts: PlanOptions = {
     sheet: flags.sheet,
+    headerRow: flags.headerRow === undefined ? undefined : intOption('--header-row', flags.headerRow, 1, MAX_HEADER_ROW),
     vendorsFile: flags.vendors,
     signal: ctx.signal,
     encoding: flags.encoding,

@@ -29,6 +29,8 @@ export interface ErrorsFileSource {
   encoding?: EncodingOption;
   /** The input's delimiter (`,` for .xlsx), used again for the errors file. */
   delimiter: string;
+  /** The line (sheet row) of the input's header row: a title block above it is no part of the table (CONTRACT.md §3a). Absent from sources kept before it was recorded: the first row. */
+  headerLine?: number;
   rules: ReadingRules;
   /** The canonical column of each header (null when ignored or unknown), by header index. */
   columns: Array<string | null>;
@@ -48,6 +50,7 @@ export function errorsFileSource(plan: Pick<ImportPlan, 'kind' | 'table'>, file:
     sheet: opts.sheet,
     encoding: opts.encoding,
     delimiter: t.kind === 'xlsx' ? ',' : t.delimiter,
+    headerLine: t.headerLine,
     rules: t.rules,
     columns: t.columns,
     sourceLineIndex: t.sourceLineIndex,
@@ -97,7 +100,7 @@ export async function writeErrorsFile(source: ErrorsFileSource, toFix: ReadonlyM
 
 /** The errors file as CSV text in pieces (the header first), reading the input once. */
 export async function* errorsFileChunks(source: ErrorsFileSource, toFix: ReadonlyMap<number, string>, signal?: AbortSignal): AsyncGenerator<{ text: string; rows: number }> {
-  const table = await openTable(source.file, { sheet: source.sheet, encoding: source.tableKind === 'csv' ? source.encoding : undefined, signal });
+  const table = await openTable(source.file, { sheet: source.sheet, encoding: source.tableKind === 'csv' ? source.encoding : undefined, headerRow: source.headerLine, signal });
   const keep: number[] = [];
   for (let i = 0; i < table.headers.length; i++) if (i !== source.sourceLineIndex && i !== source.errorIndex) keep.push(i);
   const kinds = keep.map((i) => kindOf(source.kind, source.columns[i] ?? null));

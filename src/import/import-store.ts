@@ -6,7 +6,7 @@ export type { RowStatus, StaticLine };
 
 /** What happened to one record (one estimate or one bill). */
 export interface RecordOutcome {
-  status: Exclude<RowStatus, 'invalid' | 'pending'>;
+  status: Exclude<RowStatus, 'invalid' | 'pending' | 'ignored'>;
   id?: number;
   message: string;
   /** The error code behind a failed or unknown record (e.g. BUILDSYNC_HTTP_401). */

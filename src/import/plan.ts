@@ -14,13 +14,12 @@
  * queue's `ImportSubmission`, which makes nothing runnable before the whole file is read).
  */
 import type { BillPayload, EstimatePayload } from '../payloads/index.ts';
-import { openTable, type CellValue, type OpenedTable, type SourceRow } from '../tables/index.ts';
+import { openTable, type CellValue, type OpenedTable, type OpenTableOptions, type SourceRow } from '../tables/index.ts';
 import { FileError, UsageError } from '../errors/index.ts';
 import type { ReportLine } from './import-store.ts';
-import type { StaticLine } from '../mapping/report-line.ts';
 import {
-  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, VendorDirectory, isBuiltInPreset, resolveColumns, type ColumnMap,
-  type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules,
+  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, VendorDirectory, headerRule, ignoredLines, isBuiltInPreset,
+  missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine,
 } from '../mapping/index.ts';
 import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 import { HeapTrim } from '../heap-trim.ts';
@@ -37,6 +36,8 @@ export interface PlanOptions extends ReadingOptions {
   mapping?: MappingFile;
   /** `--sheet NAME` (.xlsx only); default the first sheet. */
   sheet?: string;
+  /** `--header-row N`: the line (sheet row) of the header row; default the first row that has every required column (CONTRACT.md §3a). Wins over the mapping file's `headerRow`. */
+  headerRow?: number;
   /** `--resend-unknown`: bills an errors file reports `unknown` are planned to be sent again. */
   resendUnknown?: boolean;
   /** `--vendors VENDORS.csv` (bills only). */
@@ -51,20 +52,20 @@ export async function planEstimates(file: string, opts: PlanOptions = {}): Promi
   if (isBuiltInPreset(opts.mapping)) throw new UsageError('the built-in mappings (quickbooks, xero) read bill exports; they do not apply to estimates. Pass a mapping file (--mapping MAP.json) instead.');
   if (opts.vendorsFile !== undefined) throw new UsageError('--vendors applies to bill imports only; remove it.');
   const reading = combineReadingOptions(opts, opts.mapping);
-  const table = await openTable(file, { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding });
+  const table = await openTable(file, tableOptions(file, 'estimates', opts, reading));
   const columns = resolveColumns(table.headers, ESTIMATE_COLUMNS, opts.mapping, file, table.headerLine);
   const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal);
   const grouper = new EstimateGrouper(file, columns, opts.resolver, rules);
   requireColumns(table, grouper.missingColumns());
   const rows = await feed(table, columns, grouper);
   const { records, statics } = grouper.finish();
-  return { kind: 'estimates', file, rows, records, statics, table: tableFacts(table, columns, rules) };
+  return { kind: 'estimates', file, rows, records, statics: withIgnored(table, statics), table: tableFacts(table, columns, rules) };
 }
 
 /** Reads a bill file into one planned bill per (bill_ref, project, vendor), or per row without bill_ref. */
 export async function planBills(file: string, opts: PlanOptions = {}): Promise<ImportPlan<BillPayload>> {
   const reading = combineReadingOptions(opts, opts.mapping);
-  const table = await openTable(file, { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding });
+  const table = await openTable(file, tableOptions(file, 'bills', opts, reading));
   const columns = resolveColumns(table.headers, BILL_COLUMNS, opts.mapping, file, table.headerLine);
   const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
   const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal);
@@ -72,7 +73,7 @@ export async function planBills(file: string, opts: PlanOptions = {}): Promise<I
   requireColumns(table, grouper.missingColumns());
   const rows = await feed(table, columns, grouper);
   const { records, statics } = grouper.finish();
-  return { kind: 'bills', file, rows, records, statics, table: tableFacts(table, columns, rules) };
+  return { kind: 'bills', file, rows, records, statics: withIgnored(table, statics), table: tableFacts(table, columns, rules) };
 }
 
 /**
@@ -85,7 +86,7 @@ export async function planBills(file: string, opts: PlanOptions = {}): Promise<I
  */
 export async function streamBills(file: string, opts: PlanOptions, sink: PlanSink): Promise<PlanFacts> {
   const reading = combineReadingOptions(opts, opts.mapping);
-  const table = await openTable(file, { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding });
+  const table = await openTable(file, tableOptions(file, 'bills', opts, reading));
   const columns = resolveColumns(table.headers, BILL_COLUMNS, opts.mapping, file, table.headerLine);
   const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
   const refOf = billRefReader(columns);
@@ -110,12 +111,14 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
     for (const st of statics) if (st.status === 'invalid') invalidRows++;
     await sink.add(r as MappedRecord<BillPayload>[], statics);
   };
+  await hand({ records: [], statics: ignoredLines(table.titles) });
   const rows = await feed(table, columns, grouper, async () => {
     await hand(grouper.takeFinished());
     heap.check();
   });
   lastLine.clear();
   await hand(grouper.finish());
+  await hand({ records: [], statics: ignoredLines(table.footers) });
   return { kind: 'bills', file, rows, records, invalidRows, table: tableFacts(table, columns, rules) };
 }
 
@@ -129,7 +132,7 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   if (isBuiltInPreset(opts.mapping)) throw new UsageError('the built-in mappings (quickbooks, xero) read bill exports; they do not apply to estimates. Pass a mapping file (--mapping MAP.json) instead.');
   if (opts.vendorsFile !== undefined) throw new UsageError('--vendors applies to bill imports only; remove it.');
   const reading = combineReadingOptions(opts, opts.mapping);
-  const table = await openTable(file, { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding });
+  const table = await openTable(file, tableOptions(file, 'estimates', opts, reading));
   const columns = resolveColumns(table.headers, ESTIMATE_COLUMNS, opts.mapping, file, table.headerLine);
   const projectOf = estimateProjectKeyReader(file, columns, opts.resolver);
   const lastLine = new Map<string, number>();
@@ -152,12 +155,14 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
     for (const st of statics) if (st.status === 'invalid') invalidRows++;
     await sink.add(r as MappedRecord<EstimatePayload>[], statics);
   };
+  await hand({ records: [], statics: ignoredLines(table.titles) });
   const rows = await feed(table, columns, grouper, async () => {
     await hand(grouper.takeFinished());
     heap.check();
   });
   lastLine.clear();
   await hand(grouper.finish());
+  await hand({ records: [], statics: ignoredLines(table.footers) });
   return { kind: 'estimates', file, rows, records, invalidRows, table: tableFacts(table, columns, rules) };
 }
 
@@ -191,13 +196,25 @@ function columnsByIndex(width: number, columns: ColumnMap): Array<string | null>
 }
 
 function requireColumns(table: OpenedTable, missing: string[]): void {
-  if (missing.length === 0) return;
-  const shown = table.headers.slice(0, 30).map((h) => JSON.stringify(h.length > 40 ? `${h.slice(0, 37)}...` : h)).join(', ');
-  throw new FileError(
-    table.file,
-    `${table.file}:${table.headerLine}: missing column${missing.length > 1 ? 's' : ''}: ${missing.join('; ')}. ` +
-      `The header row has ${shown}${table.headers.length > 30 ? `, and ${table.headers.length - 30} more` : ''}; rename a header, or map it with --mapping MAP.json ({"columns": {"<header>": "<column>"}}).`,
-  );
+  if (missing.length > 0) throw missingColumnsError(table.file, table.headerLine, table.headers, missing);
+}
+
+/**
+ * How an import opens its file: the header row is the first row with every required column
+ * (CONTRACT.md §3a), after the mapping and the options, or the one `--header-row` names.
+ */
+function tableOptions(file: string, kind: 'estimates' | 'bills', opts: PlanOptions, reading: { encoding?: OpenTableOptions['encoding'] }): OpenTableOptions {
+  const header = kind === 'estimates'
+    ? headerRule(file, ESTIMATE_COLUMNS, opts.mapping, missingEstimateColumns)
+    // Whether vendor names can be read is an option, not a column: a vendor column is found either way.
+    : headerRule(file, BILL_COLUMNS, opts.mapping, (columns) => missingBillColumns(columns, true));
+  return { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding, header, headerRow: opts.headerRow ?? opts.mapping?.headerRow };
+}
+
+/** The plan's report lines with the file's title and footer lines (`ignored`) added. */
+function withIgnored(table: OpenedTable, statics: StaticLine[]): StaticLine[] {
+  if (table.titles.length === 0 && table.footers.length === 0) return statics;
+  return [...ignoredLines(table.titles), ...statics, ...ignoredLines(table.footers)];
 }
 
 async function feed(table: OpenedTable, columns: ColumnMap, grouper: { add(row: SourceRow): void }, afterBatch?: () => Promise<void>): Promise<number> {

@@ -29,6 +29,7 @@ import { numberOf, textOf } from './fast-cells.ts';
 import type { ColumnMap } from './header.ts';
 import type { MappedRecord } from './mapped-record.ts';
 import { PROJECT_REF_COLUMNS, ProjectRefReader, type ProjectResolver } from './project-refs.ts';
+import { missingBillColumns } from './required-columns.ts';
 import { CellValueError, parseBoolean, parseDate, parseId, parseRateText, parseText, US_RULES, type ReadingRules } from './values.ts';
 import type { VendorDirectory } from './vendors.ts';
 
@@ -175,7 +176,7 @@ export class BillGrouper {
 
   constructor(
     private readonly file: string,
-    columns: ColumnMap,
+    private readonly columns: ColumnMap,
     resolver: ProjectResolver | undefined,
     private readonly vendors: VendorDirectory | undefined,
     /** How the file writes numbers and dates (settled once per file, `settleReadingRules`). */
@@ -197,13 +198,7 @@ export class BillGrouper {
 
   /** Required columns the file lacks, and a vendor column that has no vendors file to read it. */
   missingColumns(): string[] {
-    const missing: string[] = [];
-    if (!this.projects.present) missing.push('project_id (or project_number / project_name)');
-    if (this.vendorId === undefined && this.vendorName === undefined) missing.push('vendor_id (or vendor with --vendors VENDORS.csv)');
-    else if (this.vendorId === undefined && this.vendors === undefined) missing.push('vendor_id, or --vendors VENDORS.csv to read the vendor names of the vendor column');
-    if (!this.itemFields.some((f) => f.column === 'item_name')) missing.push('item_name');
-    if (!this.itemFields.some((f) => f.column === 'rate')) missing.push('rate');
-    return missing;
+    return missingBillColumns(this.columns, this.vendors !== undefined);
   }
 
   /**

@@ -38,6 +38,7 @@ import type { ColumnMap } from './header.ts';
 import type { MappedRecord } from './mapped-record.ts';
 import { TextArena } from './text-arena.ts';
 import { ProjectRefReader, type ProjectResolver } from './project-refs.ts';
+import { missingEstimateColumns } from './required-columns.ts';
 import { CellValueError, parseBoolean, parseId, US_RULES, type ReadingRules } from './values.ts';
 
 interface Col {
@@ -123,7 +124,7 @@ export class EstimateGrouper {
 
   constructor(
     private readonly file: string,
-    columns: ColumnMap,
+    private readonly columns: ColumnMap,
     resolver: ProjectResolver | undefined,
     /** How the file writes numbers (settled once per file, `settleReadingRules`). */
     private readonly rules: ReadingRules = US_RULES,
@@ -154,10 +155,7 @@ export class EstimateGrouper {
 
   /** The required columns the file lacks (CONTRACT.md §3). */
   missingColumns(): string[] {
-    const missing: string[] = [];
-    if (!this.projects.present) missing.push('project_id (or project_number / project_name)');
-    if (this.name === undefined) missing.push('estimate_name');
-    return missing;
+    return missingEstimateColumns(this.columns);
   }
 
   /**

@@ -121,6 +121,64 @@ export function resolveColumns(
   options: ResolveColumnsOptions = {},
 ): ColumnMap {
   const lenient = options.lenientMapping ?? isBuiltInPreset(mapping);
+  const { knownByName, canonical, sources, byColumn, firstByName, unknown, clashes, sourceLineIndex, errorIndex } = matchHeaders(headers, known, mapping);
+
+  const where = `${file}:${headerLine}`;
+  if (clashes.length > 0) {
+    const q = new Quoter();
+    const shown: string[] = [];
+    for (const [a, b, column] of clashes.slice(0, MAX_LISTED)) {
+      const qa = q.quote(a);
+      const qb = q.quote(b);
+      if (qa === undefined || qb === undefined) break;
+      shown.push(column === undefined ? `${qa} and ${qb} are the same column` : `${qa} and ${qb} both give column ${column}`);
+    }
+    throw new FileError(
+      file,
+      `${where}: duplicate columns: ${shown.join('; ')}${more(clashes.length - shown.length)}. Keep one of each, or skip the others with "ignore": [...] in the mapping file (--mapping MAP.json).`,
+    );
+  }
+  if (!lenient && mapping !== undefined) checkMappingEntries(headers, firstByName, known, mapping, file, where);
+  if (unknown.length > 0) {
+    const taken = new Set(byColumn.keys());
+    for (const name of Object.keys(mapping?.constants ?? {})) {
+      const column = knownByName.get(normalizeHeader(name));
+      if (column !== undefined) taken.add(column);
+    }
+    throw new FileError(file, unknownColumnsMessage(unknown, known, taken, `${where}: `));
+  }
+
+  for (const [name, value] of Object.entries(mapping?.constants ?? {})) {
+    const column = canonical(name, 'sets a constant for');
+    const inFile = byColumn.get(column);
+    if (inFile !== undefined) {
+      throw new ConfigError(`the mapping file sets a constant for ${column}, but ${file} has that column too (${new Quoter().quote(inFile.header)}). Remove the constant, or add ${new Quoter().quote(inFile.header)} to "ignore".`);
+    }
+    const source = { column, header: column, index: -1, constant: value };
+    byColumn.set(column, source);
+    sources.push(source);
+  }
+  return new ColumnMap(file, sources, { sourceLineIndex, errorIndex });
+}
+
+/** What matching a row of headers to the columns found, before anything about it is refused. */
+interface HeaderMatch {
+  knownByName: Map<string, string>;
+  /** The canonical column a mapping entry names; a `ConfigError` when it names none. */
+  canonical: (name: string, what: string) => string;
+  sources: ColumnSource[];
+  byColumn: Map<string, ColumnSource>;
+  /** Each normalised header's first spelling in the row. */
+  firstByName: Map<string, string>;
+  unknown: string[];
+  /** Two headers that are one column: [first, second, the column when a mapping made them one]. */
+  clashes: Array<[string, string, string | undefined]>;
+  sourceLineIndex: number;
+  errorIndex: number;
+}
+
+/** Matches one row of headers to the columns (the mapping's renames and ignores applied); refuses nothing but a mapping to an unknown column. */
+function matchHeaders(headers: readonly string[], known: readonly string[], mapping: MappingFile | undefined): HeaderMatch {
   const knownByName = new Map(known.map((k) => [normalizeHeader(k), k]));
   const canonical = (name: string, what: string): string => {
     const column = knownByName.get(normalizeHeader(name));
@@ -168,43 +226,23 @@ export function resolveColumns(
     byColumn.set(column, source);
     sources.push(source);
   });
+  return { knownByName, canonical, sources, byColumn, firstByName, unknown, clashes, sourceLineIndex, errorIndex };
+}
 
-  const where = `${file}:${headerLine}`;
-  if (clashes.length > 0) {
-    const q = new Quoter();
-    const shown: string[] = [];
-    for (const [a, b, column] of clashes.slice(0, MAX_LISTED)) {
-      const qa = q.quote(a);
-      const qb = q.quote(b);
-      if (qa === undefined || qb === undefined) break;
-      shown.push(column === undefined ? `${qa} and ${qb} are the same column` : `${qa} and ${qb} both give column ${column}`);
-    }
-    throw new FileError(
-      file,
-      `${where}: duplicate columns: ${shown.join('; ')}${more(clashes.length - shown.length)}. Keep one of each, or skip the others with "ignore": [...] in the mapping file (--mapping MAP.json).`,
-    );
-  }
-  if (!lenient && mapping !== undefined) checkMappingEntries(headers, firstByName, known, mapping, file, where);
-  if (unknown.length > 0) {
-    const taken = new Set(byColumn.keys());
-    for (const name of Object.keys(mapping?.constants ?? {})) {
-      const column = knownByName.get(normalizeHeader(name));
-      if (column !== undefined) taken.add(column);
-    }
-    throw new FileError(file, unknownColumnsMessage(unknown, known, taken, where));
-  }
-
+/**
+ * The columns a row would give as the header row, refusing nothing about the row (unknown or
+ * duplicate headers, mapping entries it lacks): to tell the header row from a title block above
+ * it (`headerRule`), which `resolveColumns` then checks as it checks any header row. The
+ * mapping's constants count as columns. `unknown`: its headers that name no column.
+ */
+export function candidateColumns(headers: readonly string[], known: readonly string[], mapping: MappingFile | undefined, file: string): { columns: ColumnMap; unknown: string[] } {
+  const { knownByName, sources, byColumn, unknown, sourceLineIndex, errorIndex } = matchHeaders(headers, known, mapping);
+  const all = [...sources];
   for (const [name, value] of Object.entries(mapping?.constants ?? {})) {
-    const column = canonical(name, 'sets a constant for');
-    const inFile = byColumn.get(column);
-    if (inFile !== undefined) {
-      throw new ConfigError(`the mapping file sets a constant for ${column}, but ${file} has that column too (${new Quoter().quote(inFile.header)}). Remove the constant, or add ${new Quoter().quote(inFile.header)} to "ignore".`);
-    }
-    const source = { column, header: column, index: -1, constant: value };
-    byColumn.set(column, source);
-    sources.push(source);
+    const column = knownByName.get(normalizeHeader(name));
+    if (column !== undefined && !byColumn.has(column)) all.push({ column, header: column, index: -1, constant: value });
   }
-  return new ColumnMap(file, sources, { sourceLineIndex, errorIndex });
+  return { columns: new ColumnMap(file, all, { sourceLineIndex, errorIndex }), unknown };
 }
 
 /** At most this many headers (or entries) are named in one message; the rest are counted. */
@@ -250,9 +288,9 @@ function checkMappingEntries(
 /**
  * `bills.csv:1: unknown columns "UOM", "Unit Price". Did you mean: "UOM" → unit, "Unit Price" →
  * unit_cost? To read them so, pass --mapping MAP.json with {"columns": {...}}; to skip them,
- * {"ignore": [...]}. Known columns: …`
+ * {"ignore": [...]}. Known columns: …` (`lead` is what comes before "unknown columns").
  */
-function unknownColumnsMessage(unknown: readonly string[], known: readonly string[], taken: ReadonlySet<string>, where: string): string {
+export function unknownColumnsMessage(unknown: readonly string[], known: readonly string[], taken: ReadonlySet<string>, lead: string): string {
   const q = new Quoter();
   const shown: Array<{ header: string; quoted: string; column: string | undefined }> = [];
   const proposed = new Set(taken);
@@ -272,7 +310,7 @@ function unknownColumnsMessage(unknown: readonly string[], known: readonly strin
   const suggested = shown.filter((s) => s.column !== undefined);
   const others = shown.filter((s) => s.column === undefined);
   const etc = rest > 0 ? ', …' : '';
-  let message = `${where}: unknown column${plural ? 's' : ''} ${list}.`;
+  let message = `${lead}unknown column${plural ? 's' : ''} ${list}.`;
   if (suggested.length === 0) {
     return (
       `${message} ${knownText} ` +
@@ -288,6 +326,11 @@ function unknownColumnsMessage(unknown: readonly string[], known: readonly strin
     message += ` To read ${suggested.length > 1 ? 'those' : 'that one'} so and skip the others, pass --mapping MAP.json with {${columns}, "ignore": [${others.map((s) => s.quoted).join(', ')}${etc}]}.`;
   }
   return `${message} ${knownText}`;
+}
+
+/** `"a", "b", "c" and 7 more`: the row's non-empty headers, quoted within a message's budget. */
+export function listHeaders(headers: readonly string[]): string {
+  return new Quoter().list(headers.filter((h) => h.trim() !== ''), MAX_LISTED);
 }
 
 function more(n: number): string {

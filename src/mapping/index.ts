@@ -1,6 +1,9 @@
 export {
   normalizeHeader, resolveColumns, ColumnMap, errorsFileColumnOf, ERRORS_FILE_COLUMNS, SOURCE_LINE_COLUMN, ERROR_COLUMN, type ColumnSource, type ResolveColumnsOptions,
 } from './header.ts';
+export { headerRule, missingColumnsError } from './header-rule.ts';
+export { missingBillColumns, missingEstimateColumns } from './required-columns.ts';
+export { ignoredLines, type IgnoredReason, type RowStatus, type StaticLine } from './report-line.ts';
 export { suggestColumn, suggestHeader } from './suggest.ts';
 export { loadMappingFile, parseMappingFile, type MappingFile } from './mapping-file.ts';
 export {

@@ -1,24 +1,29 @@
 import { createReadStream } from 'node:fs';
 import { FileError, InterruptedError, RowError } from '../errors/index.ts';
 import { createCsvEngine, type CsvEngine } from './csv-engine.ts';
-import { detectDelimiter, headerLineEnd, type Delimiter } from './delimiter.ts';
+import { findCsvTableStart, type CsvTableStart } from './csv-head.ts';
+import type { Delimiter } from './delimiter.ts';
+import { FooterWatch } from './footer.ts';
 import { fileSystemError, isFileSystemError } from './file-errors.ts';
 import { EncodingMismatch, InputDecoder, NulByte, type EncodingOption, type InputEncoding } from './input-decoder.ts';
 import { locateByte } from './locate-byte.ts';
 import { LineTracker } from './line-tracker.ts';
-import type { SourceRow } from './types.ts';
+import type { HeaderRule, IgnoredLine, SourceRow } from './types.ts';
 
 export interface CsvHead {
   headers: string[];
   headerLine: number;
   encoding: InputEncoding;
   delimiter: Delimiter;
+  /** The rows above the header row (CONTRACT.md §3a). */
+  titles: IgnoredLine[];
 }
 
 /**
- * A header line longer than this (an unclosed quote in the header, a file without line breaks)
- * stops the search for its end: the delimiter is guessed from what was read, and csv-parse then
- * reports the real problem. Without the cap the search would rescan an ever-growing prefix.
+ * The start of the file that is held to find the header row (`findCsvTableStart`). Past this
+ * (an unclosed quote in the header, a file without line breaks, huge title lines) the search
+ * decides on what was read, and csv-parse then reports the real problem. Without the cap the
+ * search would rescan an ever-growing prefix.
  */
 const MAX_HEADER_CHARS = 1024 * 1024;
 
@@ -44,11 +49,24 @@ const FEED_BYTES = 64 * 1024;
  * with `headOnly` the read stops there (that is how `openTable` learns the headers without
  * reading the whole file). Then data rows come out in batches, one per slice of the file parsed.
  * Rows whose cells are all empty (`,,,` lines that spreadsheets leave behind) are skipped.
+ *
+ * Where the table is (CONTRACT.md §3a): the header row is found in the first lines
+ * (`findCsvTableStart`: `header`, `headerRow`, a `sep=` line); the lines above it are never
+ * rows. A footer (a blank row, then rows with at most one value, to the end) is held back
+ * (`FooterWatch`) and handed to `onFooter` at the end instead of coming out as rows.
  */
 export async function* readCsv(
   file: string,
   onHead: (head: CsvHead) => void,
-  options: { headOnly?: boolean; signal?: AbortSignal; onEncoding?: (encoding: InputEncoding) => void; encoding?: EncodingOption } = {},
+  options: {
+    headOnly?: boolean;
+    signal?: AbortSignal;
+    onEncoding?: (encoding: InputEncoding) => void;
+    encoding?: EncodingOption;
+    header?: HeaderRule;
+    headerRow?: number;
+    onFooter?: (lines: IgnoredLine[]) => void;
+  } = {},
 ): AsyncGenerator<SourceRow[]> {
   const { headOnly = false, signal, onEncoding } = options;
   const decoder = new InputDecoder(file, options.encoding);
@@ -57,17 +75,26 @@ export async function* readCsv(
   let delimiter: Delimiter = ',';
   let head: CsvHead | undefined;
   let batch: SourceRow[] = [];
-  // Until the header line is complete the delimiter is unknown: keep the chunks read so far.
+  // Until the header row is found the delimiter is unknown: keep the chunks read so far.
   let pending: Buffer[] = [];
   let pendingText = '';
+  let start: CsvTableStart | undefined;
+  const footer = new FooterWatch(options.header !== undefined);
+  let width = 0;
+  let emptyLines = 0;
 
   const push = (fields: string[]): void => {
     const info = engine!.info;
     const line = tracker.startLine(info.lines, info.empty_lines, fields);
     if (head === undefined) {
+      // The title block (and a `sep=` line) above the header row: no rows.
+      if (line < start!.headerLine) return;
+      if (line > start!.headerLine) throw headerNotParsed(file, start!.headerLine);
       if (fields.length > MAX_COLUMNS) throw tooManyColumns(file, line, fields.length);
       if (fields.every((h) => h.trim() === '')) throw noHeader(file, line);
-      head = { headers: fields, headerLine: line, encoding: decoder.encoding, delimiter };
+      head = { headers: fields, headerLine: line, encoding: decoder.encoding, delimiter, titles: start!.titles };
+      width = fields.length;
+      emptyLines = info.empty_lines;
       onHead(head);
       return;
     }
@@ -78,14 +105,23 @@ export async function* readCsv(
       any = true;
       if (n > MAX_CELL_CHARS) throw cellTooLong(file, line, i, head.headers[i], fields[i]!);
     }
-    if (any) batch.push({ line, values: fields });
+    // A blank row, or empty lines csv-parse skipped: what a footer starts with.
+    if (!any || info.empty_lines !== emptyLines) {
+      emptyLines = info.empty_lines;
+      footer.blank();
+      if (!any) return;
+    }
+    const row = { line, values: fields };
+    if (fields.length === width) footer.take(row, batch);
+    else footer.take(row, batch, () => fieldCount(file, line, fields.length, width, delimiter));
   };
   const feed = (chunk: Buffer | undefined, end: boolean): void => {
     const err = engine!.parse(chunk, end, push, noop);
-    if (err) throw csvError(file, err, tracker, engine!, delimiter, head);
+    if (err) throw csvError(file, err, tracker, engine!, head);
   };
-  const startEngine = (text: string): void => {
-    delimiter = detectDelimiter(text);
+  const startEngine = (found: CsvTableStart): void => {
+    start = found;
+    delimiter = found.delimiter;
     engine = createCsvEngine(delimiter);
     const buffered = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
     pending = [];
@@ -113,17 +149,16 @@ export async function* readCsv(
       } else {
         pending.push(chunk);
         pendingText += chunk.toString('utf8');
-        const text = pendingText.replace(/^[\r\n]+/, '');
-        const end = headerLineEnd(text);
-        if (end !== -1 && headOnly && text.length === pendingText.length) {
-          head = plainHeader(text.slice(0, end), decoder.encoding);
+        const cut = pendingText.length > MAX_HEADER_CHARS;
+        const found = findCsvTableStart(pendingText, cut, file, options.header, options.headerRow, cut);
+        if (found !== undefined && headOnly) {
+          head = plainHeader(found, decoder.encoding);
           if (head !== undefined) {
             onHead(head);
             return;
           }
         }
-        if (end !== -1) startEngine(text.slice(0, end));
-        else if (text.length > MAX_HEADER_CHARS) startEngine(text);
+        if (found !== undefined) startEngine(found);
       }
       if (head && headOnly) return;
       if (batch.length > 0) {
@@ -133,7 +168,11 @@ export async function* readCsv(
       }
     }
     const rest = decoder.end();
-    if (!engine) startEngine(pendingText);
+    if (!engine) {
+      const found = findCsvTableStart(pendingText, true, file, options.header, options.headerRow);
+      if (found === undefined) throw emptyFile(file);
+      startEngine(found);
+    }
     if (rest) feed(rest, false);
     feed(undefined, true);
   } catch (err) {
@@ -143,10 +182,25 @@ export async function* readCsv(
   } finally {
     stream.destroy();
   }
-  if (head === undefined) {
-    throw new FileError(file, `${file} is empty: the first line must be a header row naming the columns (e.g. project_id,estimate_name,category).`);
-  }
-  if (batch.length > 0 && !headOnly) yield batch;
+  if (head === undefined) throw emptyFile(file);
+  if (headOnly) return;
+  options.onFooter?.(footer.end());
+  if (batch.length > 0) yield batch;
+}
+
+function emptyFile(file: string): FileError {
+  return new FileError(file, `${file} is empty: the first line must be a header row naming the columns (e.g. project_id,estimate_name,category).`);
+}
+
+/** The engine read no row where the header row was found (quotes read otherwise than the search read them). */
+function headerNotParsed(file: string, headerLine: number): FileError {
+  return new FileError(file, `${file}:${headerLine}: the header row cannot be read here: a quote in it or in the lines above it is not closed where it should be. Check the quotes of the first lines, or name the header row with --header-row N.`);
+}
+
+function fieldCount(file: string, line: number, count: number, expected: number, delimiter: Delimiter): RowError {
+  const shown = delimiter === '\t' ? 'tab' : `"${delimiter}"`;
+  return new RowError(file, line, undefined,
+    `this row has ${count} fields but the header has ${expected}. Quote any value that contains the delimiter ${shown} (as "1,234.50"), and make every row have one value per header.`);
 }
 
 function noop(): void {}
@@ -169,20 +223,19 @@ async function encodingError(file: string, err: EncodingMismatch, encoding: Inpu
 }
 
 /**
- * The header of a file whose first line is a plain header (no quotes, some name given), split
- * as csv-parse splits it, or undefined for any other first line (the engine then reads it).
+ * The header found by `findCsvTableStart`, when its line holds no quote (its cells are then
+ * split as csv-parse splits them) and some name, or undefined (the engine then reads it).
  * Why: `openTable` reads the header on its own before the rows are read. A second csv-parse
  * engine in the process makes V8 see two instances of each engine method and slows the read
  * of the rows that follows by about 15% (measured on the 1,000,000-row bench file); a plain
  * header needs no engine.
  */
-function plainHeader(line: string, encoding: InputEncoding): CsvHead | undefined {
-  if (line.includes('"')) return undefined;
-  const delimiter = detectDelimiter(line);
-  const headers = line.split(delimiter);
+function plainHeader(found: CsvTableStart, encoding: InputEncoding): CsvHead | undefined {
+  if (!found.plain) return undefined;
+  const headers = found.cells;
   if (headers.length > MAX_COLUMNS) return undefined; // the engine path reports it
   if (headers.every((h) => h.trim() === '')) return undefined; // the engine path reports it
-  return { headers, headerLine: 1, encoding, delimiter };
+  return { headers, headerLine: found.headerLine, encoding, delimiter: found.delimiter, titles: found.titles };
 }
 
 function tooManyColumns(file: string, line: number, count: number): FileError {
@@ -205,9 +258,8 @@ function noHeader(file: string, line: number): FileError {
 }
 
 /** Turns csv-parse's errors into `RowError`s that name the line the record starts on. */
-function csvError(file: string, err: Error, tracker: LineTracker, engine: CsvEngine, delimiter: Delimiter, head: CsvHead | undefined): Error {
+function csvError(file: string, err: Error, tracker: LineTracker, engine: CsvEngine, head: CsvHead | undefined): Error {
   const e = err as Error & { code?: string; lines?: number; record?: string[]; column?: unknown };
-  const shown = delimiter === '\t' ? 'tab' : `"${delimiter}"`;
   switch (e.code) {
     case 'CSV_QUOTE_NOT_CLOSED': {
       // csv-parse's `column` is the index of the field whose quote opened.
@@ -216,13 +268,6 @@ function csvError(file: string, err: Error, tracker: LineTracker, engine: CsvEng
       const where = index === undefined ? undefined : header?.trim() ? `${index + 1} (${quote(header)})` : `${index + 1}`;
       return new RowError(file, tracker.pendingStart(engine.info.empty_lines), where,
         'a quoted field is opened here and never closed, so the rest of the file reads as one field. Close the quote, or double any quote inside a quoted field ("").');
-    }
-    case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH': {
-      const fields = e.record ?? [];
-      const line = tracker.startLine(e.lines ?? engine.info.lines, engine.info.empty_lines, fields);
-      const expected = head?.headers.length ?? 0;
-      return new RowError(file, line, undefined,
-        `this row has ${fields.length} fields but the header has ${expected}. Quote any value that contains the delimiter ${shown} (as "1,234.50"), and make every row have one value per header.`);
     }
     case 'CSV_MAX_RECORD_SIZE':
       return new RowError(file, tracker.pendingStart(engine.info.empty_lines), undefined,

@@ -13,7 +13,7 @@ import { readXlsx, readXlsxSheetFacts, type XlsxCache, type XlsxHead } from './x
  */
 export async function openTable(file: string, opts: OpenTableOptions = {}): Promise<OpenedTable> {
   const kind = await sniffKind(file);
-  const { signal } = opts;
+  const { signal, header, headerRow } = opts;
   if (kind === 'xlsx') {
     if (opts.encoding !== undefined && opts.encoding !== 'auto') {
       throw new FileError(file, `--encoding applies to CSV files only; ${file} is an .xlsx workbook, whose text is always Unicode. Remove --encoding.`);
@@ -26,29 +26,32 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
       head = h;
       workbook = w;
     };
-    for await (const _ of readXlsx(file, opts.sheet, onHead, { headOnly: true, signal, cache })) {
+    for await (const _ of readXlsx(file, opts.sheet, onHead, { headOnly: true, signal, cache, table: { header, headerRow } })) {
       // headOnly yields nothing
     }
-    const { headers, headerLine, date1904 } = head!;
-    const batches = (): AsyncIterable<SourceRow[]> => readXlsx(file, opts.sheet, noop, { signal, cache });
+    const { headers, headerLine, date1904, titles } = head!;
     let facts: Promise<SheetFacts> | undefined;
     const sheetFacts = (): Promise<SheetFacts> => (facts ??= readXlsxSheetFacts(file, opts.sheet, cache));
-    return { file, headers, headerLine, kind, date1904, workbook, sheetFacts, batches, rows: () => flatten(batches()) };
+    const table: OpenedTable = { file, headers, headerLine, kind, date1904, workbook, sheetFacts, titles, footers: [], batches, rows: () => flatten(batches()) };
+    function batches(): AsyncIterable<SourceRow[]> {
+      return readXlsx(file, opts.sheet, noop, { signal, cache, table: { header, headerRow, onFooter: (lines) => (table.footers = lines) } });
+    }
+    return table;
   }
   if (opts.sheet !== undefined) {
     throw new FileError(file, `--sheet applies to .xlsx workbooks only; ${file} is read as CSV. Remove --sheet.`);
   }
   const { encoding: forced } = opts;
   let head: CsvHead | undefined;
-  for await (const _ of readCsv(file, (h) => (head = h), { headOnly: true, signal, encoding: forced })) {
+  for await (const _ of readCsv(file, (h) => (head = h), { headOnly: true, signal, encoding: forced, header, headerRow })) {
     // headOnly yields nothing
   }
-  const { headers, headerLine, encoding, delimiter } = head!;
-  const table: OpenedTable = { file, headers, headerLine, kind, encoding, delimiter, batches, rows: () => flatten(batches()) };
+  const { headers, headerLine, encoding, delimiter, titles } = head!;
+  const table: OpenedTable = { file, headers, headerLine, kind, encoding, delimiter, titles, footers: [], batches, rows: () => flatten(batches()) };
   // A Windows-1252 file can look like UTF-8 (pure ASCII) up to its first accented letter, which
   // may come long after the header: reading the rows settles `encoding`.
   function batches(): AsyncIterable<SourceRow[]> {
-    return readCsv(file, noop, { signal, encoding: forced, onEncoding: (e) => (table.encoding = e) });
+    return readCsv(file, noop, { signal, encoding: forced, header, headerRow, onEncoding: (e) => (table.encoding = e), onFooter: (lines) => (table.footers = lines) });
   }
   return table;
 }

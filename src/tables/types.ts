@@ -143,6 +143,17 @@ export interface OpenedTable {
    * on the first call (a pass over the sheet, see `xlsx/sheet-facts.ts`), then kept.
    */
   sheetFacts?: () => Promise<SheetFacts>;
+  /**
+   * The rows above the header row that are not blank (a title block, CONTRACT.md §3a), as
+   * `title` lines; a `sep=` line and blank lines are not among them.
+   */
+  titles: IgnoredLine[];
+  /**
+   * The footer below the last row (a blank row, then rows with at most one value), as `footer`
+   * lines. Known once `rows()` or `batches()` has been read to the end (empty until then); those
+   * rows are never handed out as data rows.
+   */
+  footers: IgnoredLine[];
   /** The data rows, one at a time. Each call reads the file again from the start. */
   rows(): AsyncIterable<SourceRow>;
   /**
@@ -152,7 +163,41 @@ export interface OpenedTable {
   batches(): AsyncIterable<SourceRow[]>;
 }
 
+/** A line of the file that is not part of the table: a title above the header row, or a footer below the rows. */
+export interface IgnoredLine {
+  line: number;
+  reason: 'title' | 'footer';
+  /** What the report says of it. */
+  message: string;
+}
+
+/**
+ * How the reader tells the header row from a title block above it (CONTRACT.md §3a): the header
+ * row is the first of the first `HEADER_SEARCH_ROWS` rows in which every required column is
+ * found. The mapping layer knows which columns are required; the reader only asks.
+ */
+export interface HeaderRule {
+  /** The required columns `cells` lacks as a header row (none: it is the header row), and how many known columns it names. */
+  check(cells: readonly string[]): { missing: readonly string[]; named: number };
+  /** The error when no row qualifies: `closest` is the row that came closest (its line and cells, what it lacks). */
+  notFound(closest: HeaderCandidate, rowsSearched: number): Error;
+}
+
+/** A row that was looked at as a possible header row. */
+export interface HeaderCandidate {
+  line: number;
+  cells: readonly string[];
+  missing: readonly string[];
+}
+
 export interface OpenTableOptions {
+  /**
+   * Which row is the header row: without it, the first row that is not blank (a first `{}` line
+   * is a title); with it, the first row that `header.check` accepts.
+   */
+  header?: HeaderRule;
+  /** `--header-row N`: the physical line (CSV) or sheet row (.xlsx) of the header row; rows above it are the title block. */
+  headerRow?: number;
   /** CSV only: `--encoding`; default `auto` (CONTRACT.md §3). */
   encoding?: import('./input-decoder.ts').EncodingOption;
   /** .xlsx only: the sheet to read; default the first sheet of the workbook. */

@@ -21,6 +21,7 @@ export function registerImport(program: Command): void {
       .option('--detach', 'submit the import, print its id and return')
       .option('--json', 'print the summary as one JSON object on standard output (progress stays on standard error)')
       .option('--resend-unknown', 'send again records whose earlier request may have reached the service (bills: may create a duplicate)')
+      .option('--header-row <n>', 'the line (.xlsx: the row) of the header row; default the first of the first 30 rows that has every required column, the rows above it being a title block')
       .addOption(new Option('--encoding <encoding>', 'CSV: how FILE is encoded; auto reads UTF-8 (BOM or not), UTF-16 with BOM and Windows-1252, and stops on a mix').choices([...ENCODING_OPTIONS]))
       .addOption(new Option('--date-format <order>', 'how 03/02/2026 is read; auto decides from the file and stops when it cannot').choices(['auto', 'YMD', 'MDY', 'DMY']))
       .addOption(new Option('--decimal-separator <sep>', 'how numbers are written; auto: "," in a ;-separated file, else "."').choices(['auto', '.', ',']));

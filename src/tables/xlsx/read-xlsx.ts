@@ -4,7 +4,7 @@ import { fileSystemError, isFileSystemError } from '../file-errors.ts';
 import type { SheetFacts, SourceRow, WorkbookFacts } from '../types.ts';
 import { readWorkbook, type Workbook, type XlsxCache } from './package.ts';
 import { readSheetFacts } from './sheet-facts.ts';
-import { readSheet, type XlsxHead } from './sheet.ts';
+import { readSheet, type SheetTableOptions, type XlsxHead } from './sheet.ts';
 import { openZip, type Zip, type ZipEntry } from './zip.ts';
 
 export type { XlsxCache } from './package.ts';
@@ -49,19 +49,19 @@ export type { XlsxHead } from './sheet.ts';
 /**
  * Reads one sheet of an .xlsx workbook, streaming. The sheet is `sheet` when given (exactly, else
  * ignoring case as Excel does), else the first visible worksheet in tab order. The header row is
- * the sheet's first non-empty row; line numbers are the sheet's row numbers. Empty rows are
- * skipped. A value in a column that has no header is an error, since it would silently be lost.
- * `onHead` also gets the workbook's tabs.
+ * the sheet's first non-empty row, or the one `options.table` finds (CONTRACT.md §3a); line
+ * numbers are the sheet's row numbers. Empty rows are skipped. A value in a column that has no
+ * header is an error, since it would silently be lost. `onHead` also gets the workbook's tabs.
  */
 export function readXlsx(
   file: string,
   sheet: string | undefined,
   onHead: (head: XlsxHead, workbook: WorkbookFacts) => void,
-  options: { headOnly?: boolean; signal?: AbortSignal; cache?: XlsxCache } = {},
+  options: { headOnly?: boolean; signal?: AbortSignal; cache?: XlsxCache; table?: SheetTableOptions } = {},
 ): AsyncGenerator<SourceRow[]> {
   const { headOnly = false, signal } = options;
   return withSheet(file, sheet, options.cache, ({ book, name, zip, part }) =>
-    readSheet(file, name, zip.read(part), book.context, (head) => onHead(head, book.facts(name)), headOnly, signal),
+    readSheet(file, name, zip.read(part), book.context, (head) => onHead(head, book.facts(name)), headOnly, signal, options.table),
   );
 }
 

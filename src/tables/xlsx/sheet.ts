@@ -1,5 +1,7 @@
 import { FileError, InterruptedError, RowError } from '../../errors/index.ts';
-import { UnreadableCell, type CellValue, type SourceRow } from '../types.ts';
+import { FooterWatch } from '../footer.ts';
+import { HeaderSearch } from '../header-search.ts';
+import { UnreadableCell, type CellValue, type HeaderRule, type IgnoredLine, type SourceRow } from '../types.ts';
 import {
   MAX_CELL_CHARS,
   MAX_COLUMNS,
@@ -28,6 +30,15 @@ export interface XlsxHead {
   sheet: string;
   /** The workbook's date system is 1904's (for numbers a date column reads as serial days). */
   date1904: boolean;
+  /** The rows above the header row (CONTRACT.md §3a). */
+  titles: IgnoredLine[];
+}
+
+/** Where the table is (CONTRACT.md §3a): how the header row is found, and where the footer goes. */
+export interface SheetTableOptions {
+  header?: HeaderRule;
+  headerRow?: number;
+  onFooter?: (lines: IgnoredLine[]) => void;
 }
 
 /** Rows per batch: rows are parsed per chunk of XML, so batches only bound the hand-off cost. */
@@ -39,6 +50,8 @@ const MAX_SHARED_FORMULAS = 10_000;
  * Parses `<sheetData>` of one sheet and hands out its rows. Elements read (any prefix):
  * `<row r>`, `<c r t s>`, `<f t si>`, `<v>`, `<is>` with `<t>` and `<r><t>` (not `<rPh><t>`).
  * A `<row>` or `<c>` without `r` follows the one before it, as the format allows.
+ * The header row is the one `HeaderSearch` picks (the rows above it are a title block); a footer
+ * is held back (`FooterWatch`) and handed to `table.onFooter` at the end.
  */
 export async function* readSheet(
   file: string,
@@ -48,6 +61,7 @@ export async function* readSheet(
   onHead: (head: XlsxHead) => void,
   headOnly: boolean,
   signal: AbortSignal | undefined,
+  table: SheetTableOptions = {},
 ): AsyncGenerator<SourceRow[]> {
   const prefix = sheetRefName(sheetName);
   const xml = new XmlText();
@@ -56,6 +70,12 @@ export async function* readSheet(
   let width = 0;
   /** Header cells of the row being read, until the header row is found. */
   let headerCells: CellValue[] = [];
+  /** The first cell of the row being read that cannot be a header (an error value), until the header row is found. */
+  let headerProblem: FileError | undefined;
+  const search = new HeaderSearch(file, table.header, table.headerRow, 'row');
+  const footer = new FooterWatch(table.header !== undefined);
+  /** The last row that held a value: a gap after it is a blank row. */
+  let lastFilled = 0;
   let out: SourceRow[] = [];
   let values: CellValue[] | undefined;
   /** The row's `SourceRow.formats`, made only when a number or date cell has a format other than General. */
@@ -107,7 +127,9 @@ export async function* readSheet(
     if (value === null || value === '') return;
     if (headers === undefined) {
       if (value instanceof UnreadableCell) {
-        throw new FileError(file, `${at()}: the header row cannot be read: ${value.reason}.`);
+        // A row above the header row may hold one; the header row may not.
+        headerProblem ??= new FileError(file, `${at()}: the header row cannot be read: ${value.reason}.`);
+        if (table.header === undefined && table.headerRow === undefined) throw headerProblem;
       }
       if (col > MAX_COLUMNS) {
         throw new FileError(file, `${at()}: the header row has more than ${MAX_COLUMNS.toLocaleString('en-US')} columns (${where()} holds ${describeValue(value)}); at most ${MAX_COLUMNS.toLocaleString('en-US')} can be read. Delete the columns that are not imported, or move them to another sheet.`);
@@ -129,15 +151,27 @@ export async function* readSheet(
   function endRow(): void {
     if (headers === undefined) {
       const texts = Array.from(headerCells, (c) => xlsxHeaderText(c ?? null));
+      const problem = headerProblem;
       headerCells = [];
+      headerProblem = undefined;
       if (texts.every((t) => t.trim() === '')) return;
+      if (!search.offer(texts, row)) {
+        if (search.exhausted) throw search.failure();
+        return;
+      }
+      if (problem !== undefined) throw problem;
       headers = texts;
       width = texts.length;
-      onHead({ headers, headerLine: row, sheet: sheetName, date1904: ctx.date1904 });
+      lastFilled = row;
+      onHead({ headers, headerLine: row, sheet: sheetName, date1904: ctx.date1904, titles: search.titles(row) });
       return;
     }
     // Every row has the same shape (`formats` even when undefined), for the consumers' hot loops.
-    if (values !== undefined) out.push({ line: row, values, formats });
+    if (values !== undefined) {
+      if (row > lastFilled + 1) footer.blank();
+      lastFilled = row;
+      footer.take({ line: row, values, formats }, out);
+    }
     values = undefined;
     formats = undefined;
   }
@@ -270,7 +304,9 @@ export async function* readSheet(
     throw new FileError(file, `cannot read ${file} as an .xlsx workbook: sheet "${sheetName}" ends early, after row ${row} (the file is cut short or damaged). Open it in a spreadsheet and save it again as .xlsx, or export it as CSV.`);
   }
   if (headers === undefined) {
-    throw new FileError(file, `sheet "${sheetName}" of ${file} is empty: its first row must be a header row naming the columns.`);
+    throw search.failure() ?? new FileError(file, `sheet "${sheetName}" of ${file} is empty: its first row must be a header row naming the columns.`);
   }
+  if (headOnly) return;
+  table.onFooter?.(footer.end());
   if (out.length > 0) yield out;
 }

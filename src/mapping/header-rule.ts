@@ -1,0 +1,57 @@
+/**
+ * Which row of a spreadsheet is its header row (CONTRACT.md §3a), as the mapping layer sees it:
+ * the first of the first 30 rows in which every required column is found, after the mapping
+ * (renames, ignores, constants, presets) and the options. The reader (`src/tables/`) does the
+ * looking; this says what a header row is and what to tell the user when no row is one.
+ */
+import { FileError } from '../errors/index.ts';
+import type { HeaderCandidate, HeaderRule } from '../tables/index.ts';
+import { candidateColumns, listHeaders, unknownColumnsMessage, type ColumnMap } from './header.ts';
+import type { MappingFile } from './mapping-file.ts';
+
+/**
+ * The header rule of one import: `known` its columns, `missingOf` the required ones a row
+ * lacks (`required-columns.ts`).
+ */
+export function headerRule(file: string, known: readonly string[], mapping: MappingFile | undefined, missingOf: (columns: ColumnMap) => string[]): HeaderRule {
+  return {
+    check(cells) {
+      const { columns } = candidateColumns(cells, known, mapping, file);
+      return { missing: missingOf(columns), named: columns.columns().length };
+    },
+    notFound(closest, rowsSearched) {
+      return new FileError(file, noHeaderMessage(file, known, mapping, closest, rowsSearched));
+    },
+  };
+}
+
+/**
+ * `est.csv:5: missing column: estimate_name. No row of the first 30 has every required column;
+ * line 5 comes closest. Line 5 has "Job", "Qty"; rename a header, …`. When that row looks like a
+ * header (two values or more) and has headers that name no column, it says what they may be, as
+ * an unknown column's message does; a title line's text is never offered as a column.
+ */
+function noHeaderMessage(file: string, known: readonly string[], mapping: MappingFile | undefined, closest: HeaderCandidate, rowsSearched: number): string {
+  const { line, cells, missing } = closest;
+  const head = `${file}:${line}: missing column${missing.length > 1 ? 's' : ''}: ${missing.join('; ')}. No row of the first ${rowsSearched} has every required column; line ${line} comes closest.`;
+  const hint = 'If the header row is another line, name it with --header-row N.';
+  const { columns, unknown } = candidateColumns(cells, known, mapping, file);
+  const filled = cells.filter((c) => c.trim() !== '').length;
+  if (filled >= 2 && unknown.length > 0) {
+    return `${head} ${unknownColumnsMessage(unknown, known, new Set(columns.columns()), `Line ${line} has `)} ${hint}`;
+  }
+  return `${head} Line ${line} has ${listHeaders(cells)}; rename a header, or map it with --mapping MAP.json ({"columns": {"<header>": "<column>"}}). ${hint}`;
+}
+
+/**
+ * A header row that lacks required columns (named by --header-row, or lacking the option a
+ * column needs, e.g. --vendors): `bills.csv:1: missing column: rate. The header row has …`.
+ */
+export function missingColumnsError(file: string, headerLine: number, headers: readonly string[], missing: readonly string[]): FileError {
+  const shown = headers.slice(0, 30).map((h) => JSON.stringify(h.length > 40 ? `${h.slice(0, 37)}...` : h)).join(', ');
+  return new FileError(
+    file,
+    `${file}:${headerLine}: missing column${missing.length > 1 ? 's' : ''}: ${missing.join('; ')}. ` +
+      `The header row has ${shown}${headers.length > 30 ? `, and ${headers.length - 30} more` : ''}; rename a header, or map it with --mapping MAP.json ({"columns": {"<header>": "<column>"}}).`,
+  );
+}
