@@ -14,6 +14,7 @@ export {
   parseNumber,
   parseText,
   parseRateText,
+  PERCENT_COLUMNS,
   US_RULES,
   type ReadingRules,
   type DateOrder,

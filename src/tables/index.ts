@@ -1,4 +1,4 @@
 export { openTable } from './open-table.ts';
 export { UnreadableCell } from './types.ts';
-export type { CellValue, OpenedTable, OpenTableOptions, SourceRow, TableKind } from './types.ts';
+export type { CellFormat, CellValue, OpenedTable, OpenTableOptions, SourceRow, TableKind } from './types.ts';
 export { ENCODING_OPTIONS, type EncodingOption } from './input-decoder.ts';
