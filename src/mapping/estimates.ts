@@ -208,7 +208,10 @@ export class EstimateGrouper {
 
     // Every cell of the row is read and checked before the group changes: an invalid row changes nothing.
     const category = this.text(this.category, row);
+    const beforeSub = errors.length;
     const subcategory = this.text(this.subcategory, row);
+    // A subcategory cell that cannot be read (a date cell) is reported once, not again as missing.
+    const subRefused = errors.length > beforeSub;
     const item = this.text(this.item, row);
     const markupName = this.text(this.markupName, row);
     const markupValue = this.number(this.markupValue, row, true);
@@ -246,7 +249,9 @@ export class EstimateGrouper {
       if (markupName !== undefined || markupValue !== undefined || markupType !== undefined) {
         errors.push(this.rowError(line, this.markupName?.header ?? 'markup_name', 'markup columns belong on a markup row, which has no category; put the markup on a row of its own'));
       }
-      if (item !== undefined && subcategory === undefined) {
+      if (subRefused) {
+        // Reported above; the row is invalid.
+      } else if (item !== undefined && subcategory === undefined) {
         errors.push(this.rowError(line, this.subcategory?.header ?? 'subcategory', `item ${JSON.stringify(item)} needs a subcategory: items belong to a subcategory`));
       } else if (subcategory === undefined && lineOnlyGiven !== undefined) {
         errors.push(this.rowError(line, undefined, `${lineOnlyGiven.join(', ')} cannot be set on a category (the service takes them on subcategories and items only); add a subcategory`));
