@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { errorsFileChunks, errorsFileSource, planBills, planEstimates } from '../src/import/index.ts';
+import { errorsFileChunks, errorsFileSource, planBills, planEstimates, wirePayload } from '../src/import/index.ts';
 import { STYLE, writeExcelXlsx, xmlEscape } from './helpers/excel-xml.ts';
 import { failure } from './helpers/failure.ts';
 
@@ -169,5 +169,65 @@ describe('bill cells read as they show', () => {
     const file = workbook(header, [[...billRow({ due_date: '03/04/2026' }), { v: 1, s: STYLE.dmy }]]);
     const err = await failure(planBills(file));
     expect(err.message).toMatch(/can be read day first or month first/);
+  });
+});
+
+/*
+ * The same rules over workbooks LibreOffice wrote (test/fixtures/workbooks/README.md): its
+ * number formats (`0000`, `00\-000`, `0%`, `0.00%`, `dd/mm/yyyy`, `d\-mmm`) and its numbers
+ * (a 20-digit value stored `1.23456789012346E+019`, formulas with their results).
+ */
+const FIXTURES = join(import.meta.dirname, 'fixtures', 'workbooks');
+
+describe('workbooks written by LibreOffice', () => {
+  it('cell-shows-estimate.xlsx: percents, padded codes, a formula rate and a 12-digit code are sent as they show', async () => {
+    const plan = await planEstimates(join(FIXTURES, 'cell-shows-estimate.xlsx'));
+    expect(plan.statics).toEqual([]);
+    expect(plan.records.map((r) => r.payload)).toEqual([{
+      NAME: 'Kitchen',
+      PROJECT_ID: 1042,
+      CATS: [{
+        NAME: 'Cabinets',
+        SUBCATS: [{
+          NAME: 'Uppers',
+          ITEMS: [
+            { NAME: 'Crown', COST_CODE: '0310', UNIT: 'lf', QTY: 10, RATE: 115, LINE_ITEM_MARKUP: 15 },
+            { NAME: 'Hinge', COST_CODE: '02-410', UNIT: 'ea', QTY: 24, RATE: 4.25, LINE_ITEM_MARKUP: 8.25 },
+            { NAME: 'Pull', COST_CODE: '123456789012', UNIT: 'ea', QTY: 24, RATE: 3.5, LINE_ITEM_MARKUP: 15 },
+          ],
+        }],
+      }],
+      COMS: [{ NAME: 'Overhead', VALUE: 10 }],
+    }]);
+  });
+
+  it('cell-shows-refused.xlsx: date cells in text fields, a 20-digit quantity and a percent quantity are row errors naming the cell', async () => {
+    const file = join(FIXTURES, 'cell-shows-refused.xlsx');
+    const plan = await planEstimates(file);
+    expect(plan.records.map((r) => r.label)).toEqual(['project 2005 / Shed']);
+    const dated = (column: string, date: string) =>
+      `${column}: Excel stored this as a date; type it as text: the cell holds the date ${date} (formatted "d\\-mmm"), not the text typed. Format the column as Text (or start the entry with ') and type the value again`;
+    expect(plan.statics.map((s) => [s.line, s.status, s.message])).toEqual([
+      [2, 'invalid', `${file}:2 column ${dated('subcategory', '2026-03-04')}`],
+      [3, 'invalid', `${file}:3 column ${dated('unit', '2026-01-02')}`],
+      [4, 'invalid', `${file}:4 column qty: the number 12345678901234600000 has more than 15 digits; a spreadsheet keeps 15 significant digits (Excel shows it as 1.23457E+19), so its last digits are already lost. Check the value; if it is a code or a reference, type it as text (format the column as Text first)`],
+      [5, 'invalid', `${file}:5 column qty: this cell is formatted as a percent: it shows 50% (the number 0.5), and this column is not a percentage. Type the number it means without the percent format`],
+    ]);
+  });
+
+  it('cell-shows-uk-bills.xlsx: dd/mm/yyyy date cells prove day first for the text dates; a 12-digit invoice number, =100*1.15 and 8.25% as shown', async () => {
+    const plan = await planBills(join(FIXTURES, 'cell-shows-uk-bills.xlsx'));
+    expect(plan.statics).toEqual([]);
+    expect(plan.table!.rules.dateOrder).toBe('DMY');
+    expect(plan.records.map((r) => [r.key, wirePayload('bills', r)])).toEqual([
+      ['bill:ref:123456789012|10008|55', JSON.stringify({
+        PRJ_ID: '10008', VENDOR_ID: '55', DUE_DATE: '2026-04-03T00:00:00', INVOICE_DATE: '2026-03-02T00:00:00',
+        ITEMS: [{ NAME: 'Ready-mix', RATE: '115.00', TAX_PERCENT: 8.25, QTY: 6 }, { NAME: 'Pump hire', RATE: '450.00', TAX_PERCENT: 20, QTY: 1 }],
+      })],
+      ['bill:ref:B-7|10008|56', JSON.stringify({
+        PRJ_ID: '10008', VENDOR_ID: '56', DUE_DATE: '2026-05-01T00:00:00', INVOICE_DATE: '2026-03-09T00:00:00',
+        ITEMS: [{ NAME: 'Rebar', RATE: '812.40', QTY: 1 }],
+      })],
+    ]);
   });
 });

@@ -107,7 +107,7 @@ export async function settleReadingRules(
     if (format !== undefined) {
       // A date cell shows its date in its format's order: `dd/mm/yyyy` proves day first as `25/03/2026` does.
       const kind = format.kind === 'date' && format.order !== undefined && format.order !== 'YMD' ? FORMAT_PROOF[format.order] : undefined;
-      if (kind !== undefined && orders[kind] === undefined) orders[kind] = { line, header, value: `a date cell formatted ${JSON.stringify(format.code)}` };
+      if (kind !== undefined && orders[kind] === undefined) orders[kind] = { line, header, value: `a date cell formatted "${format.code}"` };
       return;
     }
     const kind = dayMonthEvidence(cell);

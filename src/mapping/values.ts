@@ -121,7 +121,7 @@ export function parseText(cell: CellValue, format?: CellFormat): string | undefi
 
 function dateInText(code: string | undefined, date?: Date): CellValueError {
   const shown = date === undefined ? 'a date' : `the date ${formatDateTime(date).replace(/T00:00:00$/, '')}`;
-  return new CellValueError(`Excel stored this as a date; type it as text: the cell holds ${shown}${code === undefined ? '' : ` (formatted ${JSON.stringify(code)})`}, not the text typed. Format the column as Text (or start the entry with ') and type the value again`);
+  return new CellValueError(`Excel stored this as a date; type it as text: the cell holds ${shown}${code === undefined ? '' : ` (formatted "${code}")`}, not the text typed. Format the column as Text (or start the entry with ') and type the value again`);
 }
 
 // ---- numbers ----------------------------------------------------------------------------------
