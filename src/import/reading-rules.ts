@@ -78,7 +78,9 @@ type Proofs<K extends string> = Partial<Record<K, Where>>;
  *
  * `auto` weighs the cells of the fields mapped to numbers (for the separator) and to dates (for
  * the order), and only those (a cost code `02.10` proves nothing), in one pass over the file,
- * the one `visit` sees too; there is no pass when nothing is weighed and nothing visits.
+ * the one `visit` sees too; there is no pass when nothing is weighed and nothing visits. An .xlsx
+ * date cell weighs by its number format (`SourceRow.formats`): `dd/mm/yyyy` proves day first as
+ * `25/03/2026` does; Excel's built-in short date, shown in each reader's own order, proves nothing.
  */
 export async function settleReadingRules(
   table: OpenedTable,
