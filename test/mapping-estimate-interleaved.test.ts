@@ -75,6 +75,6 @@ describe('rows of estimates in any order', () => {
     expect(plan.records.map((r) => r.label)).toEqual(['project 2001 / Bath']);
     expect(plan.statics).toHaveLength(1);
     expect(plan.statics[0]!.line).toBe(2);
-    expect(plan.statics[0]!.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2 column qty: expected a number like 1,234\\.50, got "9{57}\\.\\.\\."$`));
+    expect(plan.statics[0]!.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2 column qty: "9{57}\\.\\.\\." has 400 significant digits; a number keeps 15 \\(as Excel does\\), so the last ones would be lost\\. Check the value, or write it with 15 digits or fewer$`));
   });
 });

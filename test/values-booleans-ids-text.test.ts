@@ -61,7 +61,8 @@ describe('parsing text', () => {
     expect(parseText(101)).toBe('101');
     expect(parseText(0.1)).toBe('0.1');
     expect(parseText(false)).toBe('false');
-    expect(parseText(new Date(Date.UTC(2026, 2, 1)))).toBe('2026-03-01T00:00:00');
+    // A date cell in a text field is what Excel made of `3-1` or `1/3`: refused, never a timestamp.
+    expect(() => parseText(new Date(Date.UTC(2026, 2, 1)))).toThrow('Excel stored this as a date; type it as text: the cell holds the date 2026-03-01, not the text typed');
   });
 
   it('knows a blank cell', () => {

@@ -81,7 +81,7 @@ describe('parsing exact decimal text for money', () => {
     [1250, '1250'],
     [-3.75, '-3.75'],
     [-0, '0'],
-    [1e21, '1000000000000000000000'],
+    [999999999999999, '999999999999999'],
     [1.5e-7, '0.00000015'],
   ];
   for (const [cell, text] of accepted) {
@@ -89,6 +89,10 @@ describe('parsing exact decimal text for money', () => {
       expect(parseDecimalText(cell)).toBe(text);
     });
   }
+
+  it('refuses an .xlsx number of more than 15 digits: the workbook no longer holds its last ones', () => {
+    expect(() => parseDecimalText(1e21)).toThrow('the number 1000000000000000000000 has more than 15 digits; a spreadsheet keeps 15 significant digits (Excel shows it as 1.00000E+21)');
+  });
 
   it('refuses what parseNumber refuses, with the same message', () => {
     expect(() => parseDecimalText('12 dollars')).toThrow('expected a number like 1,234.50, got "12 dollars"');

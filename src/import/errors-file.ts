@@ -12,10 +12,12 @@
 import { rm } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomically } from '../atomic-file.ts';
-import { openTable, UnreadableCell, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
+import { openTable, UnreadableCell, type CellFormat, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
 import type { ReportLine } from './import-store.ts';
-import { BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, ERRORS_FILE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, parseDate, parseDecimalText, parseRateText, type ReadingRules } from '../mapping/index.ts';
-import { formatDateTime } from '../values/index.ts';
+import {
+  BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, ERRORS_FILE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, parseDate, parseDecimalText, parseRateText, parseText, PERCENT_COLUMNS, type ReadingRules,
+} from '../mapping/index.ts';
+import { formatDateTime, numberToDecimalText } from '../values/index.ts';
 import type { ImportPlan } from './plan-types.ts';
 
 /** What the errors file needs to know of the input: kept with an import so that `jobs report --errors` can write it later. */
@@ -111,35 +113,41 @@ export async function* errorsFileChunks(source: ErrorsFileSource, toFix: Readonl
     for (const row of batch) {
       const error = toFix.get(row.line);
       if (error === undefined) continue;
-      const cells = keep.map((i, k) => cellText(row.values[i] ?? null, kinds[k]!, source.rules));
-      const sourceLine = source.sourceLineIndex >= 0 ? cellText(row.values[source.sourceLineIndex] ?? null, 'other', source.rules) || String(row.line) : String(row.line);
+      const cells = keep.map((i, k) => cellText(row.values[i] ?? null, row.formats?.[i], kinds[k]!, source.rules));
+      const sourceLine = source.sourceLineIndex >= 0 ? cellText(row.values[source.sourceLineIndex] ?? null, undefined, 'other', source.rules) || String(row.line) : String(row.line);
       rows.push([...cells, sourceLine, error]);
     }
     if (rows.length > 0) yield { text: stringify(rows, { delimiter }), rows: rows.length };
   }
 }
 
-type CellKind = 'date' | 'number' | 'rate' | 'other';
+type CellKind = 'date' | 'number' | 'percent' | 'rate' | 'other';
 
 function kindOf(kind: 'estimates' | 'bills', column: string | null): CellKind {
   if (column === null) return 'other';
   if (kind === 'bills' && BILL_DATE_COLUMNS.includes(column)) return 'date';
   if (kind === 'bills' && column === 'rate') return 'rate';
-  if ((kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS).includes(column)) return 'number';
+  if ((kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS).includes(column)) return PERCENT_COLUMNS.has(column) ? 'percent' : 'number';
   return 'other';
 }
 
-/** One cell as text that reads the same on its own; a cell that cannot be read, exactly as typed. */
-function cellText(cell: CellValue, kind: CellKind, rules: ReadingRules): string {
+/**
+ * One cell as text that reads the same on its own (an .xlsx number as its `format` shows it: a
+ * percent as its percentage, a `0000` code with its zeros); a cell that cannot be read, exactly
+ * as typed.
+ */
+function cellText(cell: CellValue, format: CellFormat | undefined, kind: CellKind, rules: ReadingRules): string {
   if (cell === null) return '';
   if (cell instanceof UnreadableCell) return cell.typed;
   try {
     if (kind === 'date') {
       const iso = parseDate(cell, rules);
       if (iso !== undefined) return iso.endsWith('T00:00:00') ? iso.slice(0, 10) : iso;
-    } else if (kind === 'number' || kind === 'rate') {
+    } else if (kind === 'other') {
+      if (typeof cell === 'number') return parseText(cell, format) ?? '';
+    } else {
       // Read as the import reads it: a rate with a third decimal failed, so it stays as typed.
-      const text = kind === 'rate' ? parseRateText(cell, rules) : parseDecimalText(cell, rules);
+      const text = kind === 'rate' ? parseRateText(cell, rules, format) : parseDecimalText(cell, rules, format, kind === 'percent');
       // In the file's own decimal mark: the user types the fixes in it, and a file that proved
       // both marks would stop (`1234,50` proves the comma as `1.234,50` did).
       if (text !== undefined) return rules.decimalSeparator === ',' ? text.replace('.', ',') : text;
@@ -153,5 +161,5 @@ function cellText(cell: CellValue, kind: CellKind, rules: ReadingRules): string 
     const iso = formatDateTime(cell);
     return iso.endsWith('T00:00:00') ? iso.slice(0, 10) : iso;
   }
-  return parseDecimalText(cell) ?? String(cell);
+  return numberToDecimalText(cell);
 }

@@ -95,7 +95,7 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   const visit = refOf === undefined ? undefined : (rows: readonly SourceRow[]): void => {
     heap.check();
     for (let i = 0; i < rows.length; i++) {
-      const ref = refOf(rows[i]!.values);
+      const ref = refOf(rows[i]!);
       // A flat copy: a cell may be a slice of a whole chunk of the file, which the map would keep.
       if (ref !== undefined) lastLine.set(lastLine.has(ref) ? ref : flat(ref), rows[i]!.line);
     }
@@ -140,7 +140,7 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   const visit = (rows: readonly SourceRow[]): void => {
     heap.check();
     for (let i = 0; i < rows.length; i++) {
-      const key = projectOf(rows[i]!.values, rows[i]!.line);
+      const key = projectOf(rows[i]!);
       if (key !== undefined) lastLine.set(lastLine.has(key) ? key : flat(key), rows[i]!.line);
     }
   };

@@ -3,7 +3,7 @@
  * (CONTRACT.md §3). Nothing here guesses: where the file and the options leave the reading open,
  * planning stops (a `FileError`, exit 2) and asks for the option that settles it.
  */
-import type { CellValue, EncodingOption, OpenedTable, SourceRow } from '../tables/index.ts';
+import type { CellFormat, CellValue, EncodingOption, OpenedTable, SourceRow } from '../tables/index.ts';
 import { FileError, UsageError } from '../errors/index.ts';
 import type { ColumnMap, ColumnSource, MappingFile, ReadingRules } from '../mapping/index.ts';
 import { dayMonthEvidence, decimalEvidence, type DateOrder, type DecimalSeparator } from '../values/index.ts';
@@ -62,8 +62,12 @@ export type RowVisitor = (rows: readonly SourceRow[]) => void;
 interface Where {
   line: number;
   header: string;
+  /** The cell as a message quotes it: `"03/04/2026"`, or `a date cell formatted "dd/mm/yyyy"`. */
   value: string;
 }
+
+/** What an .xlsx date cell's format proves: the order it writes the day and the month in (a year-first format proves neither). */
+const FORMAT_PROOF = { DMY: 'day-first', MDY: 'month-first' } as const;
 
 /** The first cell of each kind the weighing met. */
 type Proofs<K extends string> = Partial<Record<K, Where>>;
@@ -74,7 +78,9 @@ type Proofs<K extends string> = Partial<Record<K, Where>>;
  *
  * `auto` weighs the cells of the fields mapped to numbers (for the separator) and to dates (for
  * the order), and only those (a cost code `02.10` proves nothing), in one pass over the file,
- * the one `visit` sees too; there is no pass when nothing is weighed and nothing visits.
+ * the one `visit` sees too; there is no pass when nothing is weighed and nothing visits. An .xlsx
+ * date cell weighs by its number format (`SourceRow.formats`): `dd/mm/yyyy` proves day first as
+ * `25/03/2026` does; Excel's built-in short date, shown in each reader's own order, proves nothing.
  */
 export async function settleReadingRules(
   table: OpenedTable,
@@ -97,15 +103,21 @@ export async function settleReadingRules(
     // Once one mark is proved, only a cell holding the other can add a proof.
     if ((marks['.'] !== undefined && cell.indexOf(',') < 0) || (marks[','] !== undefined && cell.indexOf('.') < 0)) return;
     const mark = decimalEvidence(cell);
-    if (mark !== undefined && marks[mark] === undefined) marks[mark] = { line, header, value: cell.trim() };
+    if (mark !== undefined && marks[mark] === undefined) marks[mark] = { line, header, value: JSON.stringify(cell.trim()) };
   };
-  const weighDate = (cell: CellValue | undefined, line: number, header: string): void => {
+  const weighDate = (cell: CellValue | undefined, line: number, header: string, format: CellFormat | undefined): void => {
+    if (format !== undefined) {
+      // A date cell shows its date in its format's order: `dd/mm/yyyy` proves day first as `25/03/2026` does.
+      const kind = format.kind === 'date' && format.order !== undefined && format.order !== 'YMD' ? FORMAT_PROOF[format.order] : undefined;
+      if (kind !== undefined && orders[kind] === undefined) orders[kind] = { line, header, value: `a date cell formatted "${format.code}"` };
+      return;
+    }
     const kind = dayMonthEvidence(cell);
-    if (kind !== undefined && orders[kind] === undefined) orders[kind] = { line, header, value: String(cell).trim() };
+    if (kind !== undefined && orders[kind] === undefined) orders[kind] = { line, header, value: JSON.stringify(String(cell).trim()) };
   };
   const constant = (s: ColumnSource) => `${s.column} (a constant of the mapping file)`;
   for (const s of numberSources) if (s.index === -1) weighNumber(s.constant, table.headerLine, constant(s));
-  for (const s of dateSources) if (s.index === -1) weighDate(s.constant, table.headerLine, constant(s));
+  for (const s of dateSources) if (s.index === -1) weighDate(s.constant, table.headerLine, constant(s), undefined);
   const numbersRead = numberSources.filter((s) => s.index !== -1);
   const datesRead = dateSources.filter((s) => s.index !== -1);
   if (numbersRead.length > 0 || datesRead.length > 0 || visit !== undefined) {
@@ -113,9 +125,9 @@ export async function settleReadingRules(
       if (signal?.aborted) break;
       visit?.(batch);
       for (let r = 0; r < batch.length; r++) {
-        const { values, line } = batch[r]!;
+        const { values, line, formats } = batch[r]!;
         for (let i = 0; i < numbersRead.length; i++) weighNumber(values[numbersRead[i]!.index], line, numbersRead[i]!.header);
-        for (let i = 0; i < datesRead.length; i++) weighDate(values[datesRead[i]!.index], line, datesRead[i]!.header);
+        for (let i = 0; i < datesRead.length; i++) weighDate(values[datesRead[i]!.index], line, datesRead[i]!.header, formats?.[datesRead[i]!.index]);
       }
       // Both proofs of either kind stop the import: the rest of the file cannot change that.
       if ((marks['.'] && marks[',']) || (orders['day-first'] && orders['month-first'])) break;
@@ -143,7 +155,7 @@ function settleSeparator(table: OpenedTable, marks: Proofs<DecimalSeparator>): D
   const comma = marks[','];
   if (point && comma) {
     const [first, second] = point.line <= comma.line ? [[point, '.'], [comma, ',']] as const : [[comma, ','], [point, '.']] as const;
-    const said = ([w, mark]: readonly [Where, DecimalSeparator]) => `line ${w.line} column ${w.header} has ${JSON.stringify(w.value)} ("${mark}" as the decimal mark)`;
+    const said = ([w, mark]: readonly [Where, DecimalSeparator]) => `line ${w.line} column ${w.header} has ${w.value} ("${mark}" as the decimal mark)`;
     throw new FileError(table.file,
       `${table.file}: its numbers are written with both decimal marks: ${said(first)}, ${said(second)}. ` +
         'Correct the numbers that are wrong, or pass --decimal-separator . or , to say how the file is written (the numbers that do not fit are then reported).');
@@ -169,7 +181,7 @@ function settleOrder(
   const monthFirst = orders['month-first'];
   if (dayFirst && monthFirst) {
     throw new FileError(table.file,
-      `${table.file}: its dates are written in both orders: line ${dayFirst.line} column ${dayFirst.header} has ${JSON.stringify(dayFirst.value)} (day first), line ${monthFirst.line} column ${monthFirst.header} has ${JSON.stringify(monthFirst.value)} (month first). ` +
+      `${table.file}: its dates are written in both orders: line ${dayFirst.line} column ${dayFirst.header} has ${dayFirst.value} (day first), line ${monthFirst.line} column ${monthFirst.header} has ${monthFirst.value} (month first). ` +
         'Correct the dates that are wrong, or pass --date-format DMY or MDY to say how the file is written (the dates that do not fit are then reported).');
   }
   if (dayFirst) return { dateOrder: 'DMY' };
@@ -179,7 +191,7 @@ function settleOrder(
   const variable = options.dateFormatVariable ?? 'BUILDSYNC_DATE_FORMAT';
   if (options.accountDateFormat !== undefined) return { dateOrder: options.accountDateFormat, dateOrderFrom: variable };
   throw new FileError(table.file,
-    `${table.file}:${ambiguous.line} column ${ambiguous.header}: ${JSON.stringify(ambiguous.value)} can be read day first or month first, and nothing in the file settles it (no date has a part over 12). ` +
+    `${table.file}:${ambiguous.line} column ${ambiguous.header}: ${ambiguous.value} can be read day first or month first, and nothing in the file settles it (no date has a part over 12). ` +
       `Pass --date-format DMY (day/month/year) or --date-format MDY (month/day/year), set ${variable} to the order this account's files use, or write the dates as 2026-03-02.`);
 }
 

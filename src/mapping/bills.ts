@@ -20,17 +20,18 @@
  *   - As with estimates, a bill with any invalid row is not sent at all (never half a bill).
  *   - `bill:row:` keys count occurrences among the valid bills of the file.
  */
-import type { CellValue, SourceRow } from '../tables/index.ts';
+import type { CellFormat, CellValue, SourceRow } from '../tables/index.ts';
 import type { StaticLine } from './report-line.ts';
 import { encodeBillInfo, MAX_BILL_QUERY_LENGTH, type BillPayload } from '../payloads/index.ts';
 import { BuildsyncError, RowError } from '../errors/index.ts';
 import { contentHashOfJson } from './content-hash.ts';
+import { cellOf, colOf, formatOf, type Col } from './column-cells.ts';
 import { numberOf, textOf } from './fast-cells.ts';
 import type { ColumnMap } from './header.ts';
 import type { MappedRecord } from './mapped-record.ts';
 import { PROJECT_REF_COLUMNS, ProjectRefReader, type ProjectResolver } from './project-refs.ts';
 import { missingBillColumns } from './required-columns.ts';
-import { CellValueError, parseBoolean, parseDate, parseId, parseRateText, parseText, US_RULES, type ReadingRules } from './values.ts';
+import { CellValueError, parseBoolean, parseDate, parseId, parseRateText, parseText, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
 import type { VendorDirectory } from './vendors.ts';
 
 type FieldKind = 'text' | 'date' | 'boolean' | 'id' | 'number' | 'decimal' | 'approver';
@@ -74,28 +75,19 @@ function ordered(bill: BillPayload & Record<string, unknown>): BillPayload {
   return out as BillPayload;
 }
 
-interface Col {
-  header: string;
-  index: number;
-  constant: CellValue;
-}
-
 interface FieldCol extends Col {
   column: string;
   field: string;
   kind: FieldKind;
-}
-
-function colOf(columns: ColumnMap, column: string): Col | undefined {
-  const s = columns.source(column);
-  return s === undefined ? undefined : { header: s.header, index: s.index, constant: s.constant ?? null };
+  /** A percent field (`PERCENT_COLUMNS`): a percent-formatted .xlsx cell reads as the percentage it shows. */
+  percent: boolean;
 }
 
 function fieldCols(columns: ColumnMap, list: ReadonlyArray<[string, string, FieldKind]>): FieldCol[] {
   const out: FieldCol[] = [];
   for (const [column, field, kind] of list) {
     const c = colOf(columns, column);
-    if (c !== undefined) out.push({ ...c, column, field, kind });
+    if (c !== undefined) out.push({ ...c, column, field, kind, percent: PERCENT_COLUMNS.has(column) });
   }
   return out;
 }
@@ -135,14 +127,14 @@ const PRIOR_UNKNOWN = /^\s*unknown:/;
  * which makes the row a bill of its own), for a first pass over the file that finds each
  * bill_ref's last row (`BillGrouper.closeBillsAfter`). Undefined when the file has no bill_ref.
  */
-export function billRefReader(columns: ColumnMap): ((values: readonly CellValue[]) => string | undefined) | undefined {
+export function billRefReader(columns: ColumnMap): ((row: SourceRow) => string | undefined) | undefined {
   const ref = colOf(columns, 'bill_ref');
   if (ref === undefined) return undefined;
-  return (values) => {
-    const cell = ref.index === -1 ? ref.constant : (values[ref.index] ?? null);
+  return ({ values, formats }) => {
+    const cell = cellOf(ref, values);
     if (cell === null || cell === '') return undefined;
     try {
-      return textOf(cell);
+      return textOf(cell, formatOf(ref, formats));
     } catch (err) {
       if (err instanceof CellValueError) return undefined;
       throw err;
@@ -211,12 +203,12 @@ export class BillGrouper {
   }
 
   add(row: SourceRow): void {
-    const { line, values } = row;
+    const { line, values, formats } = row;
     this.seen = line;
     const errors = this.errors;
     errors.length = 0;
 
-    const projectId = this.projects.read(values, line);
+    const projectId = this.projects.read(values, line, formats);
     if (projectId === -1) errors.push(this.projects.error);
     const projectShown = this.projects.shown;
     const projectKey = projectId !== -1 ? String(projectId) : this.projects.unresolvedKey;
@@ -226,8 +218,8 @@ export class BillGrouper {
     let vendorKey = '';
     const idCell = this.cell(this.vendorId, values);
     const nameCell = this.cell(this.vendorName, values);
-    const givenId = idCell === null ? undefined : (this.parse('id', idCell, line, this.vendorId!.header) as number | undefined);
-    const givenName = nameCell === null ? undefined : (this.parse('text', nameCell, line, this.vendorName!.header) as string | undefined);
+    const givenId = idCell === null ? undefined : (this.parse('id', idCell, line, this.vendorId!.header, formatOf(this.vendorId, formats)) as number | undefined);
+    const givenName = nameCell === null ? undefined : (this.parse('text', nameCell, line, this.vendorName!.header, formatOf(this.vendorName, formats)) as string | undefined);
     if (givenId !== undefined) {
       vendorId = givenId;
       vendorShown = String(givenId);
@@ -254,17 +246,17 @@ export class BillGrouper {
     }
 
     const refCell = this.cell(this.ref, values);
-    const ref = refCell === null ? undefined : (this.parse('text', refCell, line, this.ref!.header) as string | undefined);
+    const ref = refCell === null ? undefined : (this.parse('text', refCell, line, this.ref!.header, formatOf(this.ref, formats)) as string | undefined);
 
     for (let i = 0; i < this.billFields.length; i++) {
       const f = this.billFields[i]!;
       const cell = f.index === -1 ? f.constant : (values[f.index] ?? null);
-      this.billScratch[i] = cell === '' || cell === null ? undefined : this.parse(f.kind, cell, line, f.header);
+      this.billScratch[i] = cell === '' || cell === null ? undefined : this.parse(f.kind, cell, line, f.header, formatOf(f, formats));
     }
     for (let i = 0; i < this.itemFields.length; i++) {
       const f = this.itemFields[i]!;
       const cell = f.index === -1 ? f.constant : (values[f.index] ?? null);
-      const value = cell === '' || cell === null ? undefined : this.parse(f.kind, cell, line, f.header);
+      const value = cell === '' || cell === null ? undefined : this.parse(f.kind, cell, line, f.header, formatOf(f, formats), f.percent);
       this.itemScratch[i] = value;
       if (value === undefined && (f.column === 'item_name' || f.column === 'rate') && !this.failedOn(f.header)) {
         errors.push(this.rowError(line, f.header, f.column === 'rate' ? 'the item rate is missing: every row is a bill item and needs rate' : 'the item name is missing: every row is a bill item and needs item_name'));
@@ -432,8 +424,7 @@ export class BillGrouper {
   }
 
   private cell(col: Col | undefined, values: readonly CellValue[]): CellValue {
-    if (col === undefined) return null;
-    const cell = col.index === -1 ? col.constant : (values[col.index] ?? null);
+    const cell = cellOf(col, values);
     return cell === '' ? null : cell;
   }
 
@@ -444,17 +435,17 @@ export class BillGrouper {
   }
 
   /** One cell; a bad value adds its message to `errors` and reads as not given. */
-  private parse(kind: FieldKind, cell: CellValue, line: number, header: string): unknown {
+  private parse(kind: FieldKind, cell: CellValue, line: number, header: string, format: CellFormat | undefined, percent = false): unknown {
     try {
       switch (kind) {
-        case 'text': return textOf(cell);
+        case 'text': return textOf(cell, format);
         case 'date': return parseDate(cell, this.rules);
         case 'boolean': return parseBoolean(cell);
-        case 'id': return parseId(cell);
-        case 'number': return numberOf(cell, this.rules);
-        case 'decimal': return parseRateText(cell, this.rules);
+        case 'id': return parseId(cell, format);
+        case 'number': return numberOf(cell, this.rules, format, percent);
+        case 'decimal': return parseRateText(cell, this.rules, format);
         case 'approver': {
-          const text = parseText(cell);
+          const text = parseText(cell, format);
           return text !== undefined && /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : text;
         }
       }

@@ -26,41 +26,28 @@
  *     project (the service allows one estimate per project, seed §3) and every row of the later
  *     group is invalid.
  */
-import type { CellValue, SourceRow } from '../tables/index.ts';
+import type { CellFormat, CellValue, SourceRow } from '../tables/index.ts';
 import type { StaticLine } from './report-line.ts';
 import type { EstimatePayload } from '../payloads/index.ts';
 import { RowError } from '../errors/index.ts';
 import { COMMON_FIELDS, LINE_FIELDS, TOP_FIELDS, type FieldKind } from './estimate-columns.ts';
 import { findLevel, finishGroup, lineOf, type EstimateGroup, type Level, type Node } from './estimate-group.ts';
 import { sealGroup, unsealGroup } from './estimate-seal.ts';
+import { cellOf, colOf, formatOf, type Col } from './column-cells.ts';
 import { numberOf, textOf } from './fast-cells.ts';
 import type { ColumnMap } from './header.ts';
 import type { MappedRecord } from './mapped-record.ts';
 import { TextArena } from './text-arena.ts';
 import { ProjectRefReader, type ProjectResolver } from './project-refs.ts';
 import { missingEstimateColumns } from './required-columns.ts';
-import { CellValueError, parseBoolean, parseId, US_RULES, type ReadingRules } from './values.ts';
-
-interface Col {
-  header: string;
-  index: number;
-  constant: CellValue;
-}
+import { CellValueError, parseBoolean, parseId, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
 
 interface FieldCol extends Col {
   field: string;
   kind: FieldKind;
   lineOnly: boolean;
-}
-
-function colOf(columns: ColumnMap, column: string): Col | undefined {
-  const s = columns.source(column);
-  return s === undefined ? undefined : { header: s.header, index: s.index, constant: s.constant ?? null };
-}
-
-function cellOf(col: Col | undefined, values: readonly CellValue[]): CellValue {
-  if (col === undefined) return null;
-  return col.index === -1 ? col.constant : (values[col.index] ?? null);
+  /** A percent field (`PERCENT_COLUMNS`): a percent-formatted .xlsx cell reads as the percentage it shows. */
+  percent: boolean;
 }
 
 /** What a planned estimate and the rows that cannot be sent look like once the file is read. */
@@ -74,10 +61,10 @@ export interface EstimateMapping {
  * project as written when it cannot be resolved (undefined when the row names none), for a first
  * pass over the file that finds the last row naming each project.
  */
-export function estimateProjectKeyReader(file: string, columns: ColumnMap, resolver: ProjectResolver | undefined): (values: readonly CellValue[], line: number) => string | undefined {
+export function estimateProjectKeyReader(file: string, columns: ColumnMap, resolver: ProjectResolver | undefined): (row: SourceRow) => string | undefined {
   const projects = new ProjectRefReader(file, columns, resolver);
-  return (values, line) => {
-    const id = projects.read(values, line);
+  return ({ values, line, formats }) => {
+    const id = projects.read(values, line, formats);
     if (id !== -1) return String(id);
     return projects.unresolvedKey !== '' ? `?${projects.unresolvedKey}` : undefined;
   };
@@ -138,7 +125,7 @@ export class EstimateGrouper {
     for (const [list, lineOnly] of [[COMMON_FIELDS, false], [LINE_FIELDS, true]] as const) {
       for (const [column, kind] of list) {
         const c = colOf(columns, column);
-        if (c !== undefined) this.fields.push({ ...c, field: column.toUpperCase(), kind, lineOnly });
+        if (c !== undefined) this.fields.push({ ...c, field: column.toUpperCase(), kind, lineOnly, percent: PERCENT_COLUMNS.has(column) });
       }
     }
     this.top = [];
@@ -200,14 +187,14 @@ export class EstimateGrouper {
   }
 
   add(row: SourceRow): void {
-    const { line, values } = row;
+    const { line, values, formats } = row;
     this.seen = line;
     const errors = this.errors;
     errors.length = 0;
 
-    const projectId = this.projects.read(values, line);
+    const projectId = this.projects.read(values, line, formats);
     if (projectId === -1) errors.push(this.projects.error);
-    const name = this.text(this.name, values, line);
+    const name = this.text(this.name, row);
     if (name === undefined) {
       errors.push(this.rowError(line, this.name?.header ?? 'estimate_name', 'the estimate name is missing: every row needs estimate_name'));
     }
@@ -218,19 +205,22 @@ export class EstimateGrouper {
     if (group !== undefined && group !== this.current) this.switchTo(group);
 
     // Every cell of the row is read and checked before the group changes: an invalid row changes nothing.
-    const category = this.text(this.category, values, line);
-    const subcategory = this.text(this.subcategory, values, line);
-    const item = this.text(this.item, values, line);
-    const markupName = this.text(this.markupName, values, line);
-    const markupValue = this.number(this.markupValue, values, line);
-    const markupType = this.number(this.markupType, values, line);
+    const category = this.text(this.category, row);
+    const beforeSub = errors.length;
+    const subcategory = this.text(this.subcategory, row);
+    // A subcategory cell that cannot be read (a date cell) is reported once, not again as missing.
+    const subRefused = errors.length > beforeSub;
+    const item = this.text(this.item, row);
+    const markupName = this.text(this.markupName, row);
+    const markupValue = this.number(this.markupValue, row, true);
+    const markupType = this.number(this.markupType, row, false);
     let given = 0;
     let mask = 0;
     let lineOnlyGiven: string[] | undefined;
     for (let i = 0; i < this.fields.length; i++) {
       const f = this.fields[i]!;
       const cell = f.index === -1 ? f.constant : (values[f.index] ?? null);
-      const value = cell === '' || cell === null ? undefined : this.parse(f.kind, cell, line, f.header);
+      const value = cell === '' || cell === null ? undefined : this.parse(f.kind, cell, line, f.header, formatOf(f, formats), f.percent);
       this.scratch[i] = value;
       if (value === undefined) continue;
       given++;
@@ -257,7 +247,9 @@ export class EstimateGrouper {
       if (markupName !== undefined || markupValue !== undefined || markupType !== undefined) {
         errors.push(this.rowError(line, this.markupName?.header ?? 'markup_name', 'markup columns belong on a markup row, which has no category; put the markup on a row of its own'));
       }
-      if (item !== undefined && subcategory === undefined) {
+      if (subRefused) {
+        // Reported above; the row is invalid.
+      } else if (item !== undefined && subcategory === undefined) {
         errors.push(this.rowError(line, this.subcategory?.header ?? 'subcategory', `item ${JSON.stringify(item)} needs a subcategory: items belong to a subcategory`));
       } else if (subcategory === undefined && lineOnlyGiven !== undefined) {
         errors.push(this.rowError(line, undefined, `${lineOnlyGiven.join(', ')} cannot be set on a category (the service takes them on subcategories and items only); add a subcategory`));
@@ -265,7 +257,7 @@ export class EstimateGrouper {
         this.checkAgreement(group, line, category, subcategory);
       }
     }
-    const anyTop = this.top.length > 0 && this.readTop(values, line, group);
+    const anyTop = this.top.length > 0 && this.readTop(row, group);
 
     if (group === undefined) {
       this.loose.push({ line, record: `project ${this.projects.shown || '?'} / ${name ?? '?'}`, status: 'invalid', message: errors.join('; ') });
@@ -357,7 +349,7 @@ export class EstimateGrouper {
   }
 
   /** Reads the top-level cells into `topScratch`; true when the row gives any. Adds disagreements to `errors`. */
-  private readTop(values: readonly CellValue[], line: number, group: EstimateGroup | undefined): boolean {
+  private readTop({ values, line, formats }: SourceRow, group: EstimateGroup | undefined): boolean {
     let any = false;
     for (let i = 0; i < this.top.length; i++) {
       const t = this.top[i]!;
@@ -366,7 +358,7 @@ export class EstimateGrouper {
       if (cell === '' || cell === null) continue;
       let v: unknown;
       try {
-        v = t.kind === 'number' ? numberOf(cell, this.rules) : parseBoolean(cell);
+        v = t.kind === 'number' ? numberOf(cell, this.rules, formatOf(t, formats)) : parseBoolean(cell);
       } catch (err) {
         if (!(err instanceof CellValueError)) throw err;
         this.errors.push(this.rowError(line, t.header, err.message));
@@ -460,16 +452,16 @@ export class EstimateGrouper {
     ((g.payload.COMS ??= []) as unknown[]).push(row);
   }
 
-  private text(col: Col | undefined, values: readonly CellValue[], line: number): string | undefined {
-    const cell = cellOf(col, values);
+  private text(col: Col | undefined, row: SourceRow): string | undefined {
+    const cell = cellOf(col, row.values);
     if (cell === null || cell === '') return undefined;
-    return this.parse('text', cell, line, col!.header) as string | undefined;
+    return this.parse('text', cell, row.line, col!.header, formatOf(col, row.formats), false) as string | undefined;
   }
 
-  private number(col: Col | undefined, values: readonly CellValue[], line: number): number | undefined {
-    const cell = cellOf(col, values);
+  private number(col: Col | undefined, row: SourceRow, percent: boolean): number | undefined {
+    const cell = cellOf(col, row.values);
     if (cell === null || cell === '') return undefined;
-    return this.parse('number', cell, line, col!.header) as number | undefined;
+    return this.parse('number', cell, row.line, col!.header, formatOf(col, row.formats), percent) as number | undefined;
   }
 
   /**
@@ -477,12 +469,10 @@ export class EstimateGrouper {
    * interned: a group's objects live only until it is sealed (a few rows), so sharing equal
    * strings saved no memory, while the map lookups cost about 5% of the dry run.
    */
-  private parse(kind: FieldKind, cell: CellValue, line: number, header: string): unknown {
+  private parse(kind: FieldKind, cell: CellValue, line: number, header: string, format: CellFormat | undefined, percent: boolean): unknown {
     try {
-      if (kind === 'text') {
-        return textOf(cell);
-      }
-      return kind === 'number' ? numberOf(cell, this.rules) : parseId(cell);
+      if (kind === 'text') return textOf(cell, format);
+      return kind === 'number' ? numberOf(cell, this.rules, format, percent) : parseId(cell, format);
     } catch (err) {
       if (!(err instanceof CellValueError)) throw err;
       this.errors.push(this.rowError(line, header, err.message));

@@ -3,18 +3,21 @@
  * 1,000,000-row import must stay close to raw csv-parse speed). Each returns exactly what the
  * full parser would; only the common, unambiguous shapes skip it.
  */
-import type { CellValue } from '../tables/index.ts';
+import type { CellFormat, CellValue } from '../tables/index.ts';
 import { parseNumber, parseText, type ReadingRules } from './values.ts';
 
-/** `parseText`: a string with no white space at either end is returned as it is. */
-export function textOf(cell: CellValue): string | undefined {
+/**
+ * `parseText`: a string with no white space at either end is returned as it is. `format` (the
+ * cell's entry of `SourceRow.formats`) only matters to .xlsx numbers and dates.
+ */
+export function textOf(cell: CellValue, format?: CellFormat): string | undefined {
   if (typeof cell === 'string' && cell.length > 0) {
     const first = cell.charCodeAt(0);
     const last = cell.charCodeAt(cell.length - 1);
     // Printable ASCII at both ends: nothing for trim() to remove.
     if (first > 32 && first < 127 && last > 32 && last < 127) return cell;
   }
-  return parseText(cell);
+  return parseText(cell, format);
 }
 
 /**
@@ -36,19 +39,20 @@ const PLAIN_INTEGER = /^-?\d{1,15}$/;
 
 /**
  * `parseNumber` with fast paths for plain decimals, dollar amounts and percentages (in a
- * decimal-comma file, whole numbers only: `1.234` is not 1.234 there).
+ * decimal-comma file, whole numbers only: `1.234` is not 1.234 there). `format` and `percent`
+ * only matter to .xlsx numbers, which `parseNumber` reads.
  */
-export function numberOf(cell: CellValue, rules: ReadingRules): number | undefined {
+export function numberOf(cell: CellValue, rules: ReadingRules, format?: CellFormat, percent = false): number | undefined {
   if (typeof cell === 'string' && rules.decimalSeparator === ',') {
     if (PLAIN_INTEGER.test(cell)) return Number(cell) || 0;
-    return parseNumber(cell, rules);
+    return parseNumber(cell, rules, format, percent);
   }
   if (typeof cell === 'string') {
     if (PLAIN_NUMBER.test(cell) && digitCount(cell) <= 15) return Number(cell) || 0; // `|| 0`: no -0
     if (CURRENCY.test(cell)) return Number(cell.slice(1).replaceAll(',', ''));
     if (PERCENT.test(cell)) return Number(cell.slice(0, -1));
   }
-  return parseNumber(cell, rules);
+  return parseNumber(cell, rules, format, percent);
 }
 
 /** The digits of plain decimal notation: its length without the sign and the point. */

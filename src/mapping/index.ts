@@ -17,6 +17,7 @@ export {
   parseNumber,
   parseText,
   parseRateText,
+  PERCENT_COLUMNS,
   US_RULES,
   type ReadingRules,
   type DateOrder,

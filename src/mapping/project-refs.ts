@@ -2,7 +2,7 @@
  * The project a row targets (CONTRACT.md §3, §4): `project_id`, or `project_number` /
  * `project_name` resolved through the account's project listing.
  */
-import type { CellValue } from '../tables/index.ts';
+import type { CellValue, SourceRow } from '../tables/index.ts';
 import { RowError } from '../errors/index.ts';
 import type { ColumnMap } from './header.ts';
 import { CellValueError, parseId, parseText } from './values.ts';
@@ -120,8 +120,11 @@ export class ProjectRefReader {
     return this.cols.length > 0;
   }
 
-  /** The project ID of the row, or -1 with `error`, `shown` and `unresolvedKey` set. */
-  read(values: readonly CellValue[], line: number): number {
+  /**
+   * The project ID of the row, or -1 with `error`, `shown` and `unresolvedKey` set. `formats`:
+   * the row's .xlsx number formats (a project number formatted `0000` is read as it shows).
+   */
+  read(values: readonly CellValue[], line: number, formats?: SourceRow['formats']): number {
     let id = -1;
     let firstShown = '';
     this.error = '';
@@ -133,12 +136,13 @@ export class ProjectRefReader {
       let value: string | number | undefined;
       try {
         // Rows of one record are usually adjacent: the same project_id cell as the previous row is not read again.
-        if (c.kind === 'id' && cell === this.lastIdCell) value = this.lastId;
+        const format = formats === undefined || c.index < 0 ? undefined : formats[c.index];
+        if (c.kind === 'id' && cell === this.lastIdCell && format === undefined) value = this.lastId;
         else if (c.kind === 'id') {
-          value = parseId(cell);
-          this.lastIdCell = cell;
+          value = parseId(cell, format);
+          this.lastIdCell = format === undefined ? cell : null;
           this.lastId = value;
-        } else value = parseText(cell);
+        } else value = parseText(cell, format);
       } catch (err) {
         if (!(err instanceof CellValueError)) throw err;
         this.fail(line, c.header, err.message, `${c.kind}:${String(cell)}`, JSON.stringify(String(cell)));

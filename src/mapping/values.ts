@@ -1,4 +1,4 @@
-import { UnreadableCell, type CellValue } from '../tables/index.ts';
+import { UnreadableCell, type CellFormat, type CellValue } from '../tables/index.ts';
 import { RowError } from '../errors/index.ts';
 import {
   CellValueError,
@@ -11,10 +11,15 @@ import {
   isSerialDay,
   looksLikeDecimalComma,
   numberToDecimalText,
+  percentShown,
   quoteWritten,
   readWrittenDate,
   readWrittenNumber,
+  showWholeNumber,
+  storedNumber,
+  storedNumberText,
   type DateOrder,
+  type DecimalParts,
   type DecimalSeparator,
 } from '../values/index.ts';
 
@@ -35,6 +40,13 @@ import {
  * This module holds the rules of reading a cell for a field (blank, which types a field takes,
  * what the messages say); how a number or a date is written is read by the primitives of
  * `src/values/` (`readWrittenNumber`, `readWrittenDate`, `excelSerialToDate`).
+ *
+ * What an .xlsx cell shows (README "What a cell shows"): a number cell is read at Excel's 15
+ * significant digits (`storedNumber`), and the parsers that take a `format` (the cell's
+ * `SourceRow.formats` entry, undefined for General and for every CSV cell) read it as shown: a
+ * percent-formatted fraction is the percentage in a percent field (`PERCENT_COLUMNS`) and a row
+ * error in another numeric field; a padded code (`0000`) is its shown text in a text field; a date
+ * cell in a text field is a row error.
  */
 
 /** How one file writes numbers and dates (CONTRACT.md §3). */
@@ -57,6 +69,12 @@ export interface ReadingRules {
 
 // What the parsers throw, and the order type of `ReadingRules`, are the mapping layer's API too.
 export { CellValueError, type DateOrder } from '../values/index.ts';
+
+/**
+ * The fields whose numbers are percentages (`15%` = 15): a percent-formatted .xlsx cell holding
+ * 0.15 is read as the 15 it shows in these, and is a row error in any other numeric field.
+ */
+export const PERCENT_COLUMNS: ReadonlySet<string> = new Set(['line_item_markup', 'markup_value', 'tax_percent']);
 
 /** The rules of a file that settled nothing: US forms. */
 export const US_RULES: ReadingRules = Object.freeze({ decimalSeparator: '.', dateOrder: 'MDY' });
@@ -83,14 +101,27 @@ export function isBlank(cell: CellValue | undefined): boolean {
 
 // ---- text -------------------------------------------------------------------------------------
 
-/** Trimmed text; blank → undefined. Numbers, booleans and dates from .xlsx are written out as text. */
-export function parseText(cell: CellValue): string | undefined {
+/**
+ * Trimmed text; blank → undefined. An .xlsx number is the text its `format` shows when that
+ * format pads or labels it (`0000` shows 310 as `0310`), else its digits (`123456789012`); a
+ * boolean is `true`/`false`. A date cell is refused: Excel turned what was typed (`3-4`, `1/2`)
+ * into a date, and its timestamp is not what the user meant.
+ */
+export function parseText(cell: CellValue, format?: CellFormat): string | undefined {
   if (isBlank(cell)) return undefined;
   if (typeof cell === 'string') return cell.trim();
-  if (typeof cell === 'number') return numberToDecimalText(cell);
+  if (typeof cell === 'number') {
+    if (format?.kind === 'date') throw dateInText(format.code);
+    return (format?.kind === 'padded' ? showWholeNumber(cell, format.code) : undefined) ?? storedNumberText(cell);
+  }
   if (typeof cell === 'boolean') return cell ? 'true' : 'false';
   if (cell instanceof UnreadableCell) refuseUnreadable(cell);
-  return cell instanceof Date ? formatDateTime(cell) : undefined;
+  throw dateInText(format?.code, cell as Date);
+}
+
+function dateInText(code: string | undefined, date?: Date): CellValueError {
+  const shown = date === undefined ? 'a date' : `the date ${formatDateTime(date).replace(/T00:00:00$/, '')}`;
+  return new CellValueError(`Excel stored this as a date; type it as text: the cell holds ${shown}${code === undefined ? '' : ` (formatted "${code}")`}, not the text typed. Format the column as Text (or start the entry with ') and type the value again`);
 }
 
 // ---- numbers ----------------------------------------------------------------------------------
@@ -106,11 +137,26 @@ function numberRefused(cell: CellValue, separator: DecimalSeparator): CellValueE
   return new CellValueError(`${separator === '.' ? NUMBER_EXPECTED : NUMBER_EXPECTED_COMMA}, got ${describe(cell)}${hint}`);
 }
 
-/** A number (see `readWrittenNumber` for the text forms); .xlsx numbers pass through. Blank → undefined. */
-export function parseNumber(cell: CellValue, rules: ReadingRules = US_RULES): number | undefined {
+/**
+ * An .xlsx number as a numeric field reads it: at 15 significant digits; a percent-formatted
+ * one as the percentage it shows in a percent field (`percent`), refused in any other.
+ */
+function storedParts(n: number, format: CellFormat | undefined, percent: boolean): number | DecimalParts {
+  if (format?.kind !== 'percent') return storedNumber(n);
+  const shown = percentShown(n);
+  if (percent) return shown;
+  throw new CellValueError(`this cell is formatted as a percent: it shows ${decimalText(shown)}% (the number ${storedNumberText(n)}), and this column is not a percentage. Type the number it means without the percent format`);
+}
+
+/**
+ * A number (see `readWrittenNumber` for the text forms); an .xlsx number as `storedParts` reads
+ * it with its `format`, `percent` for the fields of `PERCENT_COLUMNS`. Blank → undefined.
+ */
+export function parseNumber(cell: CellValue, rules: ReadingRules = US_RULES, format?: CellFormat, percent = false): number | undefined {
   if (typeof cell === 'number') {
     if (!Number.isFinite(cell)) throw numberRefused(cell, rules.decimalSeparator);
-    return cell;
+    const read = storedParts(cell, format, percent);
+    return typeof read === 'number' ? read : decimalNumber(read);
   }
   if (isBlank(cell)) return undefined;
   if (typeof cell !== 'string') throw numberRefused(cell, rules.decimalSeparator);
@@ -124,13 +170,14 @@ export function parseNumber(cell: CellValue, rules: ReadingRules = US_RULES): nu
 /**
  * Exact decimal text for money (a bill's RATE is sent as decimal text, CONTRACT.md §4): the same
  * forms as `parseNumber`, returned as `-1234.50`-style text with the fraction digits as written
- * and no floating point on the way. An .xlsx number becomes its shortest round-trip text
- * (`0.1` stays `0.1`). Blank → undefined.
+ * and no floating point on the way. An .xlsx number is read as `parseNumber` reads it, as text
+ * (`0.1` stays `0.1`, `=100*1.15` is `115`). Blank → undefined.
  */
-export function parseDecimalText(cell: CellValue, rules: ReadingRules = US_RULES): string | undefined {
+export function parseDecimalText(cell: CellValue, rules: ReadingRules = US_RULES, format?: CellFormat, percent = false): string | undefined {
   if (typeof cell === 'number') {
     if (!Number.isFinite(cell)) throw numberRefused(cell, rules.decimalSeparator);
-    return numberToDecimalText(cell);
+    const read = storedParts(cell, format, percent);
+    return typeof read === 'number' ? numberToDecimalText(read) : decimalText(read);
   }
   if (isBlank(cell)) return undefined;
   if (typeof cell !== 'string') throw numberRefused(cell, rules.decimalSeparator);
@@ -143,8 +190,8 @@ export function parseDecimalText(cell: CellValue, rules: ReadingRules = US_RULES
  * A bill item's rate: decimal text with at most two decimals that are not zeros (it goes on the
  * wire with exactly two, CONTRACT.md §4). `1,234.567` is refused, never rounded.
  */
-export function parseRateText(cell: CellValue, rules: ReadingRules = US_RULES): string | undefined {
-  const text = parseDecimalText(cell, rules);
+export function parseRateText(cell: CellValue, rules: ReadingRules = US_RULES, format?: CellFormat): string | undefined {
+  const text = parseDecimalText(cell, rules, format);
   if (text !== undefined && !fitsDecimalPlaces(text, 2)) {
     throw new CellValueError(`${describe(cell)} has more than two decimals; a rate is sent with exactly two and is never rounded. Write the rate to the cent (or split the line into a quantity and a unit rate)`);
   }
@@ -160,9 +207,10 @@ const ID_EXPECTED = 'expected a positive whole number like 1042';
  * them (`1,042`); leading zeros are ignored. Signs, fractions and other text are refused.
  * Blank → undefined.
  */
-export function parseId(cell: CellValue): number | undefined {
+export function parseId(cell: CellValue, format?: CellFormat): number | undefined {
   if (typeof cell === 'number') {
-    if (Number.isSafeInteger(cell) && cell > 0) return cell;
+    const n = storedParts(cell, format, false) as number;
+    if (Number.isSafeInteger(n) && n > 0) return n;
     throw new CellValueError(`${ID_EXPECTED}, got ${describe(cell)}`);
   }
   if (isBlank(cell)) return undefined;

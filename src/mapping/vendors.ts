@@ -41,8 +41,8 @@ export class VendorDirectory {
         let vendor: string | undefined;
         let vendorId: number | undefined;
         try {
-          vendor = parseText(row.values[name.index] ?? null);
-          vendorId = parseId(row.values[id.index] ?? null);
+          vendor = parseText(row.values[name.index] ?? null, row.formats?.[name.index]);
+          vendorId = parseId(row.values[id.index] ?? null, row.formats?.[id.index]);
         } catch (err) {
           if (!(err instanceof CellValueError)) throw err;
           problems.push(new RowError(file, row.line, vendor === undefined ? name.header : id.header, err.message).message);

@@ -16,3 +16,5 @@ export {
 export { decimalEvidence, looksLikeDecimalComma, readWrittenNumber, type DecimalSeparator } from './written-number.ts';
 export { dateExpected, dayMonthEvidence, formatDateTime, readWrittenDate, type DateOrder } from './dates.ts';
 export { excelSerialToDate, isSerialDay, isSerialMoment, lastSerialDay } from './excel-serial.ts';
+export { percentShown, storedNumber, storedNumberText } from './stored-number.ts';
+export { showWholeNumber } from './number-format.ts';
