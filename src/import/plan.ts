@@ -23,7 +23,8 @@ import {
 } from '../mapping/index.ts';
 import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 import { HeapTrim } from '../heap-trim.ts';
-import { combineReadingOptions, settleReadingRules, type ReadingOptions, type WeighedFields } from './reading-rules.ts';
+import { combineReadingOptions, settleReadingRules, type ReadingOptions, type SeparatorWeigher, type WeighedFields } from './reading-rules.ts';
+import type { DecimalSeparator } from '../values/index.ts';
 
 /** The fields weighed for the decimal separator and the day/month order (estimates hold no dates). */
 const ESTIMATE_FIELDS: WeighedFields = { numbers: ESTIMATE_NUMBER_COLUMNS, dates: [] };
@@ -51,29 +52,52 @@ export interface PlanOptions extends ReadingOptions {
 export async function planEstimates(file: string, opts: PlanOptions = {}): Promise<ImportPlan<EstimatePayload>> {
   if (isBuiltInPreset(opts.mapping)) throw new UsageError('the built-in mappings (quickbooks, xero) read bill exports; they do not apply to estimates. Pass a mapping file (--mapping MAP.json) instead.');
   if (opts.vendorsFile !== undefined) throw new UsageError('--vendors applies to bill imports only; remove it.');
-  const reading = combineReadingOptions(opts, opts.mapping);
-  const table = await openTable(file, tableOptions(file, 'estimates', opts, reading));
-  const columns = resolveColumns(table.headers, ESTIMATE_COLUMNS, opts.mapping, file, table.headerLine);
-  const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal);
-  const grouper = new EstimateGrouper(file, columns, opts.resolver, rules);
-  requireColumns(table, grouper.missingColumns());
-  const rows = await feed(table, columns, grouper);
-  const { records, statics } = grouper.finish();
-  return { kind: 'estimates', file, rows, records, statics: withIgnored(table, statics), table: tableFacts(table, columns, rules) };
+  return planOnce(combineReadingOptions(opts, opts.mapping), async (reading) => {
+    const table = await openTable(file, tableOptions(file, 'estimates', opts, reading));
+    const columns = resolveColumns(table.headers, ESTIMATE_COLUMNS, opts.mapping, file, table.headerLine);
+    let later: SeparatorWeigher | undefined;
+    const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
+    const grouper = new EstimateGrouper(file, columns, opts.resolver, rules);
+    requireColumns(table, grouper.missingColumns());
+    const rows = await feed(table, columns, grouper, undefined, later);
+    const { records, statics } = grouper.finish();
+    const plan: ImportPlan<EstimatePayload> = { kind: 'estimates', file, rows, records, statics: withIgnored(table, statics), table: tableFacts(table, columns, rules) };
+    return { plan, proved: provedOtherwise(later, rules) };
+  });
 }
 
 /** Reads a bill file into one planned bill per (bill_ref, project, vendor), or per row without bill_ref. */
 export async function planBills(file: string, opts: PlanOptions = {}): Promise<ImportPlan<BillPayload>> {
-  const reading = combineReadingOptions(opts, opts.mapping);
-  const table = await openTable(file, tableOptions(file, 'bills', opts, reading));
-  const columns = resolveColumns(table.headers, BILL_COLUMNS, opts.mapping, file, table.headerLine);
-  const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
-  const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal);
-  const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown);
-  requireColumns(table, grouper.missingColumns());
-  const rows = await feed(table, columns, grouper);
-  const { records, statics } = grouper.finish();
-  return { kind: 'bills', file, rows, records, statics: withIgnored(table, statics), table: tableFacts(table, columns, rules) };
+  return planOnce(combineReadingOptions(opts, opts.mapping), async (reading) => {
+    const table = await openTable(file, tableOptions(file, 'bills', opts, reading));
+    const columns = resolveColumns(table.headers, BILL_COLUMNS, opts.mapping, file, table.headerLine);
+    const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
+    let later: SeparatorWeigher | undefined;
+    const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
+    const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown);
+    requireColumns(table, grouper.missingColumns());
+    const rows = await feed(table, columns, grouper, undefined, later);
+    const { records, statics } = grouper.finish();
+    const plan: ImportPlan<BillPayload> = { kind: 'bills', file, rows, records, statics: withIgnored(table, statics), table: tableFacts(table, columns, rules) };
+    return { plan, proved: provedOtherwise(later, rules) };
+  });
+}
+
+/**
+ * Plans with `reading`; when the numbers, weighed during that one pass, prove the separator the
+ * rules did not assume (`settleReadingRules`' `numbersLater`), plans again with the proved one.
+ * Most files prove nothing or what was assumed, and are read once.
+ */
+async function planOnce<P>(reading: ReadingOptions, plan: (reading: ReadingOptions) => Promise<{ plan: ImportPlan<P>; proved?: DecimalSeparator }>): Promise<ImportPlan<P>> {
+  const first = await plan(reading);
+  return first.proved === undefined ? first.plan : (await plan({ ...reading, decimalSeparator: first.proved })).plan;
+}
+
+/** The separator the file proved when it is not the one the rules assumed (both proved: the stop). */
+function provedOtherwise(later: SeparatorWeigher | undefined, rules: ReadingRules): DecimalSeparator | undefined {
+  if (later === undefined) return undefined;
+  const proved = later.settle();
+  return proved === rules.decimalSeparator ? undefined : proved;
 }
 
 /**
@@ -217,10 +241,11 @@ function withIgnored(table: OpenedTable, statics: StaticLine[]): StaticLine[] {
   return [...ignoredLines(table.titles), ...statics, ...ignoredLines(table.footers)];
 }
 
-async function feed(table: OpenedTable, columns: ColumnMap, grouper: { add(row: SourceRow): void }, afterBatch?: () => Promise<void>): Promise<number> {
+async function feed(table: OpenedTable, columns: ColumnMap, grouper: { add(row: SourceRow): void }, afterBatch?: () => Promise<void>, weigher?: SeparatorWeigher): Promise<number> {
   const unnamed = unnamedColumns(table.headers, columns);
   let rows = 0;
   for await (const batch of table.batches()) {
+    weigher?.weigh(batch);
     if (unnamed.length > 0) for (let i = 0; i < batch.length; i++) checkUnnamed(table, unnamed, batch[i]!);
     for (let i = 0; i < batch.length; i++) grouper.add(batch[i]!);
     rows += batch.length;

@@ -89,22 +89,15 @@ export async function settleReadingRules(
   options: ReadingOptions,
   signal?: AbortSignal,
   visit?: RowVisitor,
+  numbersLater?: (weigher: SeparatorWeigher) => void,
 ): Promise<ReadingRules> {
   const separatorOption = options.decimalSeparator;
   const orderOption = options.dateFormat;
   const weighNumbers = separatorOption === undefined || separatorOption === 'auto';
   const weighDates = orderOption === undefined || orderOption === 'auto';
-  const numberSources = weighNumbers ? sourcesOf(columns, fields.numbers) : [];
   const dateSources = weighDates ? sourcesOf(columns, fields.dates) : [];
-  const marks: Proofs<DecimalSeparator> = {};
+  const weigher = weighNumbers ? new SeparatorWeigher(table, columns, fields) : undefined;
   const orders: Proofs<'day-first' | 'month-first' | 'ambiguous'> = {};
-  const weighNumber = (cell: CellValue | undefined, line: number, header: string): void => {
-    if (typeof cell !== 'string') return;
-    // Once one mark is proved, only a cell holding the other can add a proof.
-    if ((marks['.'] !== undefined && cell.indexOf(',') < 0) || (marks[','] !== undefined && cell.indexOf('.') < 0)) return;
-    const mark = decimalEvidence(cell);
-    if (mark !== undefined && marks[mark] === undefined) marks[mark] = { line, header, value: JSON.stringify(cell.trim()) };
-  };
   const weighDate = (cell: CellValue | undefined, line: number, header: string, format: CellFormat | undefined): void => {
     if (format !== undefined) {
       // A date cell shows its date in its format's order: `dd/mm/yyyy` proves day first as `25/03/2026` does.
@@ -115,25 +108,32 @@ export async function settleReadingRules(
     const kind = dayMonthEvidence(cell);
     if (kind !== undefined && orders[kind] === undefined) orders[kind] = { line, header, value: JSON.stringify(String(cell).trim()) };
   };
-  const constant = (s: ColumnSource) => `${s.column} (a constant of the mapping file)`;
-  for (const s of numberSources) if (s.index === -1) weighNumber(s.constant, table.headerLine, constant(s));
-  for (const s of dateSources) if (s.index === -1) weighDate(s.constant, table.headerLine, constant(s), undefined);
-  const numbersRead = numberSources.filter((s) => s.index !== -1);
+  for (const s of dateSources) if (s.index === -1) weighDate(s.constant, table.headerLine, constantOf(s), undefined);
   const datesRead = dateSources.filter((s) => s.index !== -1);
-  if (numbersRead.length > 0 || datesRead.length > 0 || visit !== undefined) {
+  // With nothing else to weigh before mapping, the caller may weigh the numbers during its own
+  // pass (`numbersLater`): the file is then read once, not twice, and planned again in the rare
+  // file that proves the separator the rules did not assume.
+  const later = weigher !== undefined && numbersLater !== undefined && datesRead.length === 0 && visit === undefined;
+  const numbersHere = weigher !== undefined && !later && weigher.reads;
+  if (numbersHere || datesRead.length > 0 || visit !== undefined) {
     for await (const batch of table.batches()) {
       if (signal?.aborted) break;
       visit?.(batch);
+      if (numbersHere) weigher.weigh(batch);
       for (let r = 0; r < batch.length; r++) {
         const { values, line, formats } = batch[r]!;
-        for (let i = 0; i < numbersRead.length; i++) weighNumber(values[numbersRead[i]!.index], line, numbersRead[i]!.header);
         for (let i = 0; i < datesRead.length; i++) weighDate(values[datesRead[i]!.index], line, datesRead[i]!.header, formats?.[datesRead[i]!.index]);
       }
       // Both proofs of either kind stop the import: the rest of the file cannot change that.
-      if ((marks['.'] && marks[',']) || (orders['day-first'] && orders['month-first'])) break;
+      if (weigher?.bothProved === true || (orders['day-first'] && orders['month-first'])) break;
     }
   }
-  const decimalSeparator = weighNumbers ? settleSeparator(table, marks) : separatorOption;
+  let decimalSeparator: DecimalSeparator;
+  if (weigher === undefined) decimalSeparator = separatorOption as DecimalSeparator;
+  else if (later) {
+    numbersLater(weigher);
+    decimalSeparator = weigher.assumed;
+  } else decimalSeparator = weigher.settle();
   const rules: ReadingRules = weighDates
     ? { decimalSeparator, ...settleOrder(table, dateSources.length > 0, orders, options) }
     : { decimalSeparator, dateOrder: orderOption };
@@ -144,6 +144,69 @@ export async function settleReadingRules(
 /** The sources of `fields`, left to right as the file has them: the first cell of a kind is the one a message names. */
 function sourcesOf(columns: ColumnMap, fields: readonly string[]): ColumnSource[] {
   return fields.map((c) => columns.source(c)).filter((s) => s !== undefined).sort((a, b) => a.index - b.index);
+}
+
+const constantOf = (s: ColumnSource): string => `${s.column} (a constant of the mapping file)`;
+
+/**
+ * Weighs the cells of the fields mapped to numbers for the decimal separator, in whichever pass
+ * reads the rows: `settleReadingRules`' own, or the planner's (`numbersLater`).
+ */
+export class SeparatorWeigher {
+  private readonly marks: Proofs<DecimalSeparator> = {};
+  private readonly read: ColumnSource[];
+
+  constructor(
+    private readonly table: OpenedTable,
+    columns: ColumnMap,
+    fields: WeighedFields,
+  ) {
+    const sources = sourcesOf(columns, fields.numbers);
+    for (const s of sources) if (s.index === -1) this.weighCell(s.constant, table.headerLine, constantOf(s));
+    this.read = sources.filter((s) => s.index !== -1);
+  }
+
+  /** Whether any number column is read from the rows (else the constants settled it). */
+  get reads(): boolean {
+    return this.read.length > 0;
+  }
+
+  get bothProved(): boolean {
+    return this.marks['.'] !== undefined && this.marks[','] !== undefined;
+  }
+
+  /** The separator of a file that proves nothing (or what the mapping's constants prove). */
+  get assumed(): DecimalSeparator {
+    return this.marks['.'] !== undefined ? '.' : this.marks[','] !== undefined ? ',' : noProofSeparator(this.table);
+  }
+
+  weigh(batch: readonly SourceRow[]): void {
+    if (this.bothProved) return;
+    const read = this.read;
+    for (let r = 0; r < batch.length; r++) {
+      const { values, line } = batch[r]!;
+      for (let i = 0; i < read.length; i++) this.weighCell(values[read[i]!.index], line, read[i]!.header);
+    }
+  }
+
+  /** The separator the whole file proves; both marks proved stop the import (`settleSeparator`). */
+  settle(): DecimalSeparator {
+    return settleSeparator(this.table, this.marks);
+  }
+
+  private weighCell(cell: CellValue | undefined, line: number, header: string): void {
+    if (typeof cell !== 'string') return;
+    const marks = this.marks;
+    // Once one mark is proved, only a cell holding the other can add a proof.
+    if ((marks['.'] !== undefined && cell.indexOf(',') < 0) || (marks[','] !== undefined && cell.indexOf('.') < 0)) return;
+    const mark = decimalEvidence(cell);
+    if (mark !== undefined && marks[mark] === undefined) marks[mark] = { line, header, value: JSON.stringify(cell.trim()) };
+  }
+}
+
+/** No proof: `,` in a `;`-delimited file, `.` otherwise. */
+function noProofSeparator(table: OpenedTable): DecimalSeparator {
+  return table.kind === 'csv' && table.delimiter === ';' ? ',' : '.';
 }
 
 /**
@@ -162,7 +225,7 @@ function settleSeparator(table: OpenedTable, marks: Proofs<DecimalSeparator>): D
   }
   if (point) return '.';
   if (comma) return ',';
-  return table.kind === 'csv' && table.delimiter === ';' ? ',' : '.';
+  return noProofSeparator(table);
 }
 
 /**
