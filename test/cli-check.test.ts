@@ -46,6 +46,14 @@ function linesOf(r: CliResult, name: string): string[] {
   return lines(r).filter((l) => new RegExp(`^\\S+ +${name} `).test(l));
 }
 
+/** The rig's environment plus an account NAME of its own on the same sandbox user, with `extra` as its BUILDSYNC_<NAME>_… variables. */
+function accountEnv(name: string, extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = { ...rig.env };
+  for (const key of ['BASE_URL', 'EMAIL', 'PASSWORD', 'API_KEY']) env[`BUILDSYNC_${name}_${key}`] = rig.env[`BUILDSYNC_${key}`]!;
+  for (const [key, value] of Object.entries(extra)) env[`BUILDSYNC_${name}_${key}`] = value;
+  return env;
+}
+
 function requestsSince(n: number) {
   return rig.sandbox.requests().slice(n);
 }
@@ -89,14 +97,7 @@ describe('buildsync check, one at a time', () => {
 
   it('a spent budget: no request is made, and the check says when the budget has room again', async () => {
     // An account of its own (--account), with a budget of its own of one request an hour.
-    const env = {
-      ...rig.env,
-      BUILDSYNC_SPENT_BASE_URL: rig.env.BUILDSYNC_BASE_URL!,
-      BUILDSYNC_SPENT_EMAIL: rig.env.BUILDSYNC_EMAIL!,
-      BUILDSYNC_SPENT_PASSWORD: rig.env.BUILDSYNC_PASSWORD!,
-      BUILDSYNC_SPENT_API_KEY: rig.env.BUILDSYNC_API_KEY!,
-      BUILDSYNC_SPENT_LIMITS: 'hour=1',
-    };
+    const env = accountEnv('SPENT', { LIMITS: 'hour=1' });
     const first = await runCli(['check', '--account', 'spent'], env, { cwd: rig.dir });
     expect(first.code, first.stdout).toBe(0);
     expect(first.stdout).toMatch(/^ok +service +.*one token taken/m);
@@ -151,15 +152,7 @@ describe.concurrent('buildsync check names each broken piece', () => {
       'ok       config            currency: EUR (BUILDSYNC_CURRENCY)',
     ]);
 
-    const acme = {
-      ...rig.env,
-      BUILDSYNC_ACME_BASE_URL: rig.env.BUILDSYNC_BASE_URL!,
-      BUILDSYNC_ACME_EMAIL: rig.env.BUILDSYNC_EMAIL!,
-      BUILDSYNC_ACME_PASSWORD: rig.env.BUILDSYNC_PASSWORD!,
-      BUILDSYNC_ACME_API_KEY: rig.env.BUILDSYNC_API_KEY!,
-      BUILDSYNC_ACME_DATE_FORMAT: 'MDY',
-      BUILDSYNC_ACME_CURRENCY: 'CAD',
-    };
+    const acme = accountEnv('ACME', { DATE_FORMAT: 'MDY', CURRENCY: 'CAD' });
     const json = await runCli(['check', '--account', 'acme', '--json'], acme, { cwd: rig.dir });
     expect(json.code).toBe(0);
     const config = (JSON.parse(json.stdout) as { checks: Array<Record<string, unknown>> }).checks.find((c) => c.name === 'config');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csv, freeProjectIds, parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
-import { runCli } from './helpers/cli.ts';
+import { onlyJson, runCli } from './helpers/cli.ts';
 
 // Scripting the CLI: `--json` (one object on stdout, the documented keys, in order), `-` for
 // standard output, and progress on stderr only.
@@ -19,13 +19,6 @@ beforeAll(async () => {
   free = freeProjectIds(rig.sandbox);
 });
 afterAll(() => rig?.close());
-
-/** stdout holds exactly one line, a JSON object. */
-function onlyJson(stdout: string): Record<string, unknown> {
-  const lines = stdout.trimEnd().split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0]!) as Record<string, unknown>;
-}
 
 describe('import --json', () => {
   it('prints one summary object; a re-run is all skipped, and its plain progress ends at N/N skipped N', async () => {

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
-import { runCli } from './helpers/cli.ts';
+import { onlyJson, runCli } from './helpers/cli.ts';
 
 const SAMPLES = resolve(import.meta.dirname, '..', 'samples');
 const SUMMARY = '4 rows ignored: title 3, footer 1';
@@ -41,12 +41,6 @@ const args = (file: string, ...more: string[]) => ['import', 'bills', file, '--m
 
 function reportOf(path: string) {
   return parseReport(readFileSync(path, 'utf8')).map((r) => [r.line, r.record, r.status, r.id, r.message]);
-}
-
-function onlyJson(stdout: string): Record<string, unknown> {
-  const lines = stdout.trimEnd().split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0]!) as Record<string, unknown>;
 }
 
 describe('ignored rows through the CLI', () => {
