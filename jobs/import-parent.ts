@@ -32,6 +32,6 @@ export async function processImportParent(job: Job, token: string | undefined, c
   });
   await job.updateProgress(100);
   const written = data.reportPath ? await writeReportIfPossible(ctx.store, data.importId, data.reportPath) : false;
-  ctx.log.info({ import: data.importId, ...summary.counts }, `import ${data.importId} done`);
+  ctx.log.info({ import: data.importId, ...summary.counts, ignored: summary.ignored }, `import ${data.importId} done`);
   return { ...summary, reportPath: written ? data.reportPath : undefined };
 }

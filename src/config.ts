@@ -28,6 +28,8 @@ export const DEFAULTS = {
    * `buildsync ledger prune` forgets older ones. @defaultValue 400
    */
   ledgerRetentionDays: 400,
+  /** The account's currency when BUILDSYNC_CURRENCY is not set (ISO 4217). @defaultValue USD */
+  currency: 'USD',
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -58,6 +60,16 @@ export interface AccountConfig {
   dateFormat: DateOrder | undefined;
   /** The variable `dateFormat` is read from, for messages. */
   dateFormatVariable: string;
+  /**
+   * BUILDSYNC_CURRENCY (BUILDSYNC_<NAME>_CURRENCY for an account of its own): the account's
+   * currency, an ISO 4217 code, upper-cased. Only stored and shown for now (`check`).
+   * @defaultValue USD
+   */
+  currency: string;
+  /** The variable `currency` is read from, for messages. */
+  currencyVariable: string;
+  /** Whether `currencyVariable` was set (false: `currency` is the default). */
+  currencySet: boolean;
 }
 
 export interface AppConfig {
@@ -178,6 +190,12 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
   if (order !== undefined && order !== 'YMD' && order !== 'MDY' && order !== 'DMY') {
     throw new ConfigError(`${dateFormat.key}=${JSON.stringify(dateFormat.value)}: write YMD, MDY or DMY (how this account's files write 03/02/2026), or leave it unset`);
   }
+  // The same for the currency: an account of its own has its own, or the default USD.
+  const currency = v('CURRENCY');
+  const code = currency.value?.trim().toUpperCase();
+  if (code !== undefined && !/^[A-Z]{3}$/.test(code)) {
+    throw new ConfigError(`${currency.key}=${JSON.stringify(currency.value)}: write the account's currency as its three-letter ISO 4217 code, e.g. USD, EUR or CAD, or leave it unset for ${DEFAULTS.currency}`);
+  }
 
   return {
     redisUrl,
@@ -199,6 +217,9 @@ export function loadConfig(opts: { env?: Env; account?: string } = {}): AppConfi
       exportDatabaseVariable: exportDb.key,
       dateFormat: order,
       dateFormatVariable: dateFormat.key,
+      currency: code ?? DEFAULTS.currency,
+      currencyVariable: currency.key,
+      currencySet: code !== undefined,
     },
   };
 }

@@ -46,6 +46,14 @@ function linesOf(r: CliResult, name: string): string[] {
   return lines(r).filter((l) => new RegExp(`^\\S+ +${name} `).test(l));
 }
 
+/** The rig's environment plus an account NAME of its own on the same sandbox user, with `extra` as its BUILDSYNC_<NAME>_… variables. */
+function accountEnv(name: string, extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = { ...rig.env };
+  for (const key of ['BASE_URL', 'EMAIL', 'PASSWORD', 'API_KEY']) env[`BUILDSYNC_${name}_${key}`] = rig.env[`BUILDSYNC_${key}`]!;
+  for (const [key, value] of Object.entries(extra)) env[`BUILDSYNC_${name}_${key}`] = value;
+  return env;
+}
+
 function requestsSince(n: number) {
   return rig.sandbox.requests().slice(n);
 }
@@ -89,14 +97,7 @@ describe('buildsync check, one at a time', () => {
 
   it('a spent budget: no request is made, and the check says when the budget has room again', async () => {
     // An account of its own (--account), with a budget of its own of one request an hour.
-    const env = {
-      ...rig.env,
-      BUILDSYNC_SPENT_BASE_URL: rig.env.BUILDSYNC_BASE_URL!,
-      BUILDSYNC_SPENT_EMAIL: rig.env.BUILDSYNC_EMAIL!,
-      BUILDSYNC_SPENT_PASSWORD: rig.env.BUILDSYNC_PASSWORD!,
-      BUILDSYNC_SPENT_API_KEY: rig.env.BUILDSYNC_API_KEY!,
-      BUILDSYNC_SPENT_LIMITS: 'hour=1',
-    };
+    const env = accountEnv('SPENT', { LIMITS: 'hour=1' });
     const first = await runCli(['check', '--account', 'spent'], env, { cwd: rig.dir });
     expect(first.code, first.stdout).toBe(0);
     expect(first.stdout).toMatch(/^ok +service +.*one token taken/m);
@@ -123,13 +124,50 @@ describe.concurrent('buildsync check names each broken piece', () => {
     expect(report.ok).toBe(true);
     expect(report.exitCode).toBe(0);
     for (const c of report.checks) {
-      expect(Object.keys(c).sort()).toEqual(['level', 'message', 'name', 'ok']);
+      // The config check carries the account's reading settings besides (README, "Scripting").
+      expect(Object.keys(c).sort()).toEqual(c.name === 'config' ? ['currency', 'dateFormat', 'level', 'message', 'name', 'ok'] : ['level', 'message', 'name', 'ok']);
       expect(['ok', 'warning', 'error']).toContain(c.level);
       expect(c.ok).toBe(c.level !== 'error');
     }
     expect([...new Set(report.checks.map((c) => c.name))]).toEqual(['config', 'redis', 'redis-acl', 'redis-durability', 'service', 'budget']);
     expect(report.checks.find((c) => c.name === 'budget')!.message).toMatch(/no budget configured/);
+    expect(report.checks.find((c) => c.name === 'config')).toMatchObject({
+      dateFormat: { order: null, variable: 'BUILDSYNC_DATE_FORMAT' },
+      currency: { code: 'USD', variable: 'BUILDSYNC_CURRENCY', set: false },
+    });
+  });
 
+  it('shows the account\'s date order and currency: the defaults, and those set (per account too)', async () => {
+    const unset = await runCli(['check'], rig.env, { cwd: rig.dir });
+    expect(unset.code).toBe(0);
+    expect(linesOf(unset, 'config').slice(1)).toEqual([
+      'ok       config            dates: files that do not prove their day/month order stop and ask for the order (BUILDSYNC_DATE_FORMAT is not set)',
+      'ok       config            currency: USD, the default (BUILDSYNC_CURRENCY is not set)',
+    ]);
+
+    const set = await runCli(['check'], { ...rig.env, BUILDSYNC_DATE_FORMAT: 'dmy', BUILDSYNC_CURRENCY: 'eur' }, { cwd: rig.dir });
+    expect(set.code).toBe(0);
+    expect(linesOf(set, 'config').slice(1)).toEqual([
+      'ok       config            dates: files that do not prove their day/month order are read day first (BUILDSYNC_DATE_FORMAT=DMY)',
+      'ok       config            currency: EUR (BUILDSYNC_CURRENCY)',
+    ]);
+
+    const acme = accountEnv('ACME', { DATE_FORMAT: 'MDY', CURRENCY: 'CAD' });
+    const json = await runCli(['check', '--account', 'acme', '--json'], acme, { cwd: rig.dir });
+    expect(json.code).toBe(0);
+    const config = (JSON.parse(json.stdout) as { checks: Array<Record<string, unknown>> }).checks.find((c) => c.name === 'config');
+    expect(config).toMatchObject({
+      level: 'ok',
+      dateFormat: { order: 'MDY', variable: 'BUILDSYNC_ACME_DATE_FORMAT' },
+      currency: { code: 'CAD', variable: 'BUILDSYNC_ACME_CURRENCY', set: true },
+    });
+  });
+
+  it('a bad BUILDSYNC_CURRENCY: exit 2, naming the variable and its value', async () => {
+    const r = await runCli(['check'], { ...rig.env, BUILDSYNC_CURRENCY: 'US$' }, { cwd: rig.dir });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^error +config +BUILDSYNC_CURRENCY="US\$": write the account's currency as its three-letter ISO 4217 code/m);
+    expect(lines(r).at(-1)).toMatch(/^1 problem\b.*\(exit 2\)/);
   });
 
   it('a wrong API key: exit 3, the service refused the credentials, the key never printed', async () => {

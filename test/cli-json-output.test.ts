@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csv, freeProjectIds, parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
-import { runCli } from './helpers/cli.ts';
+import { onlyJson, runCli } from './helpers/cli.ts';
 
 // Scripting the CLI: `--json` (one object on stdout, the documented keys, in order), `-` for
 // standard output, and progress on stderr only.
 let rig: E2eRig;
 let free: number[];
 const SAMPLES = join(import.meta.dirname, '..', 'samples');
-const IMPORT_KEYS = ['status', 'importId', 'kind', 'file', 'rows', 'records', 'counts', 'report', 'errorsFile', 'exitCode', 'error'];
+const IMPORT_KEYS = ['status', 'importId', 'kind', 'file', 'rows', 'records', 'counts', 'ignored', 'report', 'errorsFile', 'exitCode', 'error'];
 const COUNT_KEYS = ['created', 'exists', 'skipped', 'failed', 'unknown', 'invalidRows'];
 const HEADER = ['project_id', 'estimate_name', 'category', 'subcategory', 'item', 'qty', 'unit_cost'];
 
@@ -19,13 +19,6 @@ beforeAll(async () => {
   free = freeProjectIds(rig.sandbox);
 });
 afterAll(() => rig?.close());
-
-/** stdout holds exactly one line, a JSON object. */
-function onlyJson(stdout: string): Record<string, unknown> {
-  const lines = stdout.trimEnd().split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0]!) as Record<string, unknown>;
-}
 
 describe('import --json', () => {
   it('prints one summary object; a re-run is all skipped, and its plain progress ends at N/N skipped N', async () => {
@@ -39,6 +32,8 @@ describe('import --json', () => {
     expect(Object.keys(a.counts as object)).toEqual(COUNT_KEYS);
     expect(a).toMatchObject({ status: 'done', kind: 'bills', file: bills, rows: 7, records: 4, report: `${bills}.report.csv`, errorsFile: null, exitCode: 0, error: null });
     expect(a.counts).toEqual({ created: 4, exists: 0, skipped: 0, failed: 0, unknown: 0, invalidRows: 0 });
+    // No row outside the table: the object is there, empty (README, "Scripting").
+    expect(a.ignored).toEqual({});
     expect(a.importId).toMatch(/^import-/);
     expect(parseReport(readFileSync(`${bills}.report.csv`, 'utf8')).map((r) => r.status)).toEqual(Array(7).fill('created'));
 
@@ -59,7 +54,7 @@ describe('import --json', () => {
     expect(r.code).toBe(2);
     const f = onlyJson(r.stdout);
     expect(Object.keys(f)).toEqual(IMPORT_KEYS);
-    expect(f).toMatchObject({ status: 'failed', importId: null, kind: 'bills', file: missing, exitCode: 2, error: { code: 'BUILDSYNC_FILE_UNREADABLE', message: `${missing}: no such file; check the path` } });
+    expect(f).toMatchObject({ status: 'failed', importId: null, kind: 'bills', file: missing, ignored: {}, exitCode: 2, error: { code: 'BUILDSYNC_FILE_UNREADABLE', message: `${missing}: no such file; check the path` } });
     expect(r.stderr).toContain(`buildsync: ${missing}: no such file`);
   });
 

@@ -9,7 +9,7 @@ import type { Dashboard } from '../src/dashboard/index.ts';
 import type { Sandbox } from '../src/sandbox/index.ts';
 import { hasChromium } from './helpers/chromium.ts';
 import { runCli } from './helpers/cli.ts';
-import { startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
+import { importableProjects, startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
 import { REDIS_URL } from './helpers/redis.ts';
 
 const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
@@ -282,4 +282,86 @@ describe.skipIf(!hasChromium)('the import page: a bad cell fixed in place (CONTR
       await page.close();
     }
   }, 90_000);
+});
+
+describe('the import page: the check lists the rows that are no part of any bill (README, "The import page")', () => {
+  let rig: ImportPageRig | undefined;
+
+  beforeAll(async () => {
+    rig = await startImportPageRig({ limits: 'none', browser: false });
+  }, 60_000);
+
+  afterAll(() => rig?.close());
+
+  it('a title block above the bills and a footer below: listed as ignored with their reasons, sent as no record and no row to fix', async () => {
+    const base = rig!.dashboard.url;
+    const call = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, headers: { Origin: base, ...(init.headers as Record<string, string>) } });
+    const post = async (path: string, body: unknown) => {
+      const res = await call(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+      return res.json() as Promise<any>;
+    };
+    const [p1] = importableProjects(rig!.sandbox);
+    const csv = [
+      'Bills to enter',
+      'ACME BUILDERS LLC',
+      '"January 1 - March 20, 2026"',
+      '',
+      'bill_ref,project_id,vendor_id,item_name,rate',
+      `FOOT-1,${p1},55,Gravel,100`,
+      `FOOT-2,${p1},55,Sand,40`,
+      '',
+      '"Cash Basis Tuesday, March 3, 2026 10:15 AM"',
+      'Printed by the office',
+    ].join('\n') + '\n';
+    const upload = await call('/import/upload?kind=bills&sheet=', { method: 'POST', headers: { 'Content-Type': 'application/octet-stream', 'X-Filename': 'footer.csv' }, body: csv });
+    expect(upload.status, await upload.clone().text()).toBe(200);
+    const { upload: id, columns } = await upload.json() as { upload: string; columns: Array<{ header: string; column: string }> };
+    const check = await post('/import/check', { upload: id, kind: 'bills', account: 'default', sheet: '', columns: Object.fromEntries(columns.map((c) => [c.header, c.column])), dateFormat: 'auto', decimalSeparator: 'auto' });
+    expect(check.invalid).toEqual([]);
+    expect(check.recordCount).toBe(2);
+    expect(check.ignored).toEqual({
+      text: '5 rows ignored: title 3, footer 2',
+      counts: { title: 3, footer: 2 },
+      count: 5,
+      lines: [
+        ...[1, 2, 3].map((line) => ({ line, reason: 'title', message: 'title above the header row (line 5): not part of the table' })),
+        { line: 9, reason: 'footer', message: 'footer below the last row: not part of the table' },
+        { line: 10, reason: 'footer', message: 'footer below the last row: not part of the table' },
+      ],
+    });
+    // The rows shown for fixing are the table's own: no title, no footer.
+    expect(check.headers).toEqual(['bill_ref', 'project_id', 'vendor_id', 'item_name', 'rate']);
+    expect(check.shown.map((r: { line: number }) => r.line)).toEqual([6, 7]);
+
+    // The page renders them in a list of their own, under a heading that names it.
+    const html = await (await call('/import')).text();
+    expect(html).toContain('<section id="ignored" aria-labelledby="ignored-h" hidden><h3 id="ignored-h">Ignored rows</h3><p id="ignored-text"></p><ul id="ignored-list"></ul></section>');
+    expect(html).toContain("li.textContent='Line '+l.line+': '");
+
+    // Sent: the footer is in the report as ignored, and not among the rows to fix.
+    const { importId } = await post('/import/send', { upload: id, skipInvalid: false }) as { importId: string };
+    for (let until = Date.now() + 30_000; ; ) {
+      const status = await (await call(`/import/status.json?id=${importId}`)).json() as { done: boolean; counts: { created: number } };
+      if (status.done) {
+        expect(status.counts.created).toBe(2);
+        break;
+      }
+      if (Date.now() > until) throw new Error(`import ${importId} not done`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const report = await (await call(`/import/report.csv?id=${importId}`)).text();
+    expect(report.trim().split('\n').slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
+      '1,,ignored',
+      '2,,ignored',
+      '3,,ignored',
+      `6,bill FOOT-1 / project ${p1} / vendor 55,created`,
+      `7,bill FOOT-2 / project ${p1} / vendor 55,created`,
+      '9,,ignored',
+      '10,,ignored',
+    ]);
+    const toFix = await call(`/import/errors.csv?id=${importId}`);
+    expect(toFix.status).toBe(404);
+    expect(await toFix.text()).toContain('nothing to fix in this import');
+  }, 60_000);
 });

@@ -139,6 +139,7 @@ function summary(over: Partial<Omit<ImportSummary, 'counts'>> & { counts?: Parti
     file: 'bills.csv',
     rows: 10,
     records: 5,
+    ignored: {},
     authFailed: false,
     serviceFailed: false,
     unsettled: 0,

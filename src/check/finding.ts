@@ -1,5 +1,6 @@
 import { ReplyError } from 'ioredis';
 import { coerceError, exitCodeOfAll, type ErrorCode } from '../errors/index.ts';
+import type { DateOrder } from '../values/index.ts';
 
 export type CheckName = 'config' | 'redis' | 'redis-acl' | 'redis-durability' | 'service' | 'budget';
 export type CheckLevel = 'ok' | 'warning' | 'error';
@@ -14,6 +15,16 @@ export interface CheckFinding {
   message: string;
   /** For an `error`: the stable code of the failure, whose exit status (`exitCodeOf`) it calls for. */
   code?: ErrorCode;
+  /** The `config` check, once the variables are read: how the account's files are read (check/config.ts `accountReading`). */
+  reading?: AccountReading;
+}
+
+/** The account's reading settings as `check` shows them (README, "Configuration"); `--json` carries them as fields of the config check. */
+export interface AccountReading {
+  /** BUILDSYNC_DATE_FORMAT: the day/month order of files that do not prove theirs; null: such a file stops and asks. */
+  dateFormat: { order: DateOrder | null; variable: string };
+  /** BUILDSYNC_CURRENCY: the account's currency; `set` false when it is the default. */
+  currency: { code: string; variable: string; set: boolean };
 }
 
 export interface CheckReport {

@@ -1,4 +1,4 @@
-import { runChecks, type CheckFinding, type CheckReport } from '../check/index.ts';
+import { readingLines, runChecks, type AccountReading, type CheckFinding, type CheckReport } from '../check/index.ts';
 import type { CommandContext } from './command.ts';
 
 /**
@@ -19,19 +19,26 @@ export async function checkCommand(ctx: CommandContext, opts: { json?: boolean }
   return report.exitCode;
 }
 
-/** The --json object: exactly { ok, exitCode, checks: [{ name, ok, level, message }] }. */
-function jsonReport(report: CheckReport): { ok: boolean; exitCode: number; checks: Array<Pick<CheckFinding, 'name' | 'ok' | 'level' | 'message'>> } {
+type JsonCheck = Pick<CheckFinding, 'name' | 'ok' | 'level' | 'message'> & Partial<AccountReading>;
+
+/**
+ * The --json object: exactly { ok, exitCode, checks: [{ name, ok, level, message }] }, the config
+ * check with `dateFormat` and `currency` besides once the variables could be read.
+ */
+function jsonReport(report: CheckReport): { ok: boolean; exitCode: number; checks: JsonCheck[] } {
   return {
     ok: report.ok,
     exitCode: report.exitCode,
-    checks: report.checks.map(({ name, ok, level, message }) => ({ name, ok, level, message })),
+    checks: report.checks.map(({ name, ok, level, message, reading }) => ({ name, ok, level, message, ...reading })),
   };
 }
 
-/** One line per finding (a finding worded in several lines keeps its label on each), then the verdict. */
+/** One line per finding (a finding worded in several lines keeps its label on each; the config check's reading settings below it), then the verdict. */
 export function checkLines(report: CheckReport): string[] {
   const width = Math.max(...report.checks.map((c) => c.name.length));
-  const lines = report.checks.flatMap((c) => c.message.split('\n').map((m) => `${c.level.padEnd(7)}  ${c.name.padEnd(width)}  ${m}`));
+  const line = (level: string, name: string, m: string) => `${level.padEnd(7)}  ${name.padEnd(width)}  ${m}`;
+  // The account's reading settings were read fine even when the finding itself is a problem (missing credentials).
+  const lines = report.checks.flatMap((c) => [...c.message.split('\n').map((m) => line(c.level, c.name, m)), ...(c.reading ? readingLines(c.reading).map((m) => line('ok', c.name, m)) : [])]);
   const errors = report.checks.filter((c) => c.level === 'error').length;
   const warnings = report.checks.filter((c) => c.level === 'warning').length;
   const w = warnings ? `${warnings} warning${warnings > 1 ? 's' : ''}` : '';

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FileError, parseFailureReason, UsageError } from '../errors/index.ts';
 import { formatEta, AccountThrottle } from '../throttle/index.ts';
-import { importOutcome, errorsFilePath, readingNote, wirePayload, mappingOption, type ImportSummary, type PlanOptions } from '../import/index.ts';
+import { ignoredLine, importOutcome, errorsFilePath, readingNote, wirePayload, mappingOption, type ImportSummary, type PlanOptions } from '../import/index.ts';
 import type { EncodingOption } from '../tables/index.ts';
-import type { DateOrder, ReadingRules } from '../mapping/index.ts';
+import type { DateOrder, IgnoredCounts, ReadingRules } from '../mapping/index.ts';
 import { collectResults, dryRunImport, ImportStore, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
 import type { CommandContext } from './command.ts';
 import { exitCodeOf } from './exit.ts';
@@ -39,7 +39,8 @@ export interface ImportFlags {
 /**
  * `import … --json`: one object on stdout, always these keys (README, "Scripting"). `status` is
  * `done`, `submitted` (--detach), `dry-run` or `failed` (the import job itself failed: `error`).
- * A dry run's counts are all 0 but `invalidRows`; `records` is what it would send.
+ * A dry run's counts are all 0 but `invalidRows`; `records` is what it would send. `ignored`: the
+ * rows that are no part of any record, by reason (`{}` for none), from the plan.
  */
 export interface ImportJson {
   status: 'done' | 'submitted' | 'dry-run' | 'failed';
@@ -49,6 +50,7 @@ export interface ImportJson {
   rows: number;
   records: number;
   counts: { created: number; exists: number; skipped: number; failed: number; unknown: number; invalidRows: number };
+  ignored: IgnoredCounts;
   report: string | null;
   errorsFile: string | null;
   exitCode: number;
@@ -57,10 +59,10 @@ export interface ImportJson {
 
 function importJson(fields: Partial<ImportJson> & Pick<ImportJson, 'status' | 'kind' | 'file' | 'rows' | 'records' | 'exitCode'>): string {
   const zero = { created: 0, exists: 0, skipped: 0, failed: 0, unknown: 0, invalidRows: 0 };
-  const o: ImportJson = { importId: null, report: null, errorsFile: null, error: null, ...fields, counts: { ...zero, ...fields.counts } };
+  const o: ImportJson = { importId: null, report: null, errorsFile: null, error: null, ignored: {}, ...fields, counts: { ...zero, ...fields.counts } };
   // Keys in the documented order, whatever order the fields came in.
-  const { status, importId, kind, file, rows, records, counts, report, errorsFile, exitCode, error } = o;
-  return JSON.stringify({ status, importId, kind, file, rows, records, counts, report, errorsFile, exitCode, error });
+  const { status, importId, kind, file, rows, records, counts, ignored, report, errorsFile, exitCode, error } = o;
+  return JSON.stringify({ status, importId, kind, file, rows, records, counts, ignored, report, errorsFile, exitCode, error });
 }
 
 export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bills', file: string, flags: ImportFlags): Promise<number> {
@@ -115,10 +117,12 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
         (r.fixRows > 0 ? `; rows to fix: ${errorsPath}` : '') +
         `\nsending them would take ${r.etaMs > 0 ? 'about ' : ''}${formatEta(r.etaMs)} at the budget ${cfg.account.limitsText}`,
     );
+    noteIgnored(ctx.err, r.ignored);
     noteReading(ctx, planned.table?.rules);
+    // Ignored rows are no part of any record: they change no exit code.
     const exitCode = invalid > 0 ? 1 : 0;
     if (flags.json) {
-      ctx.out(importJson({ status: 'dry-run', kind, file: resolve(file), rows: planned.rows, records: planned.records.length, counts: { invalidRows: invalid } as ImportJson['counts'], report: reportPath, errorsFile: r.fixRows > 0 ? errorsPath : null, exitCode }));
+      ctx.out(importJson({ status: 'dry-run', kind, file: resolve(file), rows: planned.rows, records: planned.records.length, counts: { invalidRows: invalid } as ImportJson['counts'], ignored: r.ignored, report: reportPath, errorsFile: r.fixRows > 0 ? errorsPath : null, exitCode }));
     }
     return exitCode;
   }
@@ -145,9 +149,10 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     if (flags.detach) {
       if (flags.json) {
         const invalidRows = planned.invalidRows;
-        ctx.out(importJson({ status: 'submitted', importId, kind, file: resolve(file), rows: planned.rows, records: planned.records, counts: { invalidRows } as ImportJson['counts'], report: reportPath, exitCode: 0 }));
+        ctx.out(importJson({ status: 'submitted', importId, kind, file: resolve(file), rows: planned.rows, records: planned.records, counts: { invalidRows } as ImportJson['counts'], ignored: planned.ignored, report: reportPath, exitCode: 0 }));
       } else ctx.out(importId);
       ctx.err(`submitted ${count(planned.records, kind.slice(0, -1))}; follow with: buildsync jobs show ${importId}`);
+      noteIgnored(ctx.err, planned.ignored);
       noteReading(ctx, planned.table?.rules);
       return 0;
     }
@@ -176,7 +181,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
         const f = parseFailureReason(done.job.failedReason);
         ctx.err(`buildsync: import ${importId} failed: ${f.message}${f.code ? ` [${f.code}]` : ''}`);
         const exitCode = exitCodeOf(f.code);
-        if (flags.json) ctx.out(importJson({ status: 'failed', importId, kind, file: resolve(file), rows: planned.rows, records: planned.records, exitCode, error: { code: f.code ?? null, message: f.message } }));
+        if (flags.json) ctx.out(importJson({ status: 'failed', importId, kind, file: resolve(file), rows: planned.rows, records: planned.records, ignored: planned.ignored, exitCode, error: { code: f.code ?? null, message: f.message } }));
         return exitCode;
       }
       ({ summary, fixRows } = await collectResults(store, importId, { reportPath, errorsPath, errorsSource, signal: ctx.signal }));
@@ -188,9 +193,10 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     const unknown = outcome.unknown;
     if (flags.json) {
       const { created, exists, skipped, failed, invalidRows } = summary.counts;
-      ctx.out(importJson({ status: 'done', importId, kind, file: resolve(file), rows: summary.rows, records: summary.records, counts: { created, exists, skipped, failed, unknown, invalidRows }, report: reportPath, errorsFile: fixRows > 0 ? errorsPath : null, exitCode: outcome.exitCode }));
+      ctx.out(importJson({ status: 'done', importId, kind, file: resolve(file), rows: summary.rows, records: summary.records, counts: { created, exists, skipped, failed, unknown, invalidRows }, ignored: summary.ignored, report: reportPath, errorsFile: fixRows > 0 ? errorsPath : null, exitCode: outcome.exitCode }));
     } else {
       ctx.out(outcome.line);
+      noteIgnored(ctx.out, summary.ignored);
       ctx.out(`report: ${reportPath} [import ${importId}]`);
       if (fixRows > 0) ctx.out(`rows to fix: ${errorsPath} (${count(fixRows, 'row')}; fix them and import that file as it is)`);
     }
@@ -202,6 +208,12 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   } finally {
     await close();
   }
+}
+
+/** The summary's line of the rows that are no part of any record ("4 rows ignored: title 3, footer 1"), when there are any. */
+function noteIgnored(print: (line: string) => void, ignored: IgnoredCounts): void {
+  const line = ignoredLine(ignored);
+  if (line !== undefined) print(line);
 }
 
 /** Says once, after the summary, what the file itself did not settle (dates read by BUILDSYNC_DATE_FORMAT). */

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Job, Queue } from 'bullmq';
 import { FileError, parseFailureReason, UsageError } from '../errors/index.ts';
-import { errorsFileChunks, importSummary, linesToFix, reportCsvChunks, writeErrorsFile, writeReport, type ErrorsFileSource } from '../import/index.ts';
+import { errorsFileChunks, ignoredLine, importSummary, linesToFix, reportCsvChunks, writeErrorsFile, writeReport, type ErrorsFileSource } from '../import/index.ts';
 import { ImportStore } from '../import/index.ts';
+import type { IgnoredCounts } from '../mapping/index.ts';
 import { AccountThrottle, formatEta } from '../throttle/index.ts';
 import { loadConfig } from '../config.ts';
 import type { CommandContext } from './command.ts';
@@ -90,6 +91,8 @@ export interface JobShowJson {
     rows: number;
     records: number;
     counts: { created: number; exists: number; skipped: number; failed: number; unknown: number; invalidRows: number };
+    /** Rows that are no part of any record, by reason (`{}` for none). */
+    ignored: IgnoredCounts;
     pending: number;
     /** Where the report was written, or null while it is not (see `reportCommand`). */
     report: string | null;
@@ -135,7 +138,7 @@ export async function showJob(ctx: CommandContext, id: string, json = false): Pr
       // The worker writes the report where the import asked when that folder exists on its
       // machine (its result says so); the command that followed the import wrote it there too.
       const written = (job.returnvalue as { reportPath?: string } | null)?.reportPath ?? (state === 'completed' && data.reportPath && existsSync(data.reportPath) ? data.reportPath : undefined);
-      show.import = { file: s.file, rows: s.rows, records: s.records, counts: { ...c }, pending, report: written ?? null, reportCommand: `buildsync jobs report ${data.importId} --out report.csv` };
+      show.import = { file: s.file, rows: s.rows, records: s.records, counts: { ...c }, ignored: s.ignored, pending, report: written ?? null, reportCommand: `buildsync jobs report ${data.importId} --out report.csv` };
     } else if (job.name === 'export-projects') {
       const r = job.returnvalue as { path?: string; projects?: number; bytes?: number; ms?: number } | null;
       const p = (typeof job.progress === 'object' ? job.progress : {}) as { projects?: number; bytes?: number };
@@ -172,6 +175,8 @@ export async function showJob(ctx: CommandContext, id: string, json = false): Pr
       const c = i.counts;
       ctx.out(`file      ${i.file} (${count(i.rows, 'row')}, ${count(i.records, 'record')})`);
       ctx.out(`records   created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${c.unknown}; invalid rows ${c.invalidRows}; pending ${i.pending}`);
+      const ignored = ignoredLine(i.ignored);
+      if (ignored !== undefined) ctx.out(`ignored   ${ignored}`);
       if (i.report) ctx.out(`report    ${i.report}`);
       else if (state === 'completed') ctx.out(`report    not written on this machine${data.reportPath ? ` (${data.reportPath})` : ''}; write it with: ${i.reportCommand}`);
       else ctx.out(`report    written when the import ends${data.reportPath ? ` to ${data.reportPath}` : ''}; so far: ${i.reportCommand}`);
@@ -263,7 +268,8 @@ function resultLine(job: Job): string {
   if ('path' in r) return `${count(Number(r.projects), 'project')} -> ${String(r.path)}`;
   if ('counts' in r) {
     const c = r.counts as Record<string, number>;
-    return `created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${c.unknown}, invalid rows ${c.invalidRows}`;
+    const ignored = ignoredLine((r.ignored ?? {}) as IgnoredCounts);
+    return `created ${c.created}, exists ${c.exists}, skipped ${c.skipped}, failed ${c.failed}, unknown ${c.unknown}, invalid rows ${c.invalidRows}${ignored ? `; ${ignored}` : ''}`;
   }
   return JSON.stringify(r).slice(0, 120);
 }

@@ -58,6 +58,7 @@ ${d.workers === 0 ? '<p class="warn" id="no-worker">No worker is running: the pa
 </fieldset>
 <section id="checked" hidden><h2>Check</h2>
 <p id="summary"></p><p><small>Fix a marked cell in place and press Check again.</small></p>
+<section id="ignored" aria-labelledby="ignored-h" hidden><h3 id="ignored-h">Ignored rows</h3><p id="ignored-text"></p><ul id="ignored-list"></ul></section>
 <h3>Budget before sending</h3><p id="budget"></p><div id="windows"></div>
 <div id="rows"></div>
 <h3>What it will create</h3><div id="records"></div>
@@ -142,11 +143,18 @@ $('check').addEventListener('click',async function(){
     tr.appendChild(c)});
    var m=document.createElement('td');m.textContent=msg||'';if(msg&&!marked)m.setAttribute('aria-invalid','true');tr.appendChild(m);t.appendChild(tr)});
   var rows=$('rows');rows.textContent='';rows.appendChild(t);
+  showIgnored(j.ignored,kind());
   var recs=$('records');recs.textContent='';
   j.records.forEach(function(r){var d=document.createElement('details');var s=document.createElement('summary');s.textContent=r.label+' (lines '+r.lines.join(', ')+')';var p=document.createElement('pre');p.textContent=JSON.stringify(JSON.parse(r.payload),null,2);d.appendChild(s);d.appendChild(p);recs.appendChild(d)});
   $('checked').hidden=false;sendState();
  }catch(e){err('check-msg',e.message)}
 });
+var REASONS={title:'title',footer:'footer',total:'total row',heading:'section heading',hidden:'hidden row',kind:'a kind of row that is not imported',credit:'credit, not sent'};
+function showIgnored(ig,k){
+ var box=$('ignored'),list=$('ignored-list');list.textContent='';box.hidden=!ig||ig.count===0;if(box.hidden)return;
+ $('ignored-text').textContent=ig.text+'. These rows are no part of any '+(k==='bills'?'bill':'estimate')+': nothing is sent for them, and there is nothing to fix.'+(ig.count>ig.lines.length?' The first '+ig.lines.length+' are listed.':'');
+ ig.lines.forEach(function(l){var li=document.createElement('li');li.textContent='Line '+l.line+': '+(REASONS[l.reason]||l.reason||'ignored')+' \u2014 '+l.message;list.appendChild(li)});
+}
 function sendState(){$('send').disabled=!upload||(invalid>0&&!$('skip').checked)}
 $('skip').addEventListener('change',sendState);
 $('send').addEventListener('click',async function(){

@@ -14,10 +14,11 @@ import express from 'express';
 import type { RedisConnection as Redis } from '../redis-layout.ts';
 import type { Logger } from 'pino';
 import { loadConfig, requireService, type Env } from '../config.ts';
-import { errorsFileChunks, linesToFix, reportCsvChunks, wirePayload, type PlanOptions } from '../import/index.ts';
+import { errorsFileChunks, importHeaderRule, linesToFix, reportCsvChunks, wirePayload, type PlanOptions } from '../import/index.ts';
 import {
   checkFile,
   describeTable,
+  ignoredRows,
   ImportStore,
   mappingFromChoices,
   redisDurability,
@@ -178,10 +179,11 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       res.json({
         rows: plan.rows,
         invalid: invalid.map((s) => ({ line: s.line, record: s.record, message: scrub(s.message) })),
-        ...(await rowsOf(up.file, planOpts.sheet, planOpts.encoding, new Set(invalid.map((s) => s.line)))),
+        ...(await rowsOf(up.file, planOpts.sheet, planOpts.encoding, new Set(invalid.map((s) => s.line)), { header: importHeaderRule(up.file, kind, mapping), headerRow: plan.table?.headerLine })),
         editable: plan.table?.kind === 'csv',
         records: plan.records.slice(0, SHOWN_ROWS).map((r) => ({ label: r.label, lines: r.lines, payload: wirePayload(kind, r) })),
         recordCount: plan.records.length,
+        ignored: scrubbed(ignoredRows(plan)),
         budget: await budgetOf(throttle, plan.records.length, cfg.account.limitsText),
       });
     })().catch(next);
@@ -290,6 +292,11 @@ interface CheckBody {
   /** Kept from an uploaded saved mapping: the page has no controls of its own for these. */
   constants?: Record<string, string | number | boolean>;
   encoding?: string;
+}
+
+/** The ignored rows' messages name the file as uploaded, as every message of the check does. */
+function scrubbed<T extends { lines: Array<{ message: string }> }>(ignored: T): T {
+  return { ...ignored, lines: ignored.lines.map((l) => ({ ...l, message: scrub(l.message) })) };
 }
 
 function kindOf(v: unknown): Kind {

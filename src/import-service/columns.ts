@@ -4,7 +4,8 @@
  * back into the CLI's mapping file; and the rows the check shows.
  */
 import { BILL_COLUMNS, ERROR_COLUMN, ESTIMATE_COLUMNS, errorsFileColumnOf, normalizeHeader, parseMappingFile, resolveColumns, SOURCE_LINE_COLUMN, suggestColumn, type MappingFile } from '../mapping/index.ts';
-import { openTable, type EncodingOption } from '../tables/index.ts';
+import { importHeaderRule } from '../import/index.ts';
+import { openTable, type EncodingOption, type HeaderRule } from '../tables/index.ts';
 import type { ImportKind } from './run-import.ts';
 
 export { ERROR_COLUMN, errorsFileColumnOf, normalizeHeader, SOURCE_LINE_COLUMN, type MappingFile };
@@ -54,9 +55,22 @@ function defaultChoice(header: string, known: readonly string[]): string {
   return exact ?? (header.trim() === '' ? undefined : suggestColumn(header, known)) ?? 'ignore';
 }
 
+/**
+ * The upload as the page first shows it: its header row found as the CLI finds it (a title block
+ * above and a footer below are no part of the table), or, when no row has every required column
+ * under the CLI's names, its first row, for the user to match.
+ */
+async function openUpload(file: string, kind: ImportKind, sheet: string | undefined) {
+  try {
+    return await openTable(file, { sheet, header: importHeaderRule(file, kind, undefined) });
+  } catch {
+    return openTable(file, { sheet });
+  }
+}
+
 /** Headers, the CLI's matching plus `suggestColumn` for each, and a few sample values. */
 export async function describeTable(file: string, name: string, kind: ImportKind, sheet?: string) {
-  const table = await openTable(file, { sheet });
+  const table = await openUpload(file, kind, sheet);
   const known = knownColumns(kind);
   const columns = table.headers.map((h, index) => ({
     index,
@@ -124,9 +138,10 @@ export async function savedMappingChoices(file: string, uploadName: string, kind
 /**
  * The first rows of the file (and every invalid one), by the line the report uses: an edited
  * file's `source_line`, else the row's own line. The errors file's own columns are not shown.
+ * `at`: the header row the check found and the rule it was found by (no title or footer is shown as a row).
  */
-export async function rowsOf(file: string, sheet: string | undefined, encoding: EncodingOption | undefined, invalidLines: Set<number>) {
-  const table = await openTable(file, { sheet, encoding });
+export async function rowsOf(file: string, sheet: string | undefined, encoding: EncodingOption | undefined, invalidLines: Set<number>, at: { header?: HeaderRule; headerRow?: number } = {}) {
+  const table = await openTable(file, { sheet, encoding, ...at });
   const sourceLine = table.headers.findIndex((h) => errorsFileColumnOf(h) === SOURCE_LINE_COLUMN);
   const keep = table.headers.map((_, i) => i).filter((i) => errorsFileColumnOf(table.headers[i]!) === undefined);
   const shown: Array<{ line: number; cells: string[] }> = [];

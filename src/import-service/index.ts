@@ -2,5 +2,6 @@
 export { checkFile, collectResults, listProjects, planImport, redisDurability, requireDurableRedis, submitChecked, submitFile, type ImportKind, type SessionPlace, type SubmitFileOptions, type SubmittedFile } from './run-import.ts';
 export { dryRunImport, writeEmptyReport, type DryRunImport, type DryRunImportOptions } from './dry-run-import.ts';
 export { cellText, describeTable, ERROR_COLUMN, errorsFileColumnOf, knownColumns, mappingFromChoices, normalizeHeader, SOURCE_LINE_COLUMN, rowsOf, savedMappingChoices, SHOWN_ROWS, type MappingFile } from './columns.ts';
+export { ignoredRows } from './ignored-rows.ts';
 export { ImportStore } from '../import/index.ts';
 export type { DurabilityDecision } from '../ledger/index.ts';

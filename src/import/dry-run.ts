@@ -5,7 +5,7 @@
  */
 import { writeFileAtomically } from '../atomic-file.ts';
 import type { ReportLine } from './import-store.ts';
-import type { MappedRecord, UnresolvedProjects } from '../mapping/index.ts';
+import { StaticTally, type IgnoredCounts, type MappedRecord, type UnresolvedProjects } from '../mapping/index.ts';
 import { encodeBillInfo, type BillPayload } from '../payloads/index.ts';
 import { estimateDurationMs, type Limits } from '../throttle/index.ts';
 import { reportCsvChunks } from './report.ts';
@@ -16,6 +16,8 @@ import type { ImportPlan } from './plan-types.ts';
 export interface DryRunResult {
   /** Rows that are invalid. */
   invalid: number;
+  /** Rows that are no part of any record (`ignored`), by reason. */
+  ignored: IgnoredCounts;
   /** Rows written to the errors file (0: none, and a stale one removed). */
   fixRows: number;
   /** How long sending the valid records would take under `limits`, every window counted. */
@@ -44,8 +46,10 @@ export async function writeDryRun(
   }
   const toFix = linesToFix(plan.statics.map((st) => ({ line: st.line, record: st.record, status: st.status, id: '', message: st.message })));
   const fixRows = await writeErrorsFile(opts.source, toFix, opts.errorsPath, opts.signal);
+  const tally = new StaticTally().add(plan.statics);
   return {
-    invalid: plan.statics.filter((st) => st.status === 'invalid').length,
+    invalid: tally.invalid,
+    ignored: tally.ignored,
     fixRows,
     etaMs: estimateDurationMs(opts.limits, [], plan.records.length, Date.now()),
   };

@@ -1,8 +1,8 @@
 import { importKeyOf, type RedisConnection } from '../redis-layout.ts';
 import { Ledger, type LedgerEntry } from '../ledger/ledger.ts';
-import type { RowStatus, StaticLine } from '../mapping/report-line.ts';
+import type { IgnoredCounts, RowStatus, StaticLine } from '../mapping/report-line.ts';
 
-export type { RowStatus, StaticLine };
+export type { IgnoredCounts, RowStatus, StaticLine };
 
 /** What happened to one record (one estimate or one bill). */
 export interface RecordOutcome {
@@ -43,6 +43,8 @@ export interface ImportMeta {
   records: number;
   /** Rows reported `invalid` while planning. */
   invalidRows: number;
+  /** Rows reported `ignored` while planning, by reason (absent from imports submitted before it was recorded). */
+  ignored?: IgnoredCounts;
   createdAt: number;
   /** `--resend-unknown` was given: record jobs read it here rather than each carrying it. */
   resendUnknown?: boolean;

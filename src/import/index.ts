@@ -1,7 +1,7 @@
 export { sendRecord, isEstimateExists, type RecordKind, type SendRecordInput } from './send-record.ts';
-export { importSummary, importExitCode, importOutcome, reportCsv, reportCsvChunks, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './report.ts';
+export { ignoredLine, importSummary, importExitCode, importOutcome, reportCsv, reportCsvChunks, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './report.ts';
 export type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
-export { planEstimates, planBills, streamBills, streamEstimates, dryRunReport, dryRunReportLines, projectResolverFromListing, type PlanOptions, type ProjectResolver } from './plan.ts';
+export { importHeaderRule, planEstimates, planBills, streamBills, streamEstimates, dryRunReport, dryRunReportLines, projectResolverFromListing, type PlanOptions, type ProjectResolver } from './plan.ts';
 export { loadProjectResolver } from './project-directory.ts';
 export { errorsFileChunks, errorsFilePath, errorsFileSource, linesToFix, writeErrorsFile, type ErrorsFileSource } from './errors-file.ts';
 export { combineReadingOptions, readingNote, settleReadingRules, type ReadingOptions, type WeighedFields } from './reading-rules.ts';

@@ -1,6 +1,6 @@
 import type { TableKind } from '../tables/index.ts';
 import type { StaticLine } from '../mapping/report-line.ts';
-import type { MappedRecord, ReadingRules } from '../mapping/index.ts';
+import type { IgnoredCounts, MappedRecord, ReadingRules } from '../mapping/index.ts';
 
 /** A file read, validated and mapped: what would be sent, and the rows that cannot be. */
 export interface ImportPlan<P = unknown> {
@@ -42,4 +42,6 @@ export type PlanFacts = Omit<ImportPlan, 'records' | 'statics'> & {
   records: number;
   /** Rows reported `invalid`. */
   invalidRows: number;
+  /** Rows reported `ignored`, by reason. */
+  ignored: IgnoredCounts;
 };

@@ -14,12 +14,12 @@
  * queue's `ImportSubmission`, which makes nothing runnable before the whole file is read).
  */
 import type { BillPayload, EstimatePayload } from '../payloads/index.ts';
-import { openTable, type CellValue, type OpenedTable, type OpenTableOptions, type SourceRow } from '../tables/index.ts';
+import { openTable, type CellValue, type HeaderRule, type OpenedTable, type OpenTableOptions, type SourceRow } from '../tables/index.ts';
 import { FileError, UsageError } from '../errors/index.ts';
 import type { ReportLine } from './import-store.ts';
 import {
   BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, VendorDirectory, headerRule, ignoredLines, isBuiltInPreset,
-  missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine,
+  missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, StaticTally, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine,
 } from '../mapping/index.ts';
 import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 import { HeapTrim } from '../heap-trim.ts';
@@ -129,10 +129,10 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   requireColumns(table, grouper.missingColumns());
   grouper.closeBillsAfter(lastLine);
   let records = 0;
-  let invalidRows = 0;
+  const tally = new StaticTally();
   const hand = async ({ records: r, statics }: { records: unknown[]; statics: StaticLine[] }): Promise<void> => {
     records += r.length;
-    for (const st of statics) if (st.status === 'invalid') invalidRows++;
+    tally.add(statics);
     await sink.add(r as MappedRecord<BillPayload>[], statics);
   };
   await hand({ records: [], statics: ignoredLines(table.titles) });
@@ -143,7 +143,7 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   lastLine.clear();
   await hand(grouper.finish());
   await hand({ records: [], statics: ignoredLines(table.footers) });
-  return { kind: 'bills', file, rows, records, invalidRows, table: tableFacts(table, columns, rules) };
+  return { kind: 'bills', file, rows, records, invalidRows: tally.invalid, ignored: tally.ignored, table: tableFacts(table, columns, rules) };
 }
 
 /**
@@ -173,10 +173,10 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   requireColumns(table, grouper.missingColumns());
   grouper.closeEstimatesAfter(lastLine);
   let records = 0;
-  let invalidRows = 0;
+  const tally = new StaticTally();
   const hand = async ({ records: r, statics }: { records: unknown[]; statics: StaticLine[] }): Promise<void> => {
     records += r.length;
-    for (const st of statics) if (st.status === 'invalid') invalidRows++;
+    tally.add(statics);
     await sink.add(r as MappedRecord<EstimatePayload>[], statics);
   };
   await hand({ records: [], statics: ignoredLines(table.titles) });
@@ -187,7 +187,7 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   lastLine.clear();
   await hand(grouper.finish());
   await hand({ records: [], statics: ignoredLines(table.footers) });
-  return { kind: 'estimates', file, rows, records, invalidRows, table: tableFacts(table, columns, rules) };
+  return { kind: 'estimates', file, rows, records, invalidRows: tally.invalid, ignored: tally.ignored, table: tableFacts(table, columns, rules) };
 }
 
 /** A copy of `s` that does not share storage with it (V8 keeps a slice's whole parent string alive). */
@@ -228,11 +228,15 @@ function requireColumns(table: OpenedTable, missing: string[]): void {
  * (CONTRACT.md §3a), after the mapping and the options, or the one `--header-row` names.
  */
 function tableOptions(file: string, kind: 'estimates' | 'bills', opts: PlanOptions, reading: { encoding?: OpenTableOptions['encoding'] }): OpenTableOptions {
-  const header = kind === 'estimates'
-    ? headerRule(file, ESTIMATE_COLUMNS, opts.mapping, missingEstimateColumns)
+  return { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding, header: importHeaderRule(file, kind, opts.mapping), headerRow: opts.headerRow ?? opts.mapping?.headerRow };
+}
+
+/** What a header row of an import of `kind` is: the first row with every required column, after the mapping (the import page reads its uploads by it too). */
+export function importHeaderRule(file: string, kind: 'estimates' | 'bills', mapping: MappingFile | undefined): HeaderRule {
+  return kind === 'estimates'
+    ? headerRule(file, ESTIMATE_COLUMNS, mapping, missingEstimateColumns)
     // Whether vendor names can be read is an option, not a column: a vendor column is found either way.
-    : headerRule(file, BILL_COLUMNS, opts.mapping, (columns) => missingBillColumns(columns, true));
-  return { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding, header, headerRow: opts.headerRow ?? opts.mapping?.headerRow };
+    : headerRule(file, BILL_COLUMNS, mapping, (columns) => missingBillColumns(columns, true));
 }
 
 /** The plan's report lines with the file's title and footer lines (`ignored`) added. */

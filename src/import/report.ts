@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomically } from '../atomic-file.ts';
 import { EXIT, type ErrorCode, ImportUnknownError, exitCodeOf, firstExit } from '../errors/index.ts';
-import type { ImportStore, OutcomeCounts, ReportLine } from './import-store.ts';
+import type { IgnoredCounts, ImportStore, OutcomeCounts, ReportLine } from './import-store.ts';
 
 /** The report's columns (CONTRACT.md §5). */
 export const REPORT_COLUMNS = ['line', 'record', 'status', 'id', 'message'] as const;
@@ -16,6 +16,8 @@ export interface ImportSummary {
   records: number;
   /** Records by outcome, plus rows that were invalid. */
   counts: Omit<OutcomeCounts, 'settled'> & { invalidRows: number };
+  /** Rows that are no part of any record (a title, a footer, ...), by reason; `{}` for none. They change no exit code. */
+  ignored: IgnoredCounts;
   /** Where the worker wrote the report, when it could. */
   reportPath?: string;
   /** True when some record failed because the service refused the credentials. */
@@ -43,6 +45,7 @@ export async function importSummary(store: ImportStore, importId: string): Promi
     rows: meta.rows,
     records: meta.records,
     counts: { ...byStatus, invalidRows: meta.invalidRows },
+    ignored: meta.ignored ?? {},
     authFailed: exits.has(EXIT.auth),
     serviceFailed: exits.has(EXIT.unreachable),
     unsettled: meta.records - counts.settled,
@@ -116,6 +119,17 @@ export function importExitCode(s: ImportSummary): number {
     s.serviceFailed && notDone && EXIT.unreachable,
     (c.invalidRows > 0 || notDone || s.unsettled > 0) && EXIT.partial,
   ]);
+}
+
+/**
+ * "4 rows ignored: title 3, footer 1" (README, "Reports"): the rows that are no part of any record,
+ * by reason; undefined when there are none. Every summary of an import says it in these words.
+ */
+export function ignoredLine(ignored: IgnoredCounts): string | undefined {
+  const parts = Object.entries(ignored).filter(([, n]) => n !== undefined && n > 0) as Array<[string, number]>;
+  if (parts.length === 0) return undefined;
+  const total = parts.reduce((sum, [, n]) => sum + n, 0);
+  return `${total} ${total === 1 ? 'row' : 'rows'} ignored: ${parts.map(([reason, n]) => `${reason} ${n}`).join(', ')}`;
 }
 
 /** The closing lines of a finished import and its exit code, for every front end (CLI, page). */

@@ -9,8 +9,12 @@
  */
 export type RowStatus = 'created' | 'exists' | 'invalid' | 'failed' | 'skipped' | 'unknown' | 'pending' | 'ignored';
 
-/** Why a row is `ignored` (CONTRACT.md §3a's reason codes). */
-export type IgnoredReason = 'title' | 'footer' | 'total' | 'heading' | 'hidden' | 'kind' | 'credit';
+/** Why a row is `ignored` (CONTRACT.md §3a's reason codes), in the order summaries name them. */
+export const IGNORED_REASONS = ['title', 'footer', 'total', 'heading', 'hidden', 'kind', 'credit'] as const;
+export type IgnoredReason = (typeof IGNORED_REASONS)[number];
+
+/** Rows reported `ignored`, by reason: only the reasons that occur, in `IGNORED_REASONS` order (`{}` for none). */
+export type IgnoredCounts = Partial<Record<IgnoredReason, number>>;
 
 /** A report line decided while planning (invalid rows, ignored rows), with no request behind it. */
 export interface StaticLine {
@@ -26,4 +30,30 @@ export interface StaticLine {
 /** Lines of the file that are not part of the table (`OpenedTable.titles`, `footers`) as `ignored` report lines. */
 export function ignoredLines(lines: ReadonlyArray<{ line: number; reason: IgnoredReason; message: string }>): StaticLine[] {
   return lines.map(({ line, reason, message }) => ({ line, record: '', status: 'ignored', reason, message }));
+}
+
+/**
+ * What a plan's report lines count, batch by batch: rows `invalid`, and rows `ignored` by reason.
+ * One tally for every path that hands a plan on (the streamed plan, the queued submission, a dry run).
+ */
+export class StaticTally {
+  invalid = 0;
+  readonly #ignored = new Map<IgnoredReason, number>();
+
+  add(statics: Iterable<StaticLine>): this {
+    for (const st of statics) {
+      if (st.status === 'invalid') this.invalid++;
+      else if (st.status === 'ignored' && st.reason !== undefined) this.#ignored.set(st.reason, (this.#ignored.get(st.reason) ?? 0) + 1);
+    }
+    return this;
+  }
+
+  get ignored(): IgnoredCounts {
+    const out: IgnoredCounts = {};
+    for (const reason of IGNORED_REASONS) {
+      const n = this.#ignored.get(reason);
+      if (n !== undefined) out[reason] = n;
+    }
+    return out;
+  }
 }

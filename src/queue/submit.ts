@@ -3,7 +3,7 @@ import type { Job } from 'bullmq';
 import type { ExportJobData, ImportJobData, RecordJobData } from '../../jobs/index.ts';
 import type { ImportPlan } from '../import/index.ts';
 import type { ImportStore } from '../import/index.ts';
-import type { MappedRecord } from '../mapping/index.ts';
+import { StaticTally, type MappedRecord } from '../mapping/index.ts';
 import type { StaticLine } from '../mapping/report-line.ts';
 import type { Env } from '../env.ts';
 import { knob, MAX_RECORDS_PER_JOB } from '../knobs.ts';
@@ -63,7 +63,7 @@ export interface SubmitImportOptions {
 export class ImportSubmission {
   readonly importId = `import-${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
   #records = 0;
-  #invalidRows = 0;
+  readonly #tally = new StaticTally();
   #inFlight: Promise<void>[] = [];
   #failed: unknown;
   #closed = false;
@@ -82,7 +82,7 @@ export class ImportSubmission {
 
   /** Rows reported `invalid` so far. */
   get invalidRows(): number {
-    return this.#invalidRows;
+    return this.#tally.invalid;
   }
 
   /** Adds a batch of the plan to the import store; resolves once few enough writes are in flight. */
@@ -92,7 +92,7 @@ export class ImportSubmission {
     if (records.length === 0 && statics.length === 0) return;
     const first = this.#records;
     this.#records += records.length;
-    for (const s of statics) if (s.status === 'invalid') this.#invalidRows++;
+    this.#tally.add(statics);
     const stored = records.map((r) => ({ key: r.key, label: r.label, lines: r.lines, contentHash: r.contentHash, payloadJson: r.payloadJson ?? JSON.stringify(r.payload) }));
     const write = this.store.appendPlan(this.importId, first, stored, statics).catch((err: unknown) => {
       this.#failed ??= err;
@@ -119,7 +119,8 @@ export class ImportSubmission {
       reportPath: opts.reportPath,
       rows: facts.rows,
       records: this.#records,
-      invalidRows: this.#invalidRows,
+      invalidRows: this.#tally.invalid,
+      ignored: this.#tally.ignored,
       createdAt: Date.now(),
       resendUnknown: opts.resendUnknown || undefined,
       errorsSource: facts.errorsSource ?? opts.errorsSource,

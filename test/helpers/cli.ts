@@ -172,3 +172,10 @@ function collected(stream: Readable, keep: number) {
     off: (l: () => void) => listeners.delete(l),
   };
 }
+
+/** What `--json` printed: stdout must hold exactly one line, a JSON object (throws otherwise, naming what it got). */
+export function onlyJson(stdout: string): Record<string, unknown> {
+  const lines = stdout.trimEnd().split('\n');
+  if (lines.length !== 1) throw new Error(`expected exactly one line of JSON on stdout, got ${lines.length}:\n${stdout}`);
+  return JSON.parse(lines[0]!) as Record<string, unknown>;
+}

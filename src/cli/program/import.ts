@@ -76,6 +76,7 @@ function failedImport(kind: 'estimates' | 'bills') {
     rows: 0,
     records: 0,
     counts: { created: 0, exists: 0, skipped: 0, failed: 0, unknown: 0, invalidRows: 0 },
+    ignored: {},
     report: null,
     errorsFile: null,
     exitCode: f.exitCode,

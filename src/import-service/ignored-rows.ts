@@ -1,0 +1,19 @@
+/** The rows a checked plan found to be no part of any record, for the import page's check result. */
+import { ignoredLine, type ImportPlan } from '../import/index.ts';
+import { StaticTally } from '../mapping/index.ts';
+import { SHOWN_ROWS } from './columns.ts';
+
+/**
+ * The `ignored` rows of `plan` (a title, a footer, ...) with their reasons, counted by reason and
+ * said as the CLI's summary says it; the first `SHOWN_ROWS` listed. Not sent, and not rows to fix.
+ */
+export function ignoredRows(plan: ImportPlan) {
+  const counts = new StaticTally().add(plan.statics).ignored;
+  const lines = plan.statics.filter((s) => s.status === 'ignored');
+  return {
+    text: ignoredLine(counts) ?? '',
+    counts,
+    count: lines.length,
+    lines: lines.slice(0, SHOWN_ROWS).map((s) => ({ line: s.line, reason: s.reason ?? null, message: s.message })),
+  };
+}
