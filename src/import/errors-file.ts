@@ -12,7 +12,7 @@
 import { rm } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomically } from '../atomic-file.ts';
-import { openTable, UnreadableCell, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
+import { openTable, sheetLineName, UnreadableCell, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
 import type { ReportLine } from './import-store.ts';
 import { BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, ERRORS_FILE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, parseDate, parseDecimalText, parseRateText, type ReadingRules } from '../mapping/index.ts';
 import { formatDateTime } from '../values/index.ts';
@@ -38,6 +38,8 @@ export interface ErrorsFileSource {
   sourceLineIndex: number;
   /** Index of the input's own `error` column, else -1. */
   errorIndex: number;
+  /** `--sheet all`: the sheets read, in order: lines are named `Sheet!row` (`sheetLineName`). */
+  sheetsRead?: string[];
 }
 
 /** The errors file's source description of a planned import. */
@@ -55,6 +57,7 @@ export function errorsFileSource(plan: Pick<ImportPlan, 'kind' | 'table'>, file:
     columns: t.columns,
     sourceLineIndex: t.sourceLineIndex,
     errorIndex: t.errorIndex,
+    ...(t.sheets === undefined ? {} : { sheetsRead: t.sheets.read }),
   };
 }
 
@@ -105,6 +108,7 @@ export async function* errorsFileChunks(source: ErrorsFileSource, toFix: Readonl
   for (let i = 0; i < table.headers.length; i++) if (i !== source.sourceLineIndex && i !== source.errorIndex) keep.push(i);
   const kinds = keep.map((i) => kindOf(source.kind, source.columns[i] ?? null));
   const delimiter = source.delimiter;
+  const lineName = source.sheetsRead === undefined ? String : sheetLineName(source.sheetsRead);
   yield { text: stringify([[...keep.map((i) => table.headers[i]!), ...ERRORS_FILE_COLUMNS]], { delimiter, bom: true }), rows: 0 };
   for await (const batch of table.batches()) {
     const rows: string[][] = [];
@@ -112,7 +116,7 @@ export async function* errorsFileChunks(source: ErrorsFileSource, toFix: Readonl
       const error = toFix.get(row.line);
       if (error === undefined) continue;
       const cells = keep.map((i, k) => cellText(row.values[i] ?? null, kinds[k]!, source.rules));
-      const sourceLine = source.sourceLineIndex >= 0 ? cellText(row.values[source.sourceLineIndex] ?? null, 'other', source.rules) || String(row.line) : String(row.line);
+      const sourceLine = source.sourceLineIndex >= 0 ? cellText(row.values[source.sourceLineIndex] ?? null, 'other', source.rules) || lineName(row.line) : lineName(row.line);
       rows.push([...cells, sourceLine, error]);
     }
     if (rows.length > 0) yield { text: stringify(rows, { delimiter }), rows: rows.length };

@@ -27,6 +27,8 @@ export interface ImportPlan<P = unknown> {
     sourceLineIndex: number;
     /** Index of the errors file's `error` column, else -1. */
     errorIndex: number;
+    /** `--sheet all`: the sheets read (report lines `Sheet!row`, see `sheetLineName`) and the workbook's others. */
+    sheets?: { read: string[]; notRead: string[] };
   };
 }
 
