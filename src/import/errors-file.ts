@@ -12,7 +12,7 @@
 import { rm } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomically } from '../atomic-file.ts';
-import { openTable, sheetLineName, UnreadableCell, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
+import { combineSheets, openTable, sheetLineName, UnreadableCell, viewTable, type OpenedTable, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
 import type { ReportLine } from './import-store.ts';
 import { BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, ERRORS_FILE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, parseDate, parseDecimalText, parseRateText, type ReadingRules } from '../mapping/index.ts';
 import { formatDateTime } from '../values/index.ts';
@@ -40,6 +40,8 @@ export interface ErrorsFileSource {
   errorIndex: number;
   /** `--sheet all`: the sheets read, in order: lines are named `Sheet!row` (`sheetLineName`). */
   sheetsRead?: string[];
+  /** With `sheetsRead`: the header row of each. */
+  sheetHeaderLines?: number[];
 }
 
 /** The errors file's source description of a planned import. */
@@ -49,7 +51,7 @@ export function errorsFileSource(plan: Pick<ImportPlan, 'kind' | 'table'>, file:
     kind: plan.kind,
     file,
     tableKind: t.kind,
-    sheet: opts.sheet,
+    sheet: t.sheet ?? opts.sheet,
     encoding: opts.encoding,
     delimiter: t.kind === 'xlsx' ? ',' : t.delimiter,
     headerLine: t.headerLine,
@@ -57,7 +59,7 @@ export function errorsFileSource(plan: Pick<ImportPlan, 'kind' | 'table'>, file:
     columns: t.columns,
     sourceLineIndex: t.sourceLineIndex,
     errorIndex: t.errorIndex,
-    ...(t.sheets === undefined ? {} : { sheetsRead: t.sheets.read }),
+    ...(t.sheets === undefined ? {} : { sheetsRead: t.sheets.read, sheetHeaderLines: t.sheets.headerLines }),
   };
 }
 
@@ -103,7 +105,7 @@ export async function writeErrorsFile(source: ErrorsFileSource, toFix: ReadonlyM
 
 /** The errors file as CSV text in pieces (the header first), reading the input once. */
 export async function* errorsFileChunks(source: ErrorsFileSource, toFix: ReadonlyMap<number, string>, signal?: AbortSignal): AsyncGenerator<{ text: string; rows: number }> {
-  const table = await openTable(source.file, { sheet: source.sheet, encoding: source.tableKind === 'csv' ? source.encoding : undefined, headerRow: source.headerLine, signal });
+  const table = await sourceTable(source, signal);
   const keep: number[] = [];
   for (let i = 0; i < table.headers.length; i++) if (i !== source.sourceLineIndex && i !== source.errorIndex) keep.push(i);
   const kinds = keep.map((i) => kindOf(source.kind, source.columns[i] ?? null));
@@ -124,6 +126,28 @@ export async function* errorsFileChunks(source: ErrorsFileSource, toFix: Readonl
 }
 
 type CellKind = 'date' | 'number' | 'rate' | 'other';
+
+/**
+ * The input as the import read it: the same sheet(s), merged cells filled (a lump sum over rows
+ * written as typed). Hidden rows are read (those left out are not rows to fix).
+ */
+async function sourceTable(source: ErrorsFileSource, signal?: AbortSignal): Promise<OpenedTable> {
+  const open = (sheet: string | undefined, headerRow: number | undefined): Promise<OpenedTable> =>
+    openTable(source.file, { sheet, encoding: source.tableKind === 'csv' ? source.encoding : undefined, headerRow, signal });
+  let table: OpenedTable;
+  if (source.sheetsRead === undefined) table = await open(source.sheet, source.headerLine);
+  else {
+    const parts: OpenedTable[] = [];
+    for (let k = 0; k < source.sheetsRead.length; k++) parts.push(await open(source.sheetsRead[k], source.sheetHeaderLines?.[k]));
+    table = combineSheets(source.file, parts, []);
+  }
+  const numeric = new Map<number, string>();
+  source.columns.forEach((c, i) => {
+    const kind = kindOf(source.kind, c);
+    if (c !== null && (kind === 'number' || kind === 'rate')) numeric.set(i, c);
+  });
+  return viewTable(table, { hidden: 'include', used: [], numeric });
+}
 
 function kindOf(kind: 'estimates' | 'bills', column: string | null): CellKind {
   if (column === null) return 'other';

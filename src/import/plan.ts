@@ -191,7 +191,9 @@ function tableFacts(table: OpenedTable, columns: ColumnMap, rules: ReadingRules)
     columns: columnsByIndex(table.headers.length, columns),
     sourceLineIndex: columns.sourceLineIndex,
     errorIndex: columns.errorIndex,
-    ...(table.parts === undefined ? {} : { sheets: { read: table.parts.map((t) => t.workbook?.sheet ?? ''), notRead: table.sheetsNotRead ?? [] } }),
+    ...(table.parts === undefined
+      ? table.workbook === undefined ? {} : { sheet: table.workbook.sheet }
+      : { sheets: { read: table.parts.map((t) => t.workbook?.sheet ?? ''), notRead: table.sheetsNotRead ?? [], headerLines: table.parts.map((t) => t.headerLine) } }),
   };
 }
 

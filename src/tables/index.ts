@@ -5,4 +5,4 @@ export { ENCODING_OPTIONS, type EncodingOption } from './input-decoder.ts';
 export type { HeaderCandidate, HeaderRule, IgnoredLine } from './types.ts';
 export { ALL_SHEETS, SHEET_STRIDE } from './types.ts';
 export { viewTable, type HiddenOption, type SheetViewOptions } from './sheet-view.ts';
-export { sheetLineName } from './workbook-sheets.ts';
+export { combineSheets, sheetLineName } from './workbook-sheets.ts';
