@@ -49,7 +49,9 @@ describe('the sample files import cleanly into a default sandbox', () => {
   });
 
   it('samples/estimates.xlsx reads to the same estimates as the CSV, and --sheet picks another sheet', async () => {
-    const [fromCsv, fromXlsx] = await Promise.all([planEstimates('samples/estimates.csv', { resolver }), planEstimates('samples/estimates.xlsx', { resolver })]);
+    // Both of its sheets hold a table: without --sheet the import stops and names them (README "Where the table is").
+    await expect(planEstimates('samples/estimates.xlsx', { resolver })).rejects.toThrow('samples/estimates.xlsx has 2 sheets with a table: "Estimates" (19 rows), "Alternates" (2 rows).');
+    const [fromCsv, fromXlsx] = await Promise.all([planEstimates('samples/estimates.csv', { resolver }), planEstimates('samples/estimates.xlsx', { resolver, sheet: 'Estimates' })]);
     expect(fromXlsx.statics).toEqual([]);
     expect(fromXlsx.records.map((r) => [r.key, r.lines, r.contentHash])).toEqual(fromCsv.records.map((r) => [r.key, r.lines, r.contentHash]));
     const alternates = await planEstimates('samples/estimates.xlsx', { resolver, sheet: 'Alternates' });

@@ -34,6 +34,7 @@ export interface ImportFlags {
   encoding?: EncodingOption;
   dateFormat?: 'auto' | DateOrder;
   decimalSeparator?: 'auto' | '.' | ',';
+  hidden?: 'include' | 'skip';
 }
 
 /**
@@ -75,6 +76,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   const cfg = configFor(ctx);
   const planOpts: PlanOptions = {
     sheet: flags.sheet,
+    hidden: flags.hidden,
     headerRow: flags.headerRow === undefined ? undefined : intOption('--header-row', flags.headerRow, 1, MAX_HEADER_ROW),
     vendorsFile: flags.vendors,
     signal: ctx.signal,
@@ -118,7 +120,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
         `\nsending them would take ${r.etaMs > 0 ? 'about ' : ''}${formatEta(r.etaMs)} at the budget ${cfg.account.limitsText}`,
     );
     noteIgnored(ctx.err, r.ignored);
-    noteReading(ctx, planned.table?.rules);
+    noteReading(ctx, planned.table?.rules, planned.table?.sheets);
     // Ignored rows are no part of any record: they change no exit code.
     const exitCode = invalid > 0 ? 1 : 0;
     if (flags.json) {
@@ -153,7 +155,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       } else ctx.out(importId);
       ctx.err(`submitted ${count(planned.records, kind.slice(0, -1))}; follow with: buildsync jobs show ${importId}`);
       noteIgnored(ctx.err, planned.ignored);
-      noteReading(ctx, planned.table?.rules);
+      noteReading(ctx, planned.table?.rules, planned.table?.sheets);
       return 0;
     }
     ctx.err(`planned ${count(planned.rows, 'row')}: ${count(planned.records, kind.slice(0, -1))} to send, ${count(planned.invalidRows, 'invalid row')} [import ${importId}]`);
@@ -200,7 +202,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       ctx.out(`report: ${reportPath} [import ${importId}]`);
       if (fixRows > 0) ctx.out(`rows to fix: ${errorsPath} (${count(fixRows, 'row')}; fix them and import that file as it is)`);
     }
-    noteReading(ctx, planned.table?.rules);
+    noteReading(ctx, planned.table?.rules, planned.table?.sheets);
     if (unknown > 0 && kind === 'bills') {
       ctx.err(`${unknown === 1 ? '1 bill is' : `${unknown} bills are`} unknown: their request may have reached the service. Check them in the service (see the report), then run again with --resend-unknown for those that are missing.`);
     }
@@ -217,9 +219,16 @@ function noteIgnored(print: (line: string) => void, ignored: IgnoredCounts): voi
 }
 
 /** Says once, after the summary, what the file itself did not settle (dates read by BUILDSYNC_DATE_FORMAT). */
-function noteReading(ctx: CommandContext, rules: ReadingRules | undefined): void {
+function noteReading(ctx: CommandContext, rules: ReadingRules | undefined, sheets?: { read: string[]; notRead: string[] }): void {
   const note = rules === undefined ? undefined : readingNote(rules);
   if (note !== undefined) ctx.err(note);
+  if (sheets !== undefined) ctx.err(sheetsNote(sheets));
+}
+
+/** `--sheet all` says which sheets it read and which it did not (CONTRACT.md §3a). */
+function sheetsNote({ read, notRead }: { read: string[]; notRead: string[] }): string {
+  const names = (ns: string[]): string => ns.map((n) => `"${n}"`).join(', ');
+  return `sheets read: ${names(read)}; not read: ${notRead.length === 0 ? 'none' : names(notRead)}`;
 }
 
 /**

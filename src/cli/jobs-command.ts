@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Job, Queue } from 'bullmq';
 import { FileError, parseFailureReason, UsageError } from '../errors/index.ts';
-import { errorsFileChunks, ignoredLine, importSummary, linesToFix, reportCsvChunks, writeErrorsFile, writeReport, type ErrorsFileSource } from '../import/index.ts';
+import { errorsFileChunks, ignoredLine, importSummary, linesToFix, lineNameOf, reportCsvChunks, writeErrorsFile, writeReport, type ErrorsFileSource } from '../import/index.ts';
 import { ImportStore } from '../import/index.ts';
 import type { IgnoredCounts } from '../mapping/index.ts';
 import { AccountThrottle, formatEta } from '../throttle/index.ts';
@@ -239,7 +239,7 @@ export async function reportJob(ctx: CommandContext, id: string, out: string | u
       return 0;
     }
     if (toStdout) {
-      for (const chunk of reportCsvChunks(await report())) process.stdout.write(chunk);
+      for (const chunk of reportCsvChunks(await report(), await lineNameOf(store, importId))) process.stdout.write(chunk);
       return 0;
     }
     const n = await writeReport(store, importId, resolve(out), { running });

@@ -9,6 +9,7 @@ import { StaticTally, type IgnoredCounts, type MappedRecord, type UnresolvedProj
 import { encodeBillInfo, type BillPayload } from '../payloads/index.ts';
 import { estimateDurationMs, type Limits } from '../throttle/index.ts';
 import { reportCsvChunks } from './report.ts';
+import { sheetLineName } from '../tables/index.ts';
 import { linesToFix, writeErrorsFile, type ErrorsFileSource } from './errors-file.ts';
 import { dryRunReport } from './plan.ts';
 import type { ImportPlan } from './plan-types.ts';
@@ -38,7 +39,8 @@ export async function writeDryRun(
   })();
   const out = await writeFileAtomically(opts.reportPath);
   try {
-    for (const chunk of reportCsvChunks(lines)) await out.write(chunk);
+    const sheets = plan.table?.sheets;
+    for (const chunk of reportCsvChunks(lines, sheets === undefined ? undefined : sheetLineName(sheets.read))) await out.write(chunk);
     await out.commit();
   } catch (err) {
     await out.abort();

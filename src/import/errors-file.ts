@@ -12,7 +12,7 @@
 import { rm } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomically } from '../atomic-file.ts';
-import { openTable, UnreadableCell, type CellFormat, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
+import { combineSheets, openTable, sheetLineName, UnreadableCell, viewTable, type CellFormat, type OpenedTable, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
 import type { ReportLine } from './import-store.ts';
 import {
   BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, ERRORS_FILE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, parseDate, parseDecimalText, parseRateText, parseText, PERCENT_COLUMNS, type ReadingRules,
@@ -40,6 +40,10 @@ export interface ErrorsFileSource {
   sourceLineIndex: number;
   /** Index of the input's own `error` column, else -1. */
   errorIndex: number;
+  /** `--sheet all`: the sheets read, in order: lines are named `Sheet!row` (`sheetLineName`). */
+  sheetsRead?: string[];
+  /** With `sheetsRead`: the header row of each. */
+  sheetHeaderLines?: number[];
 }
 
 /** The errors file's source description of a planned import. */
@@ -49,7 +53,7 @@ export function errorsFileSource(plan: Pick<ImportPlan, 'kind' | 'table'>, file:
     kind: plan.kind,
     file,
     tableKind: t.kind,
-    sheet: opts.sheet,
+    sheet: t.sheet ?? opts.sheet,
     encoding: opts.encoding,
     delimiter: t.kind === 'xlsx' ? ',' : t.delimiter,
     headerLine: t.headerLine,
@@ -57,6 +61,7 @@ export function errorsFileSource(plan: Pick<ImportPlan, 'kind' | 'table'>, file:
     columns: t.columns,
     sourceLineIndex: t.sourceLineIndex,
     errorIndex: t.errorIndex,
+    ...(t.sheets === undefined ? {} : { sheetsRead: t.sheets.read, sheetHeaderLines: t.sheets.headerLines }),
   };
 }
 
@@ -102,11 +107,12 @@ export async function writeErrorsFile(source: ErrorsFileSource, toFix: ReadonlyM
 
 /** The errors file as CSV text in pieces (the header first), reading the input once. */
 export async function* errorsFileChunks(source: ErrorsFileSource, toFix: ReadonlyMap<number, string>, signal?: AbortSignal): AsyncGenerator<{ text: string; rows: number }> {
-  const table = await openTable(source.file, { sheet: source.sheet, encoding: source.tableKind === 'csv' ? source.encoding : undefined, headerRow: source.headerLine, signal });
+  const table = await sourceTable(source, signal);
   const keep: number[] = [];
   for (let i = 0; i < table.headers.length; i++) if (i !== source.sourceLineIndex && i !== source.errorIndex) keep.push(i);
   const kinds = keep.map((i) => kindOf(source.kind, source.columns[i] ?? null));
   const delimiter = source.delimiter;
+  const lineName = source.sheetsRead === undefined ? String : sheetLineName(source.sheetsRead);
   yield { text: stringify([[...keep.map((i) => table.headers[i]!), ...ERRORS_FILE_COLUMNS]], { delimiter, bom: true }), rows: 0 };
   for await (const batch of table.batches()) {
     const rows: string[][] = [];
@@ -114,7 +120,7 @@ export async function* errorsFileChunks(source: ErrorsFileSource, toFix: Readonl
       const error = toFix.get(row.line);
       if (error === undefined) continue;
       const cells = keep.map((i, k) => cellText(row.values[i] ?? null, row.formats?.[i], kinds[k]!, source.rules));
-      const sourceLine = source.sourceLineIndex >= 0 ? cellText(row.values[source.sourceLineIndex] ?? null, undefined, 'other', source.rules) || String(row.line) : String(row.line);
+      const sourceLine = source.sourceLineIndex >= 0 ? cellText(row.values[source.sourceLineIndex] ?? null, undefined, 'other', source.rules) || lineName(row.line) : lineName(row.line);
       rows.push([...cells, sourceLine, error]);
     }
     if (rows.length > 0) yield { text: stringify(rows, { delimiter }), rows: rows.length };
@@ -122,6 +128,28 @@ export async function* errorsFileChunks(source: ErrorsFileSource, toFix: Readonl
 }
 
 type CellKind = 'date' | 'number' | 'percent' | 'rate' | 'other';
+
+/**
+ * The input as the import read it: the same sheet(s), merged cells filled (a lump sum over rows
+ * written as typed). Hidden rows are read (those left out are not rows to fix).
+ */
+async function sourceTable(source: ErrorsFileSource, signal?: AbortSignal): Promise<OpenedTable> {
+  const open = (sheet: string | undefined, headerRow: number | undefined): Promise<OpenedTable> =>
+    openTable(source.file, { sheet, encoding: source.tableKind === 'csv' ? source.encoding : undefined, headerRow, signal });
+  let table: OpenedTable;
+  if (source.sheetsRead === undefined) table = await open(source.sheet, source.headerLine);
+  else {
+    const parts: OpenedTable[] = [];
+    for (let k = 0; k < source.sheetsRead.length; k++) parts.push(await open(source.sheetsRead[k], source.sheetHeaderLines?.[k]));
+    table = combineSheets(source.file, parts, []);
+  }
+  const numeric = new Map<number, string>();
+  source.columns.forEach((c, i) => {
+    const kind = kindOf(source.kind, c);
+    if (c !== null && (kind === 'number' || kind === 'rate')) numeric.set(i, c);
+  });
+  return viewTable(table, { hidden: 'include', used: [], numeric });
+}
 
 function kindOf(kind: 'estimates' | 'bills', column: string | null): CellKind {
   if (column === null) return 'other';

@@ -1,5 +1,5 @@
 export { sendRecord, isEstimateExists, type RecordKind, type SendRecordInput } from './send-record.ts';
-export { ignoredLine, importSummary, importExitCode, importOutcome, reportCsv, reportCsvChunks, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './report.ts';
+export { ignoredLine, importSummary, importExitCode, importOutcome, lineNameOf, reportCsv, reportCsvChunks, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './report.ts';
 export type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 export { importHeaderRule, planEstimates, planBills, streamBills, streamEstimates, dryRunReport, dryRunReportLines, projectResolverFromListing, type PlanOptions, type ProjectResolver } from './plan.ts';
 export { loadProjectResolver } from './project-directory.ts';

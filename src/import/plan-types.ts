@@ -27,6 +27,10 @@ export interface ImportPlan<P = unknown> {
     sourceLineIndex: number;
     /** Index of the errors file's `error` column, else -1. */
     errorIndex: number;
+    /** .xlsx: the sheet read (the one chosen when `--sheet` named none). */
+    sheet?: string;
+    /** `--sheet all`: the sheets read (report lines `Sheet!row`, see `sheetLineName`), their header rows, and the workbook's other sheets. */
+    sheets?: { read: string[]; notRead: string[]; headerLines: number[] };
   };
 }
 

@@ -14,7 +14,7 @@
  * queue's `ImportSubmission`, which makes nothing runnable before the whole file is read).
  */
 import type { BillPayload, EstimatePayload } from '../payloads/index.ts';
-import { openTable, type CellValue, type HeaderRule, type OpenedTable, type OpenTableOptions, type SourceRow } from '../tables/index.ts';
+import { openTable, type CellValue, type HeaderRule, type HiddenOption, type OpenedTable, type OpenTableOptions, type SourceRow } from '../tables/index.ts';
 import { FileError, UsageError } from '../errors/index.ts';
 import type { ReportLine } from './import-store.ts';
 import {
@@ -25,6 +25,7 @@ import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 import { HeapTrim } from '../heap-trim.ts';
 import { combineReadingOptions, settleReadingRules, type ReadingOptions, type SeparatorWeigher, type WeighedFields } from './reading-rules.ts';
 import type { DecimalSeparator } from '../values/index.ts';
+import { recordsAcrossSheets, viewForImport } from './table-view.ts';
 
 /** The fields weighed for the decimal separator and the day/month order (estimates hold no dates). */
 const ESTIMATE_FIELDS: WeighedFields = { numbers: ESTIMATE_NUMBER_COLUMNS, dates: [] };
@@ -35,8 +36,10 @@ export { projectResolverFromListing, type ProjectResolver } from '../mapping/ind
 export interface PlanOptions extends ReadingOptions {
   /** `--mapping MAP.json`, already loaded (`loadMappingFile`), or a built-in preset (`presetMapping`). */
   mapping?: MappingFile;
-  /** `--sheet NAME` (.xlsx only); default the first sheet. */
+  /** `--sheet NAME|all` (.xlsx only); default the one visible sheet with a header row (CONTRACT.md §3a). */
   sheet?: string;
+  /** `--hidden include|skip`: how hidden rows and used hidden columns are read; default they stop the import. Wins over the mapping file's `hidden`. */
+  hidden?: HiddenOption;
   /** `--header-row N`: the line (sheet row) of the header row; default the first row that has every required column (CONTRACT.md §3a). Wins over the mapping file's `headerRow`. */
   headerRow?: number;
   /** `--resend-unknown`: bills an errors file reports `unknown` are planned to be sent again. */
@@ -53,14 +56,15 @@ export async function planEstimates(file: string, opts: PlanOptions = {}): Promi
   if (isBuiltInPreset(opts.mapping)) throw new UsageError('the built-in mappings (quickbooks, xero) read bill exports; they do not apply to estimates. Pass a mapping file (--mapping MAP.json) instead.');
   if (opts.vendorsFile !== undefined) throw new UsageError('--vendors applies to bill imports only; remove it.');
   return planOnce(combineReadingOptions(opts, opts.mapping), async (reading) => {
-    const table = await openTable(file, tableOptions(file, 'estimates', opts, reading));
-    const columns = resolveColumns(table.headers, ESTIMATE_COLUMNS, opts.mapping, file, table.headerLine);
+    const opened = await openTable(file, tableOptions(file, 'estimates', opts, reading));
+    const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine);
+    const table = await viewForImport(opened, columns, ESTIMATE_NUMBER_COLUMNS, opts);
     let later: SeparatorWeigher | undefined;
     const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
     const grouper = new EstimateGrouper(file, columns, opts.resolver, rules);
     requireColumns(table, grouper.missingColumns());
     const rows = await feed(table, columns, grouper, undefined, later);
-    const { records, statics } = grouper.finish();
+    const { records, statics } = oneSheetEach(table, grouper.finish());
     const plan: ImportPlan<EstimatePayload> = { kind: 'estimates', file, rows, records, statics: withIgnored(table, statics), table: tableFacts(table, columns, rules) };
     return { plan, proved: provedOtherwise(later, rules) };
   });
@@ -69,15 +73,16 @@ export async function planEstimates(file: string, opts: PlanOptions = {}): Promi
 /** Reads a bill file into one planned bill per (bill_ref, project, vendor), or per row without bill_ref. */
 export async function planBills(file: string, opts: PlanOptions = {}): Promise<ImportPlan<BillPayload>> {
   return planOnce(combineReadingOptions(opts, opts.mapping), async (reading) => {
-    const table = await openTable(file, tableOptions(file, 'bills', opts, reading));
-    const columns = resolveColumns(table.headers, BILL_COLUMNS, opts.mapping, file, table.headerLine);
+    const opened = await openTable(file, tableOptions(file, 'bills', opts, reading));
+    const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine);
+    const table = await viewForImport(opened, columns, BILL_NUMBER_COLUMNS, opts);
     const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
     let later: SeparatorWeigher | undefined;
     const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
     const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown);
     requireColumns(table, grouper.missingColumns());
     const rows = await feed(table, columns, grouper, undefined, later);
-    const { records, statics } = grouper.finish();
+    const { records, statics } = oneSheetEach(table, grouper.finish());
     const plan: ImportPlan<BillPayload> = { kind: 'bills', file, rows, records, statics: withIgnored(table, statics), table: tableFacts(table, columns, rules) };
     return { plan, proved: provedOtherwise(later, rules) };
   });
@@ -110,8 +115,9 @@ function provedOtherwise(later: SeparatorWeigher | undefined, rules: ReadingRule
  */
 export async function streamBills(file: string, opts: PlanOptions, sink: PlanSink): Promise<PlanFacts> {
   const reading = combineReadingOptions(opts, opts.mapping);
-  const table = await openTable(file, tableOptions(file, 'bills', opts, reading));
-  const columns = resolveColumns(table.headers, BILL_COLUMNS, opts.mapping, file, table.headerLine);
+  const opened = await openTable(file, tableOptions(file, 'bills', opts, reading));
+  const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine);
+  const table = await viewForImport(opened, columns, BILL_NUMBER_COLUMNS, opts);
   const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
   const refOf = billRefReader(columns);
   const lastLine = new Map<string, number>();
@@ -130,7 +136,8 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   grouper.closeBillsAfter(lastLine);
   let records = 0;
   const tally = new StaticTally();
-  const hand = async ({ records: r, statics }: { records: unknown[]; statics: StaticLine[] }): Promise<void> => {
+  const hand = async (batch: { records: MappedRecord[]; statics: StaticLine[] }): Promise<void> => {
+    const { records: r, statics } = oneSheetEach(table, batch);
     records += r.length;
     tally.add(statics);
     await sink.add(r as MappedRecord<BillPayload>[], statics);
@@ -142,7 +149,7 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   });
   lastLine.clear();
   await hand(grouper.finish());
-  await hand({ records: [], statics: ignoredLines(table.footers) });
+  await hand({ records: [], statics: [...ignoredLines(table.hiddenLines ?? []), ...ignoredLines(table.footers)] });
   return { kind: 'bills', file, rows, records, invalidRows: tally.invalid, ignored: tally.ignored, table: tableFacts(table, columns, rules) };
 }
 
@@ -156,8 +163,9 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   if (isBuiltInPreset(opts.mapping)) throw new UsageError('the built-in mappings (quickbooks, xero) read bill exports; they do not apply to estimates. Pass a mapping file (--mapping MAP.json) instead.');
   if (opts.vendorsFile !== undefined) throw new UsageError('--vendors applies to bill imports only; remove it.');
   const reading = combineReadingOptions(opts, opts.mapping);
-  const table = await openTable(file, tableOptions(file, 'estimates', opts, reading));
-  const columns = resolveColumns(table.headers, ESTIMATE_COLUMNS, opts.mapping, file, table.headerLine);
+  const opened = await openTable(file, tableOptions(file, 'estimates', opts, reading));
+  const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine);
+  const table = await viewForImport(opened, columns, ESTIMATE_NUMBER_COLUMNS, opts);
   const projectOf = estimateProjectKeyReader(file, columns, opts.resolver);
   const lastLine = new Map<string, number>();
   const heap = new HeapTrim();
@@ -174,7 +182,8 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   grouper.closeEstimatesAfter(lastLine);
   let records = 0;
   const tally = new StaticTally();
-  const hand = async ({ records: r, statics }: { records: unknown[]; statics: StaticLine[] }): Promise<void> => {
+  const hand = async (batch: { records: MappedRecord[]; statics: StaticLine[] }): Promise<void> => {
+    const { records: r, statics } = oneSheetEach(table, batch);
     records += r.length;
     tally.add(statics);
     await sink.add(r as MappedRecord<EstimatePayload>[], statics);
@@ -186,7 +195,7 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   });
   lastLine.clear();
   await hand(grouper.finish());
-  await hand({ records: [], statics: ignoredLines(table.footers) });
+  await hand({ records: [], statics: [...ignoredLines(table.hiddenLines ?? []), ...ignoredLines(table.footers)] });
   return { kind: 'estimates', file, rows, records, invalidRows: tally.invalid, ignored: tally.ignored, table: tableFacts(table, columns, rules) };
 }
 
@@ -206,6 +215,9 @@ function tableFacts(table: OpenedTable, columns: ColumnMap, rules: ReadingRules)
     columns: columnsByIndex(table.headers.length, columns),
     sourceLineIndex: columns.sourceLineIndex,
     errorIndex: columns.errorIndex,
+    ...(table.parts === undefined
+      ? table.workbook === undefined ? {} : { sheet: table.workbook.sheet }
+      : { sheets: { read: table.parts.map((t) => t.workbook?.sheet ?? ''), notRead: table.sheetsNotRead ?? [], headerLines: table.parts.map((t) => t.headerLine) } }),
   };
 }
 
@@ -241,8 +253,15 @@ export function importHeaderRule(file: string, kind: 'estimates' | 'bills', mapp
 
 /** The plan's report lines with the file's title and footer lines (`ignored`) added. */
 function withIgnored(table: OpenedTable, statics: StaticLine[]): StaticLine[] {
-  if (table.titles.length === 0 && table.footers.length === 0) return statics;
-  return [...ignoredLines(table.titles), ...statics, ...ignoredLines(table.footers)];
+  const hidden = table.hiddenLines ?? [];
+  if (table.titles.length === 0 && table.footers.length === 0 && hidden.length === 0) return statics;
+  return [...ignoredLines(table.titles), ...statics, ...ignoredLines(hidden), ...ignoredLines(table.footers)];
+}
+
+/** The grouper's records and lines, a record found in two sheets (`--sheet all`) made invalid rows. */
+function oneSheetEach<R extends MappedRecord>(table: OpenedTable, planned: { records: R[]; statics: StaticLine[] }): { records: R[]; statics: StaticLine[] } {
+  const across = recordsAcrossSheets(table, planned.records);
+  return across.statics.length === 0 ? planned : { records: across.records, statics: [...planned.statics, ...across.statics] };
 }
 
 async function feed(table: OpenedTable, columns: ColumnMap, grouper: { add(row: SourceRow): void }, afterBatch?: () => Promise<void>, weigher?: SeparatorWeigher): Promise<number> {

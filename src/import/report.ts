@@ -4,6 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomically } from '../atomic-file.ts';
 import { EXIT, type ErrorCode, ImportUnknownError, exitCodeOf, firstExit } from '../errors/index.ts';
 import type { IgnoredCounts, ImportStore, OutcomeCounts, ReportLine } from './import-store.ts';
+import { sheetLineName } from '../tables/workbook-sheets.ts';
 
 /** The report's columns (CONTRACT.md §5). */
 export const REPORT_COLUMNS = ['line', 'record', 'status', 'id', 'message'] as const;
@@ -52,10 +53,22 @@ export async function importSummary(store: ImportStore, importId: string): Promi
   };
 }
 
+/**
+ * How the report names a line: its number, or with `--sheet all` `Sheet!row` (`sheetLineName`);
+ * an import keeps the sheets it read in its errors-file source.
+ */
+export type LineName = (line: number) => number | string;
+
+/** The report's `LineName` of an import, from what its store keeps. */
+export async function lineNameOf(store: ImportStore, importId: string): Promise<LineName | undefined> {
+  const sheets = ((await store.meta(importId))?.errorsSource as { sheetsRead?: string[] } | undefined)?.sheetsRead;
+  return sheets === undefined ? undefined : sheetLineName(sheets);
+}
+
 /** The report as CSV text: a header and one line per input row. */
-export function reportCsv(lines: ReportLine[]): string {
+export function reportCsv(lines: ReportLine[], lineName?: LineName): string {
   return stringify(
-    lines.map((l) => [l.line, l.record, l.status, l.id, l.message]),
+    lines.map((l) => [lineName === undefined ? l.line : lineName(l.line), l.record, l.status, l.id, l.message]),
     { header: true, columns: [...REPORT_COLUMNS] },
   );
 }
@@ -67,11 +80,11 @@ const CHUNK_LINES = 10_000;
  * `reportCsv` in pieces (the header in the first), for a report too big to hold as one string
  * and one array of rows (a dry run of a million-row file); the pieces join to the same text.
  */
-export function* reportCsvChunks(lines: Iterable<ReportLine>): Generator<string> {
-  let rows: Array<[number, string, string, number | '', string]> = [];
+export function* reportCsvChunks(lines: Iterable<ReportLine>, lineName?: LineName): Generator<string> {
+  let rows: Array<[number | string, string, string, number | '', string]> = [];
   let first = true;
   for (const l of lines) {
-    rows.push([l.line, l.record, l.status, l.id, l.message]);
+    rows.push([lineName === undefined ? l.line : lineName(l.line), l.record, l.status, l.id, l.message]);
     if (rows.length === CHUNK_LINES) {
       yield stringify(rows, { header: first, columns: [...REPORT_COLUMNS] });
       first = false;
@@ -84,9 +97,10 @@ export function* reportCsvChunks(lines: Iterable<ReportLine>): Generator<string>
 /** Writes the report of an import to `path`, atomically. */
 export async function writeReport(store: ImportStore, importId: string, path: string, opts: { running?: boolean } = {}): Promise<number> {
   const lines = await store.report(importId, opts);
+  const lineName = await lineNameOf(store, importId);
   const file = await writeFileAtomically(path);
   try {
-    await file.write(reportCsv(lines));
+    await file.write(reportCsv(lines, lineName));
     await file.commit();
   } catch (err) {
     await file.abort();

@@ -11,11 +11,11 @@ import { ConfigError } from '../errors/index.ts';
  *   "columns":   { "Job #": "project_id", "Cost": "unit_cost" },
  *   "ignore":    ["Internal ref", "Comments"],
  *   "constants": { "estimate_name": "Base bid", "unit": "ea" },
- *   "encoding": "cp1252", "dateFormat": "DMY", "decimalSeparator": ",", "headerRow": 5
+ *   "encoding": "cp1252", "dateFormat": "DMY", "decimalSeparator": ",", "headerRow": 5, "hidden": "skip"
  * }
  * ```
- * The last four say how the file is written, as `--encoding`, `--date-format`,
- * `--decimal-separator` and `--header-row` do (CONTRACT.md §3, §3a); a saved mapping thus reads
+ * The last five say how the file is read, as `--encoding`, `--date-format`,
+ * `--decimal-separator`, `--header-row` and `--hidden` do (CONTRACT.md §3, §3a); a saved mapping thus reads
  * next month's export the same way.
  * Header names on the left of `columns` and in `ignore` are matched like headers are (case,
  * spaces, `_`, `-` and `.` ignored); entries naming a header the file does not have are allowed,
@@ -37,6 +37,8 @@ export const MappingFileSchema = z
     decimalSeparator: z.enum(['auto', '.', ','], { error: 'decimalSeparator must be "auto", "." or ","' }).optional(),
     /** As `--header-row`: the line (CSV) or sheet row (.xlsx) of the header row. */
     headerRow: z.number({ error: 'headerRow must be a line number (1 or more)' }).int('headerRow must be a whole line number').min(1, 'headerRow must be a line number (1 or more)').optional(),
+    /** As `--hidden`: how hidden rows and hidden columns of an .xlsx are read. */
+    hidden: z.enum(['include', 'skip'], { error: 'hidden must be "include" or "skip"' }).optional(),
   })
   .strict();
 
@@ -67,7 +69,7 @@ export function parseMappingFile(json: unknown, source: string): MappingFile {
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
-    const message = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator" and "headerRow" are allowed` : issue.message;
+    const message = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator", "headerRow" and "hidden" are allowed` : issue.message;
     return `${where}: ${message}`;
   });
   throw new ConfigError(`the mapping file ${source} is invalid: ${problems.join('; ')}. ${EXAMPLE}`);

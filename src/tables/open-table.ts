@@ -1,15 +1,18 @@
 import { FileError } from '../errors/index.ts';
 import { readCsv, type CsvHead } from './csv-reader.ts';
+import { flatten } from './flatten.ts';
 import { sniffKind } from './sniff.ts';
 import type { OpenedTable, OpenTableOptions, SheetFacts, SourceRow, WorkbookFacts } from './types.ts';
-import { readXlsx, readXlsxSheetFacts, type XlsxCache, type XlsxHead } from './xlsx/read-xlsx.ts';
+import { openWorkbook } from './workbook-sheets.ts';
+import { probeXlsxSheets, readXlsx, readXlsxSheetFacts, type XlsxCache, type XlsxHead } from './xlsx/read-xlsx.ts';
 
 /**
  * Opens FILE (CSV or .xlsx, CONTRACT.md §3 and §4) and reads its header row; the rows are read
  * later, streaming, each time `rows()` or `batches()` is iterated.
  *
  * .xlsx is recognised by its extension or by its zip signature (a workbook renamed to .csv still
- * reads as one); everything else is read as CSV. `sheet` applies to .xlsx only.
+ * reads as one); everything else is read as CSV. `sheet` applies to .xlsx only: which sheet, or
+ * sheets, of a workbook are read is decided in `workbook-sheets.ts`.
  */
 export async function openTable(file: string, opts: OpenTableOptions = {}): Promise<OpenedTable> {
   const kind = await sniffKind(file);
@@ -18,25 +21,10 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
     if (opts.encoding !== undefined && opts.encoding !== 'auto') {
       throw new FileError(file, `--encoding applies to CSV files only; ${file} is an .xlsx workbook, whose text is always Unicode. Remove --encoding.`);
     }
-    let head: XlsxHead | undefined;
-    let workbook: WorkbookFacts | undefined;
-    // Every pass over the sheet (the header, the facts, the date order, the rows) shares one parse of the shared strings.
+    // Every pass over the workbook (which sheets hold a table, the header, the facts, the date
+    // order, the rows) shares one parse of the shared strings.
     const cache: XlsxCache = {};
-    const onHead = (h: XlsxHead, w: WorkbookFacts): void => {
-      head = h;
-      workbook = w;
-    };
-    for await (const _ of readXlsx(file, opts.sheet, onHead, { headOnly: true, signal, cache, table: { header, headerRow } })) {
-      // headOnly yields nothing
-    }
-    const { headers, headerLine, date1904, titles } = head!;
-    let facts: Promise<SheetFacts> | undefined;
-    const sheetFacts = (): Promise<SheetFacts> => (facts ??= readXlsxSheetFacts(file, opts.sheet, cache));
-    const table: OpenedTable = { file, headers, headerLine, kind, date1904, workbook, sheetFacts, titles, footers: [], batches, rows: () => flatten(batches()) };
-    function batches(): AsyncIterable<SourceRow[]> {
-      return readXlsx(file, opts.sheet, noop, { signal, cache, table: { header, headerRow, onFooter: (lines) => (table.footers = lines) } });
-    }
-    return table;
+    return openWorkbook(file, opts, (sheet) => openXlsxSheet(file, sheet, opts, cache), (table) => probeXlsxSheets(file, table, cache, signal));
   }
   if (opts.sheet !== undefined) {
     throw new FileError(file, `--sheet applies to .xlsx workbooks only; ${file} is read as CSV. Remove --sheet.`);
@@ -56,8 +44,27 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
   return table;
 }
 
-async function* flatten(batches: AsyncIterable<SourceRow[]>): AsyncGenerator<SourceRow> {
-  for await (const batch of batches) yield* batch;
+/** One sheet of an .xlsx (`sheet`, or the first visible one) as a table. */
+async function openXlsxSheet(file: string, sheet: string | undefined, opts: OpenTableOptions, cache: XlsxCache): Promise<OpenedTable> {
+  const { signal, header, headerRow } = opts;
+  let head: XlsxHead | undefined;
+  let workbook: WorkbookFacts | undefined;
+  const onHead = (h: XlsxHead, w: WorkbookFacts): void => {
+    head = h;
+    workbook = w;
+  };
+  for await (const _ of readXlsx(file, sheet, onHead, { headOnly: true, signal, cache, table: { header, headerRow } })) {
+    // headOnly yields nothing
+  }
+  const { headers, headerLine, date1904, titles } = head!;
+  const name = workbook!.sheet;
+  let facts: Promise<SheetFacts> | undefined;
+  const sheetFacts = (): Promise<SheetFacts> => (facts ??= readXlsxSheetFacts(file, name, cache));
+  const table: OpenedTable = { file, headers, headerLine, kind: 'xlsx', date1904, workbook, sheetFacts, titles, footers: [], batches, rows: () => flatten(batches()) };
+  function batches(): AsyncIterable<SourceRow[]> {
+    return readXlsx(file, name, noop, { signal, cache, table: { header, headerRow, onFooter: (lines) => (table.footers = lines) } });
+  }
+  return table;
 }
 
 function noop(): void {}

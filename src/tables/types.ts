@@ -114,6 +114,11 @@ export interface SheetFacts {
 
 export type TableKind = 'csv' | 'xlsx';
 
+/** `--sheet all`. */
+export const ALL_SHEETS = 'all';
+/** Rows per sheet in the numbering of `--sheet all` (Excel's last row): sheet k's row r is k × this + r. */
+export const SHEET_STRIDE = 1_048_576;
+
 export interface OpenedTable {
   /** The path as given by the user, used in every message. */
   file: string;
@@ -154,6 +159,21 @@ export interface OpenedTable {
    * rows are never handed out as data rows.
    */
   footers: IgnoredLine[];
+  /**
+   * .xlsx read with `--sheet all`: the sheets read, in workbook order, each a table of its own. A
+   * row of the `k`th (from 0) is numbered `k × SHEET_STRIDE + its row`; `lineName` says it as
+   * `Sheet!row`.
+   */
+  parts?: OpenedTable[];
+  /** With `parts`: the workbook's sheets that were not read (no header row, hidden, not worksheets). */
+  sheetsNotRead?: string[];
+  /** With `parts`: how the report names a line (`'Rev B'!7`). */
+  lineName?: (line: number) => string;
+  /**
+   * The hidden rows left out with `--hidden skip` (`sheet-view.ts`), as `hidden` lines. Known once
+   * `rows()` or `batches()` has been read to the end.
+   */
+  hiddenLines?: IgnoredLine[];
   /** The data rows, one at a time. Each call reads the file again from the start. */
   rows(): AsyncIterable<SourceRow>;
   /**
@@ -166,7 +186,7 @@ export interface OpenedTable {
 /** A line of the file that is not part of the table: a title above the header row, or a footer below the rows. */
 export interface IgnoredLine {
   line: number;
-  reason: 'title' | 'footer';
+  reason: 'title' | 'footer' | 'hidden';
   /** What the report says of it. */
   message: string;
 }
@@ -200,7 +220,11 @@ export interface OpenTableOptions {
   headerRow?: number;
   /** CSV only: `--encoding`; default `auto` (CONTRACT.md §3). */
   encoding?: import('./input-decoder.ts').EncodingOption;
-  /** .xlsx only: the sheet to read; default the first sheet of the workbook. */
+  /**
+   * .xlsx only: the sheet to read (a hidden one too), or `all` (`ALL_SHEETS`): every visible sheet
+   * with a header row. Default: with a `header` rule, the one visible sheet with a header row
+   * (several are an error naming them); without, the first visible sheet.
+   */
   sheet?: string;
   /** Stops reading between chunks; the iterator then throws `InterruptedError`. */
   signal?: AbortSignal;

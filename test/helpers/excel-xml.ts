@@ -47,6 +47,12 @@ export interface ExcelSheet {
   /** The whole sheet XML instead of `rows` (to test prefixes, damage, ...). */
   xml?: string;
   state?: 'visible' | 'hidden' | 'veryHidden';
+  /** Hidden columns (1 = A), written as `<cols><col min max hidden="1">`. */
+  hiddenColumns?: number[];
+  /** `<autoFilter ref>`, written after `<sheetData>` as Excel does. */
+  autoFilter?: string;
+  /** `<mergeCell ref>`s, written after `<sheetData>` (after the autofilter) as Excel does. */
+  merged?: string[];
 }
 
 export interface ExcelWorkbook {
@@ -135,7 +141,10 @@ export function excelParts(book: ExcelWorkbook): [string, string | Buffer][] {
     s.xml ??
       `${XML_DECL}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006">` +
         `<sheetViews><sheetView workbookViewId="0"/></sheetViews><sheetFormatPr defaultRowHeight="15"/>` +
+        (s.hiddenColumns?.length ? `<cols>${s.hiddenColumns.map((c) => `<col min="${c}" max="${c}" width="0" hidden="1" customWidth="1"/>`).join('')}</cols>` : '') +
         `<sheetData>${s.rows ?? ''}</sheetData>` +
+        (s.autoFilter ? `<autoFilter ref="${s.autoFilter}"/>` : '') +
+        (s.merged?.length ? `<mergeCells count="${s.merged.length}">${s.merged.map((r) => `<mergeCell ref="${r}"/>`).join('')}</mergeCells>` : '') +
         '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>',
   ]);
   const head: [string, string][] = [

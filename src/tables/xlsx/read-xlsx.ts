@@ -75,6 +75,30 @@ export async function readXlsxSheetFacts(file: string, sheet: string | undefined
   throw new Error('unreachable: withSheet yields what its reader yields');
 }
 
+/**
+ * The workbook's tabs, and which of its visible worksheets hold a header row (`table.header` and
+ * `table.headerRow` as the read would use them), in tab order. Each sheet is read only as far as
+ * the header search looks (CONTRACT.md §3a: the first 30 rows).
+ */
+export async function probeXlsxSheets(file: string, table: SheetTableOptions, cache?: XlsxCache, signal?: AbortSignal): Promise<{ workbook: WorkbookFacts; withHeader: string[] }> {
+  let workbook: WorkbookFacts | undefined;
+  for await (const _ of withSheet(file, undefined, cache, async function* ({ book, name }) {
+    workbook = book.facts(name);
+  })) {
+    // yields nothing
+  }
+  const withHeader: string[] = [];
+  for (const s of workbook!.sheets) {
+    if (!s.worksheet || s.state !== 'visible') continue;
+    let found = false;
+    for await (const _ of readXlsx(file, s.name, () => (found = true), { headOnly: true, signal, cache, table: { ...table, probe: true } })) {
+      // headOnly yields nothing
+    }
+    if (found) withHeader.push(s.name);
+  }
+  return { workbook: workbook!, withHeader };
+}
+
 interface OpenedSheet {
   book: Workbook;
   name: string;

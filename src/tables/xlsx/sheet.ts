@@ -39,6 +39,12 @@ export interface SheetTableOptions {
   header?: HeaderRule;
   headerRow?: number;
   onFooter?: (lines: IgnoredLine[]) => void;
+  /**
+   * Only ask whether the sheet has a header row (with `headOnly`): a sheet without one ends the
+   * read quietly, `onHead` never called, instead of throwing. Which sheets of a workbook hold a
+   * table is decided this way, reading at most the rows the header search looks at.
+   */
+  probe?: boolean;
 }
 
 /** Rows per batch: rows are parsed per chunk of XML, so batches only bound the hand-off cost. */
@@ -82,6 +88,8 @@ export async function* readSheet(
   let formats: (CellFormat | undefined)[] | undefined;
   const formatOf = ctx.formats;
 
+  /** A probe found no header row where the search looks: nothing more to read. */
+  let gaveUp = false;
   let inSheetData = false;
   let inRow = false;
   let inCell = false;
@@ -155,8 +163,20 @@ export async function* readSheet(
       headerCells = [];
       headerProblem = undefined;
       if (texts.every((t) => t.trim() === '')) return;
-      if (!search.offer(texts, row)) {
-        if (search.exhausted) throw search.failure();
+      let found: boolean;
+      try {
+        found = search.offer(texts, row);
+      } catch (err) {
+        // `--header-row N` past the row: this sheet has no header row there.
+        if (!table.probe) throw err;
+        gaveUp = true;
+        return;
+      }
+      if (!found) {
+        if (search.exhausted) {
+          if (table.probe) gaveUp = true;
+          else throw search.failure();
+        }
         return;
       }
       if (problem !== undefined) throw problem;
@@ -292,7 +312,7 @@ export async function* readSheet(
         } else append(e.value);
       } else if (e.eventType === 'opentag') openTag(e.value);
       else closeTag(e.value);
-      if (headOnly && headers !== undefined) return;
+      if (headOnly && (headers !== undefined || gaveUp)) return;
     }
     if (out.length >= BATCH_ROWS) {
       const full = out;
@@ -304,6 +324,7 @@ export async function* readSheet(
     throw new FileError(file, `cannot read ${file} as an .xlsx workbook: sheet "${sheetName}" ends early, after row ${row} (the file is cut short or damaged). Open it in a spreadsheet and save it again as .xlsx, or export it as CSV.`);
   }
   if (headers === undefined) {
+    if (table.probe) return;
     throw search.failure() ?? new FileError(file, `sheet "${sheetName}" of ${file} is empty: its first row must be a header row naming the columns.`);
   }
   if (headOnly) return;

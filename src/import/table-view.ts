@@ -1,0 +1,48 @@
+import { SHEET_STRIDE, viewTable, type HiddenOption, type OpenedTable } from '../tables/index.ts';
+import type { ColumnMap, MappedRecord, MappingFile, StaticLine } from '../mapping/index.ts';
+
+/**
+ * How an import reads the table it opened (CONTRACT.md §3a): merged cells filled, hidden rows and
+ * hidden columns the mapping reads as `--hidden` (or the mapping's `"hidden"`) says
+ * (`tables/sheet-view.ts`). `numbers` are the kind's numeric columns.
+ */
+export function viewForImport(table: OpenedTable, columns: ColumnMap, numbers: readonly string[], opts: { hidden?: HiddenOption; mapping?: MappingFile }): Promise<OpenedTable> {
+  const used: number[] = [];
+  const numeric = new Map<number, string>();
+  for (const c of columns.columns()) {
+    const index = columns.source(c)?.index ?? -1;
+    if (index < 0) continue;
+    used.push(index);
+    if (numbers.includes(c)) numeric.set(index, c);
+  }
+  return viewTable(table, { hidden: opts.hidden ?? opts.mapping?.hidden, used, numeric });
+}
+
+/**
+ * With `--sheet all`, a record key found in two sheets is a row error on each of its rows: two
+ * sheets holding one estimate or bill are two revisions of it, and merging them would send
+ * neither. `records` are complete (their rows all read); the others are kept.
+ */
+export function recordsAcrossSheets<R extends MappedRecord>(table: OpenedTable, records: R[]): { records: R[]; statics: StaticLine[] } {
+  const { lineName } = table;
+  if (lineName === undefined) return { records, statics: [] };
+  const kept: R[] = [];
+  const statics: StaticLine[] = [];
+  for (const r of records) {
+    const sheets = new Map<number, number[]>();
+    for (const line of r.lines) {
+      const k = Math.floor((line - 1) / SHEET_STRIDE);
+      const lines = sheets.get(k);
+      if (lines === undefined) sheets.set(k, [line]);
+      else lines.push(line);
+    }
+    if (sheets.size <= 1) {
+      kept.push(r);
+      continue;
+    }
+    const where = [...sheets.values()].map((lines) => lines.map(lineName).join(', ')).join(' and ');
+    const message = `${r.label} is in more than one sheet (rows ${where}): --sheet all reads each record from one sheet. Delete the superseded rows, or import the sheet you mean with --sheet NAME`;
+    for (const line of r.lines) statics.push({ line, record: r.label, status: 'invalid', message });
+  }
+  return { records: kept, statics };
+}

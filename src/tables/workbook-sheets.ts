@@ -1,0 +1,127 @@
+import { FileError } from '../errors/index.ts';
+import { flatten } from './flatten.ts';
+import { ALL_SHEETS, SHEET_STRIDE, type IgnoredLine, type OpenedTable, type OpenTableOptions, type SourceRow, type WorkbookFacts } from './types.ts';
+import { columnLetter, sheetRefName } from './xlsx-cell.ts';
+import type { SheetTableOptions } from './xlsx/sheet.ts';
+
+/*
+ * Which sheets of a workbook are read (CONTRACT.md §3a, ".xlsx sheets"). A workbook often keeps
+ * an old revision, a lists tab or notes beside the table people look at; reading its first tab
+ * silently read the superseded one. So, for an import (a `header` rule says what a table is):
+ *  - `--sheet NAME`: that sheet, hidden or not;
+ *  - no `--sheet`: the visible worksheets in which a header row is found are the candidates; one
+ *    is read, several stop the import, naming each with its rows and the active tab;
+ *  - `--sheet all`: every candidate, in tab order, as one table (`combineSheets`).
+ * Finding the candidates reads each sheet only as far as the header search looks.
+ * Without a `header` rule (a preview, a vendors file) the first visible sheet is read, as before.
+ */
+
+/** Opens the sheet(s) of an .xlsx that `opts.sheet` and `opts.header` ask for (see above). */
+export async function openWorkbook(
+  file: string,
+  opts: OpenTableOptions,
+  openSheet: (sheet: string | undefined) => Promise<OpenedTable>,
+  probe: (table: SheetTableOptions) => Promise<{ workbook: WorkbookFacts; withHeader: string[] }>,
+): Promise<OpenedTable> {
+  const all = opts.sheet?.toLowerCase() === ALL_SHEETS;
+  if (opts.sheet !== undefined && !all) return openSheet(opts.sheet);
+  if (!all && opts.header === undefined) return openSheet(undefined);
+  const { workbook, withHeader } = await probe({ header: opts.header, headerRow: opts.headerRow });
+  // No sheet has a header row: the first visible sheet's read says what its closest row lacks.
+  if (withHeader.length === 0) return openSheet(undefined);
+  if (!all) {
+    if (withHeader.length === 1) return openSheet(withHeader[0]);
+    throw await severalSheets(file, workbook, withHeader, openSheet);
+  }
+  const parts: OpenedTable[] = [];
+  for (const name of withHeader) parts.push(await openSheet(name));
+  return combineSheets(file, parts, workbook.sheets.map((s) => s.name).filter((n) => !withHeader.includes(n)));
+}
+
+/** The stop when several sheets hold a table: each with its rows, and the tab shown when the workbook was saved. */
+async function severalSheets(file: string, workbook: WorkbookFacts, names: string[], openSheet: (sheet: string) => Promise<OpenedTable>): Promise<FileError> {
+  const listed: string[] = [];
+  for (const name of names) {
+    let rows = 0;
+    for await (const batch of (await openSheet(name)).batches()) rows += batch.length;
+    listed.push(`"${name}" (${rows} ${rows === 1 ? 'row' : 'rows'})`);
+  }
+  const active = workbook.sheets[workbook.activeTab]?.name;
+  return new FileError(
+    file,
+    `${file} has ${names.length} sheets with a table: ${listed.join(', ')}. ` +
+      (active === undefined ? '' : `"${active}" was the active sheet when the workbook was saved. `) +
+      `Pass --sheet NAME to read one of them (--sheet "${active !== undefined && names.includes(active) ? active : names[0]}"), or --sheet all to read every one.`,
+  );
+}
+
+/**
+ * The sheets `parts` (in tab order) as one table, for `--sheet all`: read with one mapping, so
+ * their header rows must name the same columns in the same order. A row of the `k`th sheet is
+ * numbered `k × SHEET_STRIDE + row`: every pass numbers it alike without first reading the sheets
+ * before it, and `lineName` turns the number back into `Sheet!row` for the report.
+ */
+export function combineSheets(file: string, parts: OpenedTable[], sheetsNotRead: string[]): OpenedTable {
+  const first = parts[0]!;
+  const nameOf = (t: OpenedTable): string => t.workbook?.sheet ?? '';
+  for (const t of parts.slice(1)) sameHeaders(file, first, t, nameOf);
+  const shift = (lines: IgnoredLine[] | undefined, k: number): IgnoredLine[] => (lines ?? []).map((l) => ({ ...l, line: l.line + k * SHEET_STRIDE }));
+  const all = (pick: (t: OpenedTable) => IgnoredLine[] | undefined): IgnoredLine[] => parts.flatMap((t, k) => shift(pick(t), k));
+  async function* batches(): AsyncGenerator<SourceRow[]> {
+    for (let k = 0; k < parts.length; k++) {
+      const offset = k * SHEET_STRIDE;
+      for await (const batch of parts[k]!.batches()) {
+        if (offset > 0) for (let i = 0; i < batch.length; i++) batch[i]!.line += offset;
+        yield batch;
+      }
+    }
+  }
+  return {
+    file,
+    headers: first.headers,
+    headerLine: first.headerLine,
+    kind: 'xlsx',
+    date1904: first.date1904,
+    workbook: first.workbook,
+    parts,
+    sheetsNotRead,
+    lineName: sheetLineName(parts.map(nameOf)),
+    titles: all((t) => t.titles),
+    get footers() {
+      return all((t) => t.footers);
+    },
+    set footers(_lines: IgnoredLine[]) {
+      // Each sheet keeps its own.
+    },
+    get hiddenLines() {
+      return all((t) => t.hiddenLines);
+    },
+    batches,
+    rows: () => flatten(batches()),
+  };
+}
+
+/** How the report names a line of `--sheet all` that read `sheets` (in order): `'Rev B'!7`. */
+export function sheetLineName(sheets: readonly string[]): (line: number) => string {
+  return (line) => {
+    const k = Math.floor((line - 1) / SHEET_STRIDE);
+    const name = sheets[k];
+    return name === undefined ? String(line) : `${sheetRefName(name)}!${line - k * SHEET_STRIDE}`;
+  };
+}
+
+/** Headers are compared as the mapping compares them: case, spaces, `_`, `-` and `.` ignored. */
+function sameHeaders(file: string, first: OpenedTable, other: OpenedTable, nameOf: (t: OpenedTable) => string): void {
+  const norm = (h: string | undefined): string => (h ?? '').toLowerCase().replace(/[\s_.-]/g, '');
+  const width = Math.max(first.headers.length, other.headers.length);
+  for (let i = 0; i < width; i++) {
+    if (norm(first.headers[i]) === norm(other.headers[i])) continue;
+    const shown = (h: string | undefined): string => (h === undefined || h.trim() === '' ? 'empty' : `"${h}"`);
+    throw new FileError(
+      file,
+      `--sheet all reads every sheet with one mapping, but the header row of "${nameOf(other)}" (row ${other.headerLine}) differs from that of "${nameOf(first)}" (row ${first.headerLine}): ` +
+        `column ${columnLetter(i + 1)} is ${shown(first.headers[i])} in "${nameOf(first)}" and ${shown(other.headers[i])} in "${nameOf(other)}". ` +
+        'Make their header rows name the same columns in the same order, or import one sheet at a time with --sheet NAME.',
+    );
+  }
+}
