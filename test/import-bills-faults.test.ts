@@ -25,7 +25,8 @@ beforeAll(async () => {
         `Fault run bill ${i + 1}`,
         `fault-run #${i + 1}`, // one per bill: how a stored bill is told from the others
         'Materials',
-        `${100 + i}.${String(i % 100).padStart(2, '0')}0`, // three decimals, the third a zero: sent as two
+        // Four decimals, the last two zeros: sent as two (three would be `2.500`, which reads two ways).
+        `${100 + i}.${String(i % 100).padStart(2, '0')}00`,
         1,
       ]),
     ),
