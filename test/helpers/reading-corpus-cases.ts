@@ -68,12 +68,14 @@ const IN_TWO_SHEETS =
   "project 1042 / Kitchen remodel is in more than one sheet (rows 'Rev A (superseded)'!2, 'Rev A (superseded)'!3 and 'Rev B'!2, 'Rev B'!3, 'Rev B'!5): " +
   '--sheet all reads each record from one sheet. Delete the superseded rows, or import the sheet you mean with --sheet NAME';
 
-/** The estimate of several files: a crew day and a dumpster. */
-const KITCHEN_TWO_LINES = {
-  NAME: 'Kitchen remodel',
+/** An estimate of project 1042 with one category whose subcategories hold one item each. */
+const oneCategory = (name: string, category: string, ...subcats: Array<[string, Record<string, unknown>]>) => ({
+  NAME: name,
   PROJECT_ID: 1042,
-  CATS: [{ NAME: 'Demolition', SUBCATS: [{ NAME: 'Labor', ITEMS: [{ NAME: 'Crew day', QTY: 2, UNIT_COST: 640 }] }, { NAME: 'Disposal', ITEMS: [{ NAME: 'Dumpster', QTY: 1, UNIT_COST: 1250 }] }] }],
-};
+  CATS: [{ NAME: category, SUBCATS: subcats.map(([sub, item]) => ({ NAME: sub, ITEMS: [item] })) }],
+});
+/** The estimate of several files: a crew day and a dumpster. */
+const KITCHEN_TWO_LINES = oneCategory('Kitchen remodel', 'Demolition', ['Labor', { NAME: 'Crew day', QTY: 2, UNIT_COST: 640 }], ['Disposal', { NAME: 'Dumpster', QTY: 1, UNIT_COST: 1250 }]);
 /** Acme's lumber and delivery, Best Electric's wiring: the two bills of the accounting exports. */
 const lumber = (rate = '1250.00') => [{ NAME: 'Framing lumber', RATE: rate }, { NAME: 'Delivery', RATE: '75.00' }];
 const wiring = (rate = '2400.00') => [{ NAME: 'Rough-in wiring', RATE: rate }];
@@ -163,14 +165,13 @@ export const READING_CASES: ReadingCase[] = [
     name: "sep=, wins over the ';' in every description",
     import: 'estimates', file: 'reading/excel-sep-comma.csv',
     exit: 0,
-    payloads: [{
-      NAME: 'Kitchen remodel',
-      PROJECT_ID: 1042,
-      CATS: [{ NAME: 'Demolition', SUBCATS: [
-        { NAME: 'Labor', ITEMS: [{ NAME: 'Crew day', DESCRIPTION: 'walls; ceiling; floor', QTY: 2, UNIT_COST: 640 }] },
-        { NAME: 'Disposal', ITEMS: [{ NAME: 'Dumpster', DESCRIPTION: '10 yd; swap; haul', QTY: 1, UNIT_COST: 1250 }] },
-      ] }],
-    }],
+    payloads: [
+      oneCategory(
+        'Kitchen remodel', 'Demolition',
+        ['Labor', { NAME: 'Crew day', DESCRIPTION: 'walls; ceiling; floor', QTY: 2, UNIT_COST: 640 }],
+        ['Disposal', { NAME: 'Dumpster', DESCRIPTION: '10 yd; swap; haul', QTY: 1, UNIT_COST: 1250 }],
+      ),
+    ],
     report: valid(3, 4),
   },
   {
@@ -187,14 +188,9 @@ export const READING_CASES: ReadingCase[] = [
     name: "a Swiss ;-file: 1'234.50 proves the decimal point, 480.00 follows it; a date in a note proves nothing",
     import: 'estimates', file: 'reading/excel-ch-estimate.csv',
     exit: 0,
-    payloads: [{
-      NAME: 'Küche',
-      PROJECT_ID: 1042,
-      CATS: [{ NAME: 'Abbruch', SUBCATS: [
-        { NAME: 'Arbeit', ITEMS: [{ NAME: 'Tagesansatz', NOTES_GENERAL: 'Offerte vom 14.03.2026', QTY: 2, UNIT_COST: 1234.5 }] },
-        { NAME: 'Entsorgung', ITEMS: [{ NAME: 'Mulde', QTY: 1, UNIT_COST: 480 }] },
-      ] }],
-    }],
+    payloads: [
+      oneCategory('Küche', 'Abbruch', ['Arbeit', { NAME: 'Tagesansatz', NOTES_GENERAL: 'Offerte vom 14.03.2026', QTY: 2, UNIT_COST: 1234.5 }], ['Entsorgung', { NAME: 'Mulde', QTY: 1, UNIT_COST: 480 }]),
+    ],
     report: valid(2, 3),
   },
   {
@@ -310,14 +306,13 @@ export const READING_CASES: ReadingCase[] = [
     name: 'a two-row header (group headings merged across columns) in an .xlsx; markups formatted 0% are the percentages',
     import: 'estimates', file: 'workbooks/estimate-two-row-header.xlsx',
     exit: 0,
-    payloads: [{
-      NAME: 'Kitchen remodel',
-      PROJECT_ID: 1042,
-      CATS: [{ NAME: 'Demolition', SUBCATS: [
-        { NAME: 'Labor', ITEMS: [{ NAME: 'Crew day', QTY: 2, UNIT_COST: 640, LINE_ITEM_MARKUP: 15 }] },
-        { NAME: 'Disposal', ITEMS: [{ NAME: 'Dumpster', QTY: 1, UNIT_COST: 1250, LINE_ITEM_MARKUP: 10 }] },
-      ] }],
-    }],
+    payloads: [
+      oneCategory(
+        'Kitchen remodel', 'Demolition',
+        ['Labor', { NAME: 'Crew day', QTY: 2, UNIT_COST: 640, LINE_ITEM_MARKUP: 15 }],
+        ['Disposal', { NAME: 'Dumpster', QTY: 1, UNIT_COST: 1250, LINE_ITEM_MARKUP: 10 }],
+      ),
+    ],
     report: [...title('row 2', 1), ...valid(3, 4)],
     ignored: 'title 1',
   },
