@@ -6,6 +6,7 @@ import { afterAll, describe, expect as fileExpect, it, type ExpectStatic } from 
 import { BAD_INPUT_CASES, SETPRIV_BIN, fileArg, runBuildsync, type BadInputCase } from './helpers/bad-input-cases.ts';
 import { freeProjectIds, parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
 import { REDIS_URL } from './helpers/redis.ts';
+import { semaphore } from './helpers/semaphore.ts';
 
 // The bad-input corpus (issue 11): every case of test/helpers/bad-input-cases.ts run as a user
 // runs it — `buildsync import … FILE` as a child process — and held to CONTRACT.md §2–§5:
@@ -138,21 +139,4 @@ function readErrorsFile(text: string): string[][] {
   const count = (ch: string) => first.split(ch).length;
   const delimiter = [',', ';', '\t'].sort((a, b) => count(b) - count(a))[0]!;
   return parse(text, { bom: true, delimiter, relax_column_count: true, skip_empty_lines: true }) as string[][];
-}
-
-/** At most `n` at once, in the order asked. */
-function semaphore(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async (fn) => {
-    if (active < n) active++;
-    else await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over, not freed
-    try {
-      return await fn();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    }
-  };
 }

@@ -14,7 +14,7 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { STYLE, writeExcelXlsx, xmlEscape } from './excel-xml.ts';
+import { STYLE, writeExcelXlsx, xmlEscape, type ExcelSheet } from './excel-xml.ts';
 import { runCli, type CliResult } from './cli.ts';
 
 export type Status = 'created' | 'exists' | 'invalid' | 'failed' | 'skipped' | 'unknown';
@@ -159,6 +159,15 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   { name: 'a value at XFD1048576, far outside the header, stops, naming the cell', import: 'estimates', file: estimateBook('xfd.xlsx', {}, { extraRows: '<row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t>stray</t></is></c></row>' }), exit: 2, says: [/XFD1048576|1048576\D{1,20}XFD\b|\bXFD\D{1,20}1048576/] },
   { name: '--sheet naming a sheet the workbook does not have stops, listing its sheets', import: 'estimates', file: estimateBook('sheets.xlsx', {}), flags: () => ['--sheet', 'Estimates 2026'], exit: 2, says: [/Estimates 2026/, /Sheet1/] },
 
+  // ── where the table is and what a cell shows (README "Where the table is", "Reading a file as it was meant") ──
+  { name: 'no row of the first 30 has every required column: stops, naming the closest row and the columns it lacks', import: 'estimates', file: fixture('no-header-row.csv'), exit: 2, says: [/comes closest/, /project_id/, /estimate_name/, /--header-row/], where: { line: 3 }, never: [/"Printed March 3, 2026"|"Estimate export"/] },
+  { name: 'two visible sheets with a header row stop, listing both and naming the active one', import: 'estimates', file: workbookOf('two-sheets.xlsx', () => [estimateSheet('Estimate 2025', 10008), estimateSheet('Estimate 2026', 10009)], 1), exit: 2, says: [/"Estimate 2025" \(1 row\)/, /"Estimate 2026" \(1 row\)/, /"Estimate 2026" was the active sheet/, /--sheet/] },
+  { name: 'hidden rows stop, naming them, unless --hidden include|skip', import: 'estimates', file: workbookOf('hidden-rows.xlsx', () => [{ name: 'Sheet1', rows: estimateRows().replace('<row r="3">', '<row r="3" hidden="1">') }]), exit: 2, says: [/hidden row 3/, /--hidden include/, /--hidden skip/] },
+  { name: 'an .xlsx date cell in a text column (Excel turned 3-4 into a date) is a row error naming the column', import: 'estimates', file: estimateBook('date-in-text.xlsx', { D2: `<c r="D2" s="${STYLE.date}"><v>46085</v></c>` }), exit: 1, rows: [[2, 'invalid'], [3, 'skipped']], says: [/Excel stored this as a date; type it as text/, /2026-03-04/], where: { line: 2, column: /subcategory/ } },
+  { name: 'an .xlsx percent cell in a number column that is no percentage is a row error', import: 'estimates', file: estimateBook('percent-qty.xlsx', { F2: `<c r="F2" s="${STYLE.percent}"><v>0.5</v></c>` }), exit: 1, rows: [[2, 'invalid'], [3, 'skipped']], says: [/formatted as a percent/, /50%/], where: { line: 2, column: /\bqty\b/ } },
+  { name: 'an .xlsx amount merged over two rows is a row error on each (a lump sum is not repeated)', import: 'estimates', file: workbookOf('merged-lump-sum.xlsx', () => [{ name: 'Sheet1', rows: estimateRows(), merged: ['G2:G3'] }]), exit: 1, rows: [[2, 'invalid'], [3, 'invalid']], says: [/Sheet1!G2:G3/, /lump sum/], where: { line: [2, 3], column: /unit_cost/ } },
+  { name: 'a CSV number of more than 15 significant digits is a row error: its digits would be lost', import: 'estimates', file: fixture('seventeen-digits.csv'), exit: 1, rows: [[2, 'invalid'], [3, 'skipped']], says: [/1234567890123456\.5/, /15/], where: { line: 2, column: /unit_cost/ } },
+
   // ── limits (CONTRACT §3 "Limits"): exit 2, file/line/column, short messages, memory that does not grow ──
   { name: 'a cell of 32,768 characters stops, naming line and column', import: 'estimates', file: generated('cell-32768.csv', [`${EST_HEADER},description\n${KITCHEN},`, { repeat: 'x', bytes: 32_768 }, '\n']), exit: 2, says: [/32,?76[78]|characters|too long/i], where: { line: 2, column: /description|column\s*#?8\b/i }, shortLines: true },
   { name: 'a line of more than 1 MiB stops, naming the line', import: 'estimates', file: generated('line-over-1mib.csv', wideLine), exit: 2, says: [/MiB|1,?048,?576|bytes|too long/i], where: { line: 2 }, shortLines: true },
@@ -286,14 +295,29 @@ const EST_XLSX_HEADER = ['project_id', 'estimate_name', 'category', 'subcategory
 
 /** Estimates A–H: row 2 project 10008 (cells replaceable by ref), row 3 project 10009, both valid as written. */
 function estimateBook(name: string, over: Record<string, string>, opts: { extraRows?: string } = {}) {
-  return workbook(
-    name,
-    () =>
-      sheetRow(1, EST_XLSX_HEADER) +
-        sheetRow(2, [10008, 'Kitchen remodel', 'General', 'Labor', 'Crew day', 2, 640, 'Day rate'], over) +
-        sheetRow(3, [10009, 'Roof repair', 'Roofing', 'Tear-off', 'Remove membrane', 84, 95, 'Full tear-off'], over) +
-        (opts.extraRows ?? ''),
+  return workbook(name, () => estimateRows(over) + (opts.extraRows ?? ''));
+}
+
+function estimateRows(over: Record<string, string> = {}): string {
+  return (
+    sheetRow(1, EST_XLSX_HEADER) +
+    sheetRow(2, [10008, 'Kitchen remodel', 'General', 'Labor', 'Crew day', 2, 640, 'Day rate'], over) +
+    sheetRow(3, [10009, 'Roof repair', 'Roofing', 'Tear-off', 'Remove membrane', 84, 95, 'Full tear-off'], over)
   );
+}
+
+/** A sheet named `name` holding one estimate of `project`, as estimateRows writes it. */
+function estimateSheet(name: string, project: number): ExcelSheet {
+  return { name, rows: sheetRow(1, EST_XLSX_HEADER) + sheetRow(2, [project, name, 'General', 'Labor', 'Crew day', 2, 640, 'Day rate']) };
+}
+
+/** A workbook of several sheets (hidden rows, merged cells, …), saved with `activeTab` shown. */
+function workbookOf(name: string, sheets: () => ExcelSheet[], activeTab?: number): (dir: string) => string {
+  return (dir) => {
+    const path = join(dir, name);
+    writeExcelXlsx(path, { sheets: sheets(), activeTab });
+    return path;
+  };
 }
 
 const BILL_XLSX_HEADER = ['bill_ref', 'project_id', 'vendor_id', 'title', 'invoice_date', 'due_date', 'active', 'ready_for_payment', 'item_name', 'rate', 'qty'];
