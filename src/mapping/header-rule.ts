@@ -8,6 +8,7 @@ import { FileError } from '../errors/index.ts';
 import type { HeaderCandidate, HeaderRule } from '../tables/index.ts';
 import { candidateColumns, listHeaders, unknownColumnsMessage, type ColumnMap } from './header.ts';
 import type { MappingFile } from './mapping-file.ts';
+import { suggestColumn } from './suggest.ts';
 
 /**
  * The header rule of one import: `known` its columns, `missingOf` the required ones a row
@@ -37,7 +38,10 @@ function noHeaderMessage(file: string, known: readonly string[], mapping: Mappin
   const hint = 'If the header row is another line, name it with --header-row N.';
   const { columns, unknown } = candidateColumns(cells, known, mapping, file);
   const filled = cells.filter((c) => c.trim() !== '').length;
-  if (filled >= 2 && unknown.length > 0) {
+  // Advice on unknown headers only for a row that reads as a header (it names a known column, or
+  // one close to it): title text or data values are never proposed as columns to ignore.
+  const readsAsHeader = columns.columns().length > 0 || unknown.some((u) => suggestColumn(u, known) !== undefined);
+  if (filled >= 2 && unknown.length > 0 && readsAsHeader) {
     return `${head} ${unknownColumnsMessage(unknown, known, new Set(columns.columns()), `Line ${line} has `)} ${hint}`;
   }
   return `${head} Line ${line} has ${listHeaders(cells)}; rename a header, or map it with --mapping MAP.json ({"columns": {"<header>": "<column>"}}). ${hint}`;
