@@ -62,7 +62,7 @@ export class AmountRules {
     if (typeof cell !== 'string') return cell;
     const written = writtenCurrency(cell);
     if (written === undefined) return cell;
-    if (!written.codes.includes(this.currency)) throw new CellValueError(this.foreign(JSON.stringify(cell.trim()), written));
+    if (!written.codes.includes(this.currency)) throw new CellValueError(this.foreign(`${JSON.stringify(cell.trim())} is in ${currencyShown(written)}, but`, written));
     return written.amount;
   }
 
@@ -74,7 +74,7 @@ export class AmountRules {
       if (text === '') continue;
       const codes = currencyNamed(text);
       if (codes === undefined) problems.push([c.header, `${c.header} ${JSON.stringify(text)} names no currency; write its ISO 4217 code (e.g. ${this.currency})`]);
-      else if (!codes.includes(this.currency)) problems.push([c.header, this.foreign(`${c.header} ${JSON.stringify(text)}`, { marker: text, codes })]);
+      else if (!codes.includes(this.currency)) problems.push([c.header, this.foreign(`${c.header} ${JSON.stringify(text)}:`, { codes })]);
     }
     for (const c of this.discountColumns) {
       const percent = this.amount(values[c.index] ?? null, formats?.[c.index], c, problems, true);
@@ -113,9 +113,9 @@ export class AmountRules {
     }
   }
 
-  private foreign(what: string, written: Pick<WrittenCurrency, 'marker' | 'codes'>): string {
-    const other = currencyShown(written);
-    return `${what} is in ${other}, but the account's currency is ${this.currency} (${this.variable}): bills carry no currency, so it is never sent as ${this.currency}. Convert the amount, or import the file into an account whose currency is ${written.codes[0]} (--account NAME)`;
+  /** `lead` (`"€12" is in EUR, but` or `Currency "EUR":`) and what to do about an amount in another currency. */
+  private foreign(lead: string, written: Pick<WrittenCurrency, 'codes'>): string {
+    return `${lead} the account's currency is ${this.currency} (${this.variable}): bills carry no currency, so it is never sent as ${this.currency}. Convert the amount, or import the file into an account whose currency is ${written.codes[0]} (--account NAME)`;
   }
 }
 
