@@ -41,7 +41,11 @@ describe('loading the mapping file', () => {
   it('refuses unknown keys and wrong types, naming where', async () => {
     const typo = await failure(loadMappingFile(write('typo.json', '{"ignored": ["A"]}')));
     expect(typo).toBeInstanceOf(ConfigError);
-    expect(typo.message).toMatch(/is invalid: \(top level\): unknown key\(s\) "ignored"; only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator", "headerRow" and "hidden" are allowed\. Expected/);
+    expect(typo.message).toMatch(/is invalid: \(top level\): unknown key\(s\) "ignored"; only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator", "headerRow", "hidden", "kinds", "status", "credits", "discounts" and "ignoreTax" are allowed\. Expected/);
+    const nested = await failure(loadMappingFile(write('kinds.json', '{"kinds": {"column": "Type", "bills": ["Bill"]}}')));
+    expect(nested.message).toMatch(/is invalid: kinds: unknown key\(s\) "bills"; "kinds" takes "column", "bill", "credit" and "ignore"\. Expected/);
+    const credits = await failure(loadMappingFile(write('credits.json', '{"credits": "positive"}')));
+    expect(credits.message).toMatch(/credits: credits must be "negative"/);
     const order = await failure(loadMappingFile(write('order.json', '{"dateFormat": "DDMMYYYY"}')));
     expect(order.message).toMatch(/dateFormat: dateFormat must be "auto", "YMD", "MDY" or "DMY"/);
     const wrong = await failure(loadMappingFile(write('wrong.json', '{"columns": {"A": 5}, "ignore": "B"}')));

@@ -35,6 +35,12 @@ export interface ImportFlags {
   dateFormat?: 'auto' | DateOrder;
   decimalSeparator?: 'auto' | '.' | ',';
   hidden?: 'include' | 'skip';
+  /** Bills: `--credits negative`. */
+  credits?: 'negative';
+  /** Bills: `--discounts apply`. */
+  discounts?: 'apply';
+  /** Bills: `--ignore-tax`. */
+  ignoreTax?: boolean;
 }
 
 /**
@@ -86,6 +92,11 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     resendUnknown: flags.resendUnknown,
     accountDateFormat: cfg.account.dateFormat,
     dateFormatVariable: cfg.account.dateFormatVariable,
+    credits: flags.credits,
+    discounts: flags.discounts,
+    ignoreTax: flags.ignoreTax,
+    accountCurrency: cfg.account.currency,
+    currencyVariable: cfg.account.currencyVariable,
   };
   if (flags.mapping !== undefined) planOpts.mapping = await mappingOption(kind, flags.mapping);
   const reportPath = resolve(flags.report ?? flags.out ?? `${file}.report.csv`);

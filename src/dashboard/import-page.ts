@@ -169,6 +169,8 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
         decimalSeparator: body.decimalSeparator as PlanOptions['decimalSeparator'],
         accountDateFormat: cfg.account.dateFormat,
         dateFormatVariable: cfg.account.dateFormatVariable,
+        accountCurrency: cfg.account.currency,
+        currencyVariable: cfg.account.currencyVariable,
       };
       const plan = await checkFile(kind, up.file, account, { redis: opts.redis, prefix: opts.prefix, connections: 1, timeScale: opts.timeScale }, planOpts);
       up.plan = plan;

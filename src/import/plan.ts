@@ -18,7 +18,7 @@ import { openTable, type CellValue, type HeaderRule, type HiddenOption, type Ope
 import { FileError, UsageError } from '../errors/index.ts';
 import type { ReportLine } from './import-store.ts';
 import {
-  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, VendorDirectory, headerRule, ignoredLines, isBuiltInPreset,
+  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, billRowRules, type BillRowOptions, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, VendorDirectory, headerRule, ignoredLines, isBuiltInPreset,
   missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, StaticTally, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine,
 } from '../mapping/index.ts';
 import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
@@ -33,7 +33,8 @@ const BILL_FIELDS: WeighedFields = { numbers: BILL_NUMBER_COLUMNS, dates: BILL_D
 
 export { projectResolverFromListing, type ProjectResolver } from '../mapping/index.ts';
 
-export interface PlanOptions extends ReadingOptions {
+/** `BillRowOptions` (bills only): `--credits negative`, `--discounts apply`, `--ignore-tax`, and the account's currency. */
+export interface PlanOptions extends ReadingOptions, BillRowOptions {
   /** `--mapping MAP.json`, already loaded (`loadMappingFile`), or a built-in preset (`presetMapping`). */
   mapping?: MappingFile;
   /** `--sheet NAME|all` (.xlsx only); default the one visible sheet with a header row (CONTRACT.md §3a). */
@@ -79,7 +80,8 @@ export async function planBills(file: string, opts: PlanOptions = {}): Promise<I
     const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
     let later: SeparatorWeigher | undefined;
     const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
-    const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown);
+    const rowRules = await billRowRules(table, columns, opts.mapping, rules, opts);
+    const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown, rowRules);
     requireColumns(table, grouper.missingColumns());
     const rows = await feed(table, columns, grouper, undefined, later);
     const { records, statics } = oneSheetEach(table, grouper.finish());
@@ -131,7 +133,8 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
     }
   };
   const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, visit);
-  const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown);
+  const rowRules = await billRowRules(table, columns, opts.mapping, rules, opts);
+  const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown, rowRules);
   requireColumns(table, grouper.missingColumns());
   grouper.closeBillsAfter(lastLine);
   let records = 0;

@@ -27,6 +27,7 @@ import { BuildsyncError, RowError } from '../errors/index.ts';
 import { contentHashOfJson } from './content-hash.ts';
 import { cellOf, colOf, formatOf, type Col } from './column-cells.ts';
 import { numberOf, textOf } from './fast-cells.ts';
+import type { BillRowRules } from './bill-row-rules.ts';
 import type { ColumnMap } from './header.ts';
 import type { MappedRecord } from './mapped-record.ts';
 import { PROJECT_REF_COLUMNS, ProjectRefReader, type ProjectResolver } from './project-refs.ts';
@@ -163,6 +164,8 @@ export class BillGrouper {
   /** The last line `add` saw. */
   private seen = 0;
   private readonly errors: string[] = [];
+  /** The row rules' problems with the current row, as [header, message]. */
+  private readonly ruleProblems: Array<[string, string]> = [];
   private readonly sourceLineIndex: number;
   private readonly errorIndex: number;
 
@@ -175,6 +178,8 @@ export class BillGrouper {
     private readonly rules: ReadingRules = US_RULES,
     /** `--resend-unknown`: a bill an errors file says was `unknown` is planned to be sent again. */
     private readonly resendUnknown = false,
+    /** Which rows are bills and which amounts may be sent (`billRowRules`); without it every row is a bill item as written. */
+    private readonly rowRules?: BillRowRules,
   ) {
     this.projects = new ProjectRefReader(file, columns, resolver);
     this.ref = colOf(columns, 'bill_ref');
@@ -207,6 +212,16 @@ export class BillGrouper {
     this.seen = line;
     const errors = this.errors;
     errors.length = 0;
+    if (this.rowRules !== undefined) {
+      const problems = this.ruleProblems;
+      problems.length = 0;
+      const ignored = this.rowRules.admit(row, problems);
+      if (ignored !== undefined) {
+        this.loose.push(ignored);
+        return;
+      }
+      for (const [header, message] of problems) errors.push(this.rowError(line, header, message));
+    }
 
     const projectId = this.projects.read(values, line, formats);
     if (projectId === -1) errors.push(this.projects.error);
@@ -256,7 +271,8 @@ export class BillGrouper {
     for (let i = 0; i < this.itemFields.length; i++) {
       const f = this.itemFields[i]!;
       const cell = f.index === -1 ? f.constant : (values[f.index] ?? null);
-      const value = cell === '' || cell === null ? undefined : this.parse(f.kind, cell, line, f.header, formatOf(f, formats), f.percent);
+      let value = cell === '' || cell === null ? undefined : this.parse(f.kind, cell, line, f.header, formatOf(f, formats), f.percent);
+      if (value !== undefined && f.column === 'rate' && this.rowRules !== undefined) value = this.ruled(value as string, line, f.header);
       this.itemScratch[i] = value;
       if (value === undefined && (f.column === 'item_name' || f.column === 'rate') && !this.failedOn(f.header)) {
         errors.push(this.rowError(line, f.header, f.column === 'rate' ? 'the item rate is missing: every row is a bill item and needs rate' : 'the item name is missing: every row is a bill item and needs item_name'));
@@ -443,12 +459,23 @@ export class BillGrouper {
         case 'boolean': return parseBoolean(cell);
         case 'id': return parseId(cell, format);
         case 'number': return numberOf(cell, this.rules, format, percent);
-        case 'decimal': return parseRateText(cell, this.rules, format);
+        case 'decimal': return parseRateText(this.rowRules === undefined ? cell : this.rowRules.rateCell(cell), this.rules, format);
         case 'approver': {
           const text = parseText(cell, format);
           return text !== undefined && /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : text;
         }
       }
+    } catch (err) {
+      if (!(err instanceof CellValueError)) throw err;
+      this.errors.push(this.rowError(line, header, err.message));
+      return undefined;
+    }
+  }
+
+  /** The rate as the row rules send it (discount, credit); a rate they refuse adds its message and reads as not given. */
+  private ruled(rate: string, line: number, header: string): string | undefined {
+    try {
+      return this.rowRules!.rate(rate);
     } catch (err) {
       if (!(err instanceof CellValueError)) throw err;
       this.errors.push(this.rowError(line, header, err.message));

@@ -191,7 +191,8 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
   for (const [header, column] of Object.entries(mapping?.columns ?? {})) {
     renames.set(normalizeHeader(header), canonical(column, `maps ${new Quoter().quote(header)} to`));
   }
-  const ignored = new Set((mapping?.ignore ?? []).map(normalizeHeader));
+  // The kind and status columns of a bill mapping are read by its rules (`bill-kinds.ts`), not as fields.
+  const ignored = new Set([...(mapping?.ignore ?? []), ...ruleColumns(mapping).map(([, header]) => header)].map(normalizeHeader));
 
   const sources: ColumnSource[] = [];
   const byColumn = new Map<string, ColumnSource>();
@@ -245,6 +246,14 @@ export function candidateColumns(headers: readonly string[], known: readonly str
   return { columns: new ColumnMap(file, all, { sourceLineIndex, errorIndex }), unknown };
 }
 
+/** The headers a bill mapping's `kinds` and `status` rules read. */
+function ruleColumns(mapping: MappingFile | undefined): Array<['kinds' | 'status', string]> {
+  const out: Array<['kinds' | 'status', string]> = [];
+  if (mapping?.kinds !== undefined) out.push(['kinds', mapping.kinds.column]);
+  if (mapping?.status !== undefined) out.push(['status', mapping.status.column]);
+  return out;
+}
+
 /** At most this many headers (or entries) are named in one message; the rest are counted. */
 const MAX_LISTED = 10;
 
@@ -257,12 +266,15 @@ function checkMappingEntries(
   file: string,
   where: string,
 ): void {
-  const stale: Array<{ kind: 'columns' | 'ignore'; entry: string; column?: string }> = [];
+  const stale: Array<{ kind: 'columns' | 'ignore' | 'kinds' | 'status'; entry: string; column?: string }> = [];
   for (const [entry, column] of Object.entries(mapping.columns)) {
     if (!present.has(normalizeHeader(entry))) stale.push({ kind: 'columns', entry, column });
   }
   for (const entry of mapping.ignore) {
     if (!present.has(normalizeHeader(entry))) stale.push({ kind: 'ignore', entry });
+  }
+  for (const [kind, entry] of ruleColumns(mapping)) {
+    if (!present.has(normalizeHeader(entry))) stale.push({ kind, entry });
   }
   if (stale.length === 0) return;
 
@@ -274,7 +286,7 @@ function checkMappingEntries(
     const guess = suggestHeader(s.entry, headers, known, s.column);
     const quotedGuess = guess === undefined ? undefined : q.quote(guess);
     const target = s.kind === 'columns' ? ` → ${s.column}` : '';
-    named.push(`"${s.kind}" entry ${entry}${target}${quotedGuess === undefined ? '' : ` (did you mean ${quotedGuess}?)`}`);
+    named.push(`"${s.kind}" ${s.kind === 'kinds' || s.kind === 'status' ? 'column' : 'entry'} ${entry}${target}${quotedGuess === undefined ? '' : ` (did you mean ${quotedGuess}?)`}`);
   }
   const nonEmpty = headers.filter((h) => h.trim() !== '');
   const listed = q.list(nonEmpty, MAX_LISTED);

@@ -25,6 +25,8 @@ export {
 export { ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS } from './estimate-columns.ts';
 export { EstimateGrouper, estimateProjectKeyReader, type EstimateMapping } from './estimates.ts';
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, type BillMapping } from './bills.ts';
+export { billRowRules, BillRowRules, type BillRowOptions } from './bill-row-rules.ts';
+export { ownKindReader } from './bill-kinds.ts';
 export { PROJECT_REF_COLUMNS, ProjectRefReader, UnresolvedProjects, projectResolverFromListing, type ProjectRefKind, type ProjectResolver } from './project-refs.ts';
 export { VendorDirectory } from './vendors.ts';
 export { QUICKBOOKS_MAPPING } from './quickbooks.ts';

@@ -11,12 +11,17 @@ import { ConfigError } from '../errors/index.ts';
  *   "columns":   { "Job #": "project_id", "Cost": "unit_cost" },
  *   "ignore":    ["Internal ref", "Comments"],
  *   "constants": { "estimate_name": "Base bid", "unit": "ea" },
- *   "encoding": "cp1252", "dateFormat": "DMY", "decimalSeparator": ",", "headerRow": 5, "hidden": "skip"
+ *   "encoding": "cp1252", "dateFormat": "DMY", "decimalSeparator": ",", "headerRow": 5, "hidden": "skip",
+ *   "kinds": {"column": "Type", "bill": ["PI"], "credit": ["PC"], "ignore": ["SP"]},
+ *   "status": {"column": "Status", "keep": ["PAID"], "ignore": ["VOIDED"]},
+ *   "credits": "negative", "discounts": "apply", "ignoreTax": true
  * }
  * ```
- * The last five say how the file is read, as `--encoding`, `--date-format`,
+ * `encoding` to `hidden` say how the file is read, as `--encoding`, `--date-format`,
  * `--decimal-separator`, `--header-row` and `--hidden` do (CONTRACT.md §3, §3a); a saved mapping thus reads
- * next month's export the same way.
+ * next month's export the same way. `kinds` and `status` (bills) say which rows of an accounting
+ * export are bills, credits or neither (`bill-kinds.ts`); `credits`, `discounts` and `ignoreTax`
+ * are `--credits negative`, `--discounts apply` and `--ignore-tax`.
  * Header names on the left of `columns` and in `ignore` are matched like headers are (case,
  * spaces, `_`, `-` and `.` ignored); entries naming a header the file does not have are allowed,
  * so one mapping serves several exports. Constants give a column one value on every row.
@@ -39,6 +44,31 @@ export const MappingFileSchema = z
     headerRow: z.number({ error: 'headerRow must be a line number (1 or more)' }).int('headerRow must be a whole line number').min(1, 'headerRow must be a line number (1 or more)').optional(),
     /** As `--hidden`: how hidden rows and hidden columns of an .xlsx are read. */
     hidden: z.enum(['include', 'skip'], { error: 'hidden must be "include" or "skip"' }).optional(),
+    /** Bills: what each value of a kind column (`Type`) makes of its row (README, "Kinds of rows"). */
+    kinds: z
+      .object({
+        column: z.string().min(1, 'kinds.column names the header of the kind column'),
+        bill: z.array(z.string()).default([]),
+        credit: z.array(z.string()).default([]),
+        ignore: z.array(z.string()).default([]),
+      })
+      .strict()
+      .optional(),
+    /** Bills: which values of a status column (`Status`) are kept and which ignored. */
+    status: z
+      .object({
+        column: z.string().min(1, 'status.column names the header of the status column'),
+        keep: z.array(z.string()).default([]),
+        ignore: z.array(z.string()).default([]),
+      })
+      .strict()
+      .optional(),
+    /** As `--credits negative`: a credit is sent as a bill whose rates are negative. */
+    credits: z.enum(['negative'], { error: 'credits must be "negative" (or leave it out: credits are not sent)' }).optional(),
+    /** As `--discounts apply`: a discount column's percentage is taken off the rate. */
+    discounts: z.enum(['apply'], { error: 'discounts must be "apply" (or leave it out: a discount stops its row)' }).optional(),
+    /** As `--ignore-tax`: tax amount and tax rate columns not mapped to tax_percent are left out. */
+    ignoreTax: z.boolean({ error: 'ignoreTax must be true or false' }).optional(),
   })
   .strict();
 
@@ -69,10 +99,16 @@ export function parseMappingFile(json: unknown, source: string): MappingFile {
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
-    const message = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator", "headerRow" and "hidden" are allowed` : issue.message;
+    const message = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; ${issue.path.length > 0 ? NESTED_KEYS[String(issue.path[0])] ?? 'not allowed here' : ALLOWED_KEYS}` : issue.message;
     return `${where}: ${message}`;
   });
   throw new ConfigError(`the mapping file ${source} is invalid: ${problems.join('; ')}. ${EXAMPLE}`);
 }
+
+const ALLOWED_KEYS = 'only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator", "headerRow", "hidden", "kinds", "status", "credits", "discounts" and "ignoreTax" are allowed';
+const NESTED_KEYS: Record<string, string> = {
+  kinds: '"kinds" takes "column", "bill", "credit" and "ignore"',
+  status: '"status" takes "column", "keep" and "ignore"',
+};
 
 const EXAMPLE = 'Expected {"columns": {"<header in file>": "<column>"}, "ignore": ["<header>"], "constants": {"<column>": "<value>"}}.';

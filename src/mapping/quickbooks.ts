@@ -11,8 +11,14 @@ import type { MappingFile } from './mapping-file.ts';
  * have are allowed (`resolveColumns` is lenient with built-in presets).
  *
  * Decision: QuickBooks exports also carry bookkeeping columns that have no field on the
- * service's bill (seed §2.3): `Account`, `Terms`, `Class`, `Open Balance`, `Type`. The preset
- * ignores those few by name; any other unknown column is still an error, as with any mapping.
+ * service's bill (seed §2.3): `Account`, `Terms`, `Class`, `Open Balance`. The preset ignores
+ * those few by name; any other unknown column is still an error, as with any mapping.
+ *
+ * A transaction list has a `Type` column (README, "Kinds of rows"): `Bill` rows are bills;
+ * `Vendor Credit` and `Credit Card Credit` are credits (ignored unless `--credits negative`);
+ * payments, checks, expenses, journal entries, deposits and transfers are no bills and are
+ * ignored; any other type is a row error naming it. A row with an empty `Type` is a split line
+ * of the transaction above.
  */
 export const QUICKBOOKS_MAPPING: MappingFile = {
   columns: {
@@ -27,6 +33,12 @@ export const QUICKBOOKS_MAPPING: MappingFile = {
     Customer: 'project_name',
     Project: 'project_name',
   },
-  ignore: ['Account', 'Terms', 'Class', 'Open Balance', 'Type'],
+  ignore: ['Account', 'Terms', 'Class', 'Open Balance'],
   constants: {},
+  kinds: {
+    column: 'Type',
+    bill: ['Bill'],
+    credit: ['Vendor Credit', 'Credit Card Credit'],
+    ignore: ['Bill Payment (Check)', 'Bill Payment (Credit Card)', 'Check', 'Expense', 'Credit Card Expense', 'Journal Entry', 'Deposit', 'Transfer'],
+  },
 };

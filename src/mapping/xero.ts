@@ -13,9 +13,15 @@ import type { MappingFile } from './mapping-file.ts';
  *
  * Xero has no project: the user adds a `project_id`, `project_number` or `project_name` column,
  * which is read as is. Xero's other columns (contact e-mail and addresses, totals, item code,
- * account and tax codes, tracking, currency, discount, status) have no field on the service's
- * bill (seed §2.3) and are ignored. `LineAmount` (quantity times unit amount, less discount) is
- * ignored too: the bill's lines carry the quantity and the unit amount.
+ * account and tax codes, tracking) have no field on the service's bill (seed §2.3) and are
+ * ignored. `LineAmount` (quantity times unit amount, less discount) is ignored too: the bill's
+ * lines carry the quantity and the unit amount.
+ *
+ * `Currency`, `Discount` and `TaxAmount` are listed under `ignore` so that no field reads them,
+ * but a preset's `ignore` never silences them: the amount rules read them (`amount-rules.ts`).
+ * `Type` and `Status` say which rows are bills (README, "Kinds of rows"): `ACCPAY` is a bill,
+ * `ACCPAYCREDIT` a credit; `DRAFT`, `SUBMITTED`, `AUTHORISED` and `PAID` are kept, `VOIDED` and
+ * `DELETED` ignored; any other value (a sales invoice, `ACCREC`) is a row error naming it.
  */
 const READ: Record<string, string> = {
   ContactName: 'vendor',
@@ -35,7 +41,7 @@ const IGNORED = [
   'PlannedDate', 'Total', 'TaxTotal', 'InvoiceAmountPaid', 'InvoiceAmountDue',
   'InventoryItemCode', 'Discount', 'LineAmount', 'AccountCode', 'TaxType', 'TaxAmount',
   'TrackingName1', 'TrackingOption1', 'TrackingName2', 'TrackingOption2',
-  'Currency', 'LineAmountTypes', 'BrandingTheme', 'Type', 'Sent', 'Status',
+  'Currency', 'LineAmountTypes', 'BrandingTheme', 'Sent',
 ];
 
 /** Both spellings of each name: as written and with Xero's leading `*`. */
@@ -45,4 +51,6 @@ export const XERO_MAPPING: MappingFile = {
   columns: Object.fromEntries(Object.entries(READ).flatMap(([header, column]) => starred(header).map((h) => [h, column]))),
   ignore: IGNORED.flatMap(starred),
   constants: {},
+  kinds: { column: 'Type', bill: ['ACCPAY'], credit: ['ACCPAYCREDIT'], ignore: [] },
+  status: { column: 'Status', keep: ['DRAFT', 'SUBMITTED', 'AUTHORISED', 'PAID'], ignore: ['VOIDED', 'DELETED'] },
 };

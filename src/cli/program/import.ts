@@ -51,6 +51,9 @@ export function registerImport(program: Command): void {
       .description('create one bill per bill group in FILE (.csv or .xlsx)')
       .option('--mapping <map.json|quickbooks|xero>', 'mapping file, or quickbooks / xero for a QuickBooks or Xero bill export')
       .option('--vendors <vendors.csv>', 'CSV of vendor,vendor_id to look up vendor names')
+      .addOption(new Option('--credits <mode>', 'credits (a kind the mapping lists as credit): negative sends each as a bill whose rates are negative; without it they are ignored').choices(['negative']))
+      .addOption(new Option('--discounts <mode>', 'a Discount column: apply sends each rate less its discount (unit price x (1 - discount %)); without it a discount stops its row').choices(['apply']))
+      .option('--ignore-tax', 'send bills without the tax amount or tax rate columns not mapped to tax_percent; without it a tax other than zero stops its row')
       .option('--sheet <name|all>', '.xlsx: the sheet to read (a hidden one too), or all: every visible sheet with a header row (default: the one visible sheet with a header row)'),
   )
     .addHelpText(
@@ -58,6 +61,7 @@ export function registerImport(program: Command): void {
       examples([
         'buildsync import bills bills.csv --vendors vendors.csv',
         'buildsync import bills quickbooks-bills.csv --mapping quickbooks',
+        'buildsync import bills xero-bills.csv --mapping xero --credits negative --discounts apply',
         'buildsync import bills bills.csv --dry-run                 # check the file, send nothing',
         'buildsync import bills bills.csv --detach                  # print the import id and return',
         'buildsync import bills bills.csv --resend-unknown          # after checking the unknown ones in the service',

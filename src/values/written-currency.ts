@@ -1,0 +1,68 @@
+/**
+ * The currency an amount is written in (README, "Amounts the service cannot hold"): a symbol or
+ * an ISO 4217 code before or after the digits (`€1,250.00`, `-£12`, `(€1,250.00)`,
+ * `1.250,00 €`, `CHF 1'250.00`, `EUR 10`, `10 USD`). This module only reads what is written;
+ * whether that currency may be sent is the mapping layer's decision (`amount-rules.ts`).
+ */
+
+/** The currencies a symbol may mean. `$` is any dollar: the file does not say which. */
+const SYMBOLS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['$', ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD', 'JMD', 'BSD', 'BBD', 'BZD', 'BMD', 'KYD', 'XCD', 'FJD', 'LRD', 'NAD', 'SBD', 'SRD', 'TTD', 'GYD', 'BND']],
+  ['US$', ['USD']], ['C$', ['CAD']], ['CA$', ['CAD']], ['A$', ['AUD']], ['AU$', ['AUD']], ['NZ$', ['NZD']], ['S$', ['SGD']], ['HK$', ['HKD']],
+  ['€', ['EUR']], ['£', ['GBP']], ['¥', ['JPY', 'CNY']], ['₹', ['INR']], ['₩', ['KRW']], ['₪', ['ILS']], ['₺', ['TRY']], ['₽', ['RUB']],
+  ['R$', ['BRL']], ['zł', ['PLN']], ['kr', ['SEK', 'NOK', 'DKK', 'ISK']], ['Fr.', ['CHF']],
+]);
+
+/** ISO 4217 codes the runtime knows (`CHF`, `EUR`, …): three capitals alone are not always a currency. */
+const CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+
+const SYMBOL = [...SYMBOLS.keys()].sort((a, b) => b.length - a.length).map((s) => s.replace(/[$.]/g, '\\$&')).join('|');
+/** A marker before the digits, after an optional `(` and sign: `(`, `-`, the marker, the rest. */
+const LEADING = new RegExp(`^(\\(?\\s*[-+]?)\\s*(${SYMBOL}|[A-Z]{3}(?![A-Za-z]))\\s*(.*)$`, 's');
+/** A marker after the digits, before an optional `)`: the digits, the marker, `)`. */
+const TRAILING = new RegExp(`^(.*[\\d\\-\\u2013\\u2014])\\s*(${SYMBOL}|(?<![A-Za-z])[A-Z]{3})\\s*(\\)?)$`, 's');
+
+/** An amount's currency as written: `marker` (`€`, `CHF`), the currencies it may mean, and the amount without it. */
+export interface WrittenCurrency {
+  marker: string;
+  codes: readonly string[];
+  /** The text without the marker (`(1,250.00)`, `-12`), for the number reader. */
+  amount: string;
+}
+
+/**
+ * The currency written around an amount, or undefined when none is (plain digits, or text that
+ * is no amount at all: the number reader then says what it expected).
+ */
+export function writtenCurrency(text: string): WrittenCurrency | undefined {
+  const s = text.trim();
+  if (s === '') return undefined;
+  // Most cells are plain numbers: a digit (or a sign and a digit) at both ends has no marker.
+  const first = s.charCodeAt(0);
+  const last = s.charCodeAt(s.length - 1);
+  if (last >= 48 && last <= 57 && ((first >= 48 && first <= 57) || ((first === 45 || first === 46) && s.length > 1 && /\d/.test(s[1]!)))) return undefined;
+  const lead = LEADING.exec(s);
+  if (lead !== null) return marked(lead[2]!, `${lead[1]!}${lead[3]!}`);
+  const trail = TRAILING.exec(s);
+  if (trail !== null) return marked(trail[2]!, `${trail[1]!.trimEnd()}${trail[3]!}`);
+  return undefined;
+}
+
+function marked(marker: string, amount: string): WrittenCurrency | undefined {
+  const codes = SYMBOLS.get(marker) ?? (CODES.has(marker) ? [marker] : undefined);
+  return codes === undefined ? undefined : { marker, codes, amount };
+}
+
+/** What a currency column's cell names (`EUR`, `eur`, `€`): the currencies it may mean, or undefined when it names none. */
+export function currencyNamed(text: string): readonly string[] | undefined {
+  const s = text.trim();
+  const code = s.toUpperCase();
+  if (/^[A-Z]{3}$/.test(code) && CODES.has(code)) return [code];
+  return SYMBOLS.get(s);
+}
+
+/** `dollars` for `$`, the code itself for one currency, `EUR or GBP`-style otherwise: how a message names what was written. */
+export function currencyShown(w: { marker: string; codes: readonly string[] }): string {
+  if (w.marker === '$') return 'dollars';
+  return w.codes.length === 1 ? w.codes[0]! : w.codes.join(' or ');
+}

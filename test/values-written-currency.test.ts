@@ -1,0 +1,45 @@
+/** The currency an amount is written in, and a discount taken off a rate in exact decimals (README, "Amounts the service cannot hold"). */
+import { describe, expect, it } from 'vitest';
+import { currencyNamed, writtenCurrency } from '../src/values/written-currency.ts';
+import { discounted } from '../src/mapping/amount-rules.ts';
+import { creditRate } from '../src/mapping/bill-kinds.ts';
+
+describe('writtenCurrency', () => {
+  it('finds a symbol or an ISO code before or after the digits, and gives the amount without it', () => {
+    const cases: Array<[string, string, string]> = [
+      ['€1,250.00', '€', '1,250.00'], ['-€1,250.00', '€', '-1,250.00'], ['€-1,250.00', '€', '-1,250.00'], ['(€1,250.00)', '€', '(1,250.00)'],
+      ['1.250,00 €', '€', '1.250,00'], ["CHF 1'250.00", 'CHF', "1'250.00"], ['EUR 10', 'EUR', '10'], ['10 USD', 'USD', '10'],
+      ['£12.00', '£', '12.00'], [' $(1,250.00)', '$', '(1,250.00)'], ['US$ 5', 'US$', '5'],
+    ];
+    for (const [text, marker, amount] of cases) expect(writtenCurrency(text), text).toMatchObject({ marker, amount });
+    expect(writtenCurrency('$12')!.codes).toContain('CAD');
+    expect(writtenCurrency('£3')!.codes).toEqual(['GBP']);
+  });
+
+  it('plain numbers, percentages, text and three capitals that are no currency have none', () => {
+    for (const text of ['1250', '-12.5', '.5', '12%', 'abc', 'ABC 10', '']) expect(writtenCurrency(text), text).toBeUndefined();
+  });
+
+  it('a Currency cell names its code in any case, or a symbol', () => {
+    expect(currencyNamed(' eur ')).toEqual(['EUR']);
+    expect(currencyNamed('€')).toEqual(['EUR']);
+    expect(currencyNamed('Euro')).toBeUndefined();
+  });
+});
+
+describe('discounted and credit rates', () => {
+  it('unit price × (1 − discount %) when a whole number of cents, else undefined', () => {
+    expect(discounted('85.00', '10')).toBe('76.50');
+    expect(discounted('56.00', '12.5')).toBe('49.00');
+    expect(discounted('56.5', '12.5')).toBeUndefined(); // 49.4375
+    expect(discounted('-100', '15')).toBe('-85.00');
+    expect(discounted('0.05', '10')).toBeUndefined();
+    expect(discounted('120.00', '100')).toBe('0.00');
+  });
+
+  it('a credit is −|rate|', () => {
+    expect(creditRate('120.00')).toBe('-120.00');
+    expect(creditRate('-120.00')).toBe('-120.00');
+    expect(creditRate('0.00')).toBe('0.00');
+  });
+});
