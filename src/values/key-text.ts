@@ -12,11 +12,12 @@
  *   2. Characters nobody sees are dropped: zero-width space, word joiner, byte-order mark, soft hyphen.
  *   3. Runs of white space (`\s`: tabs, line breaks and every Unicode space) become one space;
  *      the ends are trimmed.
- *   4. Case: upper-cased, then lower-cased. Why not `toLowerCase()` alone: `ß` and `SS`, or a
- *      final `ς` and `Σ`, are the same word to a reader, and only the round trip folds them
- *      together (it is Unicode's full case folding for every letter a spreadsheet is likely to
- *      hold). Why not `toLocaleLowerCase(locale)`: a key must not depend on the machine's locale
- *      (Turkish dotted and dotless i), or two workers would key one record two ways.
+ *   4. Case: `toLowerCase()`, then the two foldings where lower case is not enough for a reader:
+ *      `ß` (and `ẞ`) is `ss`, a final `ς` is `σ` (Unicode's full case folding, CaseFolding.txt,
+ *      for the letters a spreadsheet is likely to hold; NFKC already made `ſ` an `s` and split the
+ *      ligatures). Not an upper-then-lower round trip: it would make the Turkish dotless `ı` an
+ *      `i`, two letters to a Turkish reader. Not `toLocaleLowerCase(locale)`: a key must not
+ *      depend on the machine's locale, or two workers would key one record two ways.
  *
  * The result is a key, never shown: the spelling sent is the first one met in the file
  * (`KeySpellings`, mapping/record-key.ts).
@@ -27,11 +28,13 @@ const PLAIN_ASCII = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 /** Invisible characters that change nothing a reader sees. */
 const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
 const SPACES = /\s+/gu;
+/** What `toLowerCase` leaves that full case folding changes (see step 4). */
+const FULL_FOLDS = /[ßς]/g;
 
 /** The comparison form of a key's text (see the module comment); equal forms are the same key. */
 export function keyText(text: string): string {
   if (PLAIN_ASCII.test(text)) return text.toLowerCase();
-  return text.normalize('NFKC').replace(INVISIBLE, '').replace(SPACES, ' ').trim().toUpperCase().toLowerCase();
+  return text.normalize('NFKC').replace(INVISIBLE, '').replace(SPACES, ' ').trim().toLowerCase().replace(FULL_FOLDS, (c) => (c === 'ß' ? 'ss' : 'σ'));
 }
 
 /** Whether two texts are the same key. */
