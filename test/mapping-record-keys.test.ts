@@ -1,29 +1,15 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isENotation, keyText, sameKeyText } from '../src/values/index.ts';
 import { parseRef } from '../src/mapping/record-key.ts';
 import { CellValueError, VendorDirectory } from '../src/mapping/index.ts';
 import { ledgerFieldOf } from '../src/ledger/record-key.ts';
 import { planBills, planEstimates } from '../src/import/index.ts';
+import { tempCsvFiles } from './helpers/temp-csv.ts';
 
 // Record keys are compared as a person reads them: one rule (src/values/key-text.ts) for bill_ref,
 // vendor names, estimate, category and subcategory names, and the ledger's fields.
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'buildsync-keys-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function csv(name: string, lines: string[]): Promise<string> {
-  const file = path.join(dir, name);
-  await writeFile(file, `${lines.join('\n')}\n`);
-  return file;
-}
+const { csv } = tempCsvFiles('buildsync-keys-');
 
 describe('the key rule', () => {
   it.each([

@@ -13,12 +13,15 @@ import { keyText } from '../values/index.ts';
  * field of today, and kept under its old one (two bills that now share a key stay on record).
  */
 const BILL_REF = 'bill:ref:';
+const TRAILING_IDS = /\|-?\d+\|-?\d+$/;
 
 /** The ledger's field of `recordKey`. */
 export function ledgerFieldOf(recordKey: string): string {
   if (!recordKey.startsWith(BILL_REF)) return recordKey;
   const rest = recordKey.slice(BILL_REF.length);
-  const key = keyText(rest);
+  // `<ref>|<project>|<vendor>`: the ref is folded on its own (its ends trimmed), the IDs kept.
+  const ids = TRAILING_IDS.exec(rest);
+  const key = ids === null ? keyText(rest) : keyText(rest.slice(0, ids.index)) + ids[0];
   return key === rest ? recordKey : BILL_REF + key;
 }
 
