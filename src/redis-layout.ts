@@ -50,6 +50,15 @@ export function ledgerKeyOf(redis: KeyConnection, prefix: string, account: strin
   return redis.isCluster ? `${prefix}:{${account}}:ledger` : `${prefix}:ledger:${account}`;
 }
 
+/**
+ * Which way an account's ledger keys its records (ledger/record-key.ts): `PREFIX:ledger-keys:ACCOUNT`
+ * or, on a cluster, `PREFIX:{ACCOUNT}:ledger-keys`, in the ledger's slot so that a claim's script
+ * reads it with the ledger.
+ */
+export function ledgerKeysMarkerOf(redis: KeyConnection, prefix: string, account: string): string {
+  return redis.isCluster ? `${prefix}:{${account}}:ledger-keys` : `${prefix}:ledger-keys:${account}`;
+}
+
 /** One part of an import's bookkeeping: `PREFIX:import:ID:part`, on a cluster `PREFIX:import:{ID}:part`. */
 export function importKeyOf(redis: KeyConnection, prefix: string, importId: string, part: string): string {
   return redis.isCluster ? `${prefix}:import:{${importId}}:${part}` : `${prefix}:import:${importId}:${part}`;

@@ -1,6 +1,7 @@
 import { importKeyOf, type RedisConnection } from '../redis-layout.ts';
 import { Ledger, type LedgerEntry } from '../ledger/ledger.ts';
 import type { IgnoredCounts, RowStatus, StaticLine } from '../mapping/report-line.ts';
+import { withLineNote } from '../mapping/record-key.ts';
 
 export type { IgnoredCounts, RowStatus, StaticLine };
 
@@ -20,6 +21,8 @@ export interface PlannedRecordRef {
   key: string;
   label: string;
   lines: number[];
+  /** Notes on some of its lines (`MappedRecord.notes`: a key spelled otherwise than sent). */
+  notes?: ReadonlyArray<readonly [number, string]>;
 }
 
 /**
@@ -139,7 +142,7 @@ export class ImportStore {
     let batch: StoredRecord[] = [];
     let lines: StaticLine[] = [];
     for (const r of records) {
-      batch.push({ key: r.key, label: r.label, lines: r.lines, contentHash: '', payloadJson: 'null' });
+      batch.push({ key: r.key, label: r.label, lines: r.lines, notes: r.notes, contentHash: '', payloadJson: 'null' });
       if (batch.length === 1000) {
         await this.appendPlan(importId, n, batch, []);
         n += batch.length;
@@ -259,11 +262,11 @@ export class ImportStore {
         unsettled.push(r);
         return;
       }
-      for (const line of r.lines) lines.push({ line, record: r.label, status: o.status, id: o.id ?? '', message: o.message });
+      for (const line of r.lines) lines.push({ line, record: r.label, status: o.status, id: o.id ?? '', message: withLineNote(o.message, r.notes, line) });
     };
     for await (const [, v] of this.#scan(this.#k(importId, 'plan'))) {
       const r = decodePlanEntry(v);
-      add({ key: r.key, label: r.label, lines: r.lines });
+      add({ key: r.key, label: r.label, lines: r.lines, notes: r.notes });
     }
     for await (const [k, v] of this.#scan(this.#k(importId, 'records'))) add({ key: k, ...(JSON.parse(v) as { label: string; lines: number[] }) });
     if (unsettled.length > 0) {
@@ -274,7 +277,7 @@ export class ImportStore {
         const entries = ledger === undefined ? [] : await ledger.getMany(account!, batch.map((r) => r.key));
         batch.forEach((r, k) => {
           const o = opts.running ? PENDING : unsettledOutcome(entries[k], importId);
-          for (const line of r.lines) lines.push({ line, record: r.label, status: o.status, id: o.id ?? '', message: o.message });
+          for (const line of r.lines) lines.push({ line, record: r.label, status: o.status, id: o.id ?? '', message: withLineNote(o.message, r.notes, line) });
         });
       }
     }
@@ -308,16 +311,21 @@ export class ImportStore {
 
 /**
  * A planned record as one JSON array, `[key, label, lines, contentHash, payload]`, the payload's
- * JSON text put in as it is (no second encoding): short, since 100,000 of them wait in Redis.
+ * JSON text put in as it is (no second encoding): short, since 100,000 of them wait in Redis. A
+ * record with line notes has them before the payload: `[key, label, lines, contentHash, notes, payload]`.
  */
 export function encodePlanEntry(r: StoredRecord): string {
-  return `[${JSON.stringify(r.key)},${JSON.stringify(r.label)},[${r.lines.join(',')}],${JSON.stringify(r.contentHash)},${r.payloadJson}]`;
+  const notes = r.notes === undefined || r.notes.length === 0 ? '' : `${JSON.stringify(r.notes)},`;
+  return `[${JSON.stringify(r.key)},${JSON.stringify(r.label)},[${r.lines.join(',')}],${JSON.stringify(r.contentHash)},${notes}${r.payloadJson}]`;
 }
 
 function decodePlanEntry(text: string): StoredRecord {
   // The payload is the tail of the text: its JSON is cut out as stored, not parsed and re-encoded.
-  const head = JSON.parse(text) as [string, string, number[], string, unknown];
+  const head = JSON.parse(text) as [string, string, number[], string, unknown] | [string, string, number[], string, Array<[number, string]>, unknown];
   const [key, label, lines, contentHash] = head;
-  const prefixLength = `[${JSON.stringify(key)},${JSON.stringify(label)},[${lines.join(',')}],${JSON.stringify(contentHash)},`.length;
-  return { key, label, lines, contentHash, payloadJson: text.slice(prefixLength, -1) };
+  const notes = head.length === 6 ? head[4] : undefined;
+  const prefixLength = `[${JSON.stringify(key)},${JSON.stringify(label)},[${lines.join(',')}],${JSON.stringify(contentHash)},${notes === undefined ? '' : `${JSON.stringify(notes)},`}`.length;
+  const r: StoredRecord = { key, label, lines, contentHash, payloadJson: text.slice(prefixLength, -1) };
+  if (notes !== undefined) r.notes = notes;
+  return r;
 }

@@ -26,6 +26,7 @@ import { HeapTrim } from '../heap-trim.ts';
 import { combineReadingOptions, settleReadingRules, type ReadingOptions, type SeparatorWeigher, type WeighedFields } from './reading-rules.ts';
 import type { DecimalSeparator } from '../values/index.ts';
 import { recordsAcrossSheets, viewForImport } from './table-view.ts';
+import { withLineNote } from '../mapping/record-key.ts';
 
 /** The fields weighed for the decimal separator and the day/month order (estimates hold no dates). */
 const ESTIMATE_FIELDS: WeighedFields = { numbers: ESTIMATE_NUMBER_COLUMNS, dates: [] };
@@ -343,7 +344,7 @@ export function* dryRunReport(plan: ImportPlan): Generator<ReportLine> {
   for (let i = 0; i < statics.length; i++) owner[statics[i]!.line] = -(i + 1);
   for (let line = 0; line <= maxLine; line++) {
     const o = owner[line]!;
-    if (o > 0) yield { line, record: records[o - 1]!.label, status: 'skipped', id: '', message: DRY_RUN_MESSAGE };
+    if (o > 0) yield { line, record: records[o - 1]!.label, status: 'skipped', id: '', message: withLineNote(DRY_RUN_MESSAGE, records[o - 1]!.notes, line) };
     else if (o < 0) yield staticLine(statics[-o - 1]!);
   }
 }

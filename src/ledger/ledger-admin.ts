@@ -2,6 +2,7 @@ import type { RedisConnection as Redis } from '../redis-layout.ts';
 import { z } from 'zod';
 import { FileError } from '../errors/index.ts';
 import { Ledger } from './ledger.ts';
+import { isOldField, markLedgerKeysStale } from './key-migration.ts';
 
 /**
  * The ledger as JSON Lines, to back it up, move it to another Redis and keep it bounded
@@ -150,9 +151,13 @@ export async function importLedger(
   const merge = mergeCommand(redis);
   const counts: ImportCounts = { added: 0, kept: 0, conflicts: 0, conflictKeys: [] };
   let argv: string[] = [];
+  // Entries keyed before keys were compared as a person reads them: once merged, the next claim migrates them (key-migration.ts).
+  let oldKeys = false;
   const flush = async () => {
     if (!argv.length) return;
     const [added, kept, conflicts, ...conflictKeys] = await merge.bsLedgerMerge(key, ...argv);
+    if (oldKeys) await markLedgerKeysStale(redis, new Ledger(redis, prefix).keysMarker(account));
+    oldKeys = false;
     counts.added += Number(added);
     counts.kept += Number(kept);
     counts.conflicts += Number(conflicts);
@@ -167,6 +172,7 @@ export async function importLedger(
     if (typeof r === 'string') throw badLines(source, [r], 1);
     const { entry } = r;
     argv.push(r.key, JSON.stringify(entry), entry.state, entry.id === undefined ? '' : String(entry.id));
+    if (isOldField(r.key)) oldKeys = true;
     if (argv.length >= BATCH * 4) {
       opts.signal?.throwIfAborted();
       await flush();

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import { RedisUnavailableError } from '../errors/index.ts';
-import { ledgerKeyOf, nodeForKey, type RedisConnection } from '../redis-layout.ts';
+import { ledgerKeyOf, ledgerKeysMarkerOf, nodeForKey, type RedisConnection } from '../redis-layout.ts';
+import { migrateRecordKeys } from './key-migration.ts';
+import { LEDGER_KEYS_VERSION, ledgerFieldOf } from './record-key.ts';
 
 /**
  * What this tool knows about each record it ever tried to create, per account, in Redis:
@@ -27,6 +29,10 @@ import { ledgerKeyOf, nodeForKey, type RedisConnection } from '../redis-layout.t
  * automatically for a bill (the service would store it twice).
  *
  * Times are the Redis server's (`TIME`), so that workers with skewed clocks agree on leases.
+ *
+ * Record keys are compared as a person reads them (record-key.ts `ledgerFieldOf`): every method
+ * takes the record key as the mapping built it and keys the entry by its field of today. A claim
+ * runs only on a ledger whose older entries have their field of today (key-migration.ts).
  */
 export type LedgerState = 'claimed' | 'sending' | 'created' | 'unknown';
 
@@ -61,8 +67,10 @@ export type BeginResult =
 const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
 // One round trip, atomic: two senders racing on one key cannot both get 'send'.
-// ARGV: recordKey, owner, importId, contentHash, leaseMs, allowResend, reasonIfExpiredSending
+// KEYS: ledger, its keys marker. ARGV: recordKey, owner, importId, contentHash, leaseMs, allowResend,
+// reasonIfExpiredSending, keysVersion. 'migrate': the ledger holds entries keyed the old way; migrate, then claim.
 const CLAIM_LUA = `
+if redis.call('GET', KEYS[2]) ~= ARGV[8] then return {'migrate', ''} end
 ${NOW}
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 local function claim()
@@ -134,7 +142,7 @@ return 1
 `;
 
 type LedgerRedis = RedisConnection & {
-  bsLedgerClaim(key: string, recordKey: string, owner: string, importId: string, contentHash: string, leaseMs: string, allowResend: string, reason: string): Promise<[string, string]>;
+  bsLedgerClaim(key: string, marker: string, recordKey: string, owner: string, importId: string, contentHash: string, leaseMs: string, allowResend: string, reason: string, keysVersion: string): Promise<[string, string]>;
   bsLedgerHold(key: string, recordKey: string, owner: string, leaseMs: string, state: string): Promise<number>;
   bsLedgerRelease(key: string, recordKey: string, owner: string): Promise<number>;
   bsLedgerSettle(key: string, recordKey: string, entry: string): Promise<number>;
@@ -178,11 +186,13 @@ export class Ledger {
   readonly #prefix: string;
   readonly #confirm: LedgerOptions['confirm'];
   readonly leaseMs: number;
+  /** Migrations running in this process, by account: concurrent claims wait for one. */
+  readonly #migrating = new Map<string, Promise<number>>();
 
   constructor(redis: RedisConnection, prefix: string, opts: LedgerOptions = {}) {
     // EVALSHA through ioredis's defineCommand: the script travels once per connection, not per record.
     if (!('bsLedgerClaim' in redis)) {
-      redis.defineCommand('bsLedgerClaim', { numberOfKeys: 1, lua: CLAIM_LUA });
+      redis.defineCommand('bsLedgerClaim', { numberOfKeys: 2, lua: CLAIM_LUA });
       redis.defineCommand('bsLedgerHold', { numberOfKeys: 1, lua: HOLD_LUA });
       redis.defineCommand('bsLedgerRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
       redis.defineCommand('bsLedgerSettle', { numberOfKeys: 1, lua: SETTLE_LUA });
@@ -198,6 +208,21 @@ export class Ledger {
     return ledgerKeyOf(this.#redis, this.#prefix, account);
   }
 
+  /** `PREFIX:ledger-keys:ACCOUNT` (redis-layout.ts): which way the account's ledger keys records. */
+  keysMarker(account: string): string {
+    return ledgerKeysMarkerOf(this.#redis, this.#prefix, account);
+  }
+
+  /** Gives the account's entries written the old way their field of today (key-migration.ts); once per process at a time. */
+  migrateKeys(account: string): Promise<number> {
+    let running = this.#migrating.get(account);
+    if (running === undefined) {
+      running = migrateRecordKeys(this.#redis, this.key(account), this.keysMarker(account)).finally(() => this.#migrating.delete(account));
+      this.#migrating.set(account, running);
+    }
+    return running;
+  }
+
   /**
    * Claims `recordKey` for `owner`. `allowResend` lets an `unknown` record (or a `sending` one
    * whose owner died) be claimed again: true for estimates, and for bills only with
@@ -208,16 +233,25 @@ export class Ledger {
     recordKey: string,
     opts: { owner: string; contentHash: string; importId: string; allowResend: boolean },
   ): Promise<BeginResult> {
-    const [action, prev] = (await this.#redis.bsLedgerClaim(
-      this.key(account),
-      recordKey,
-      opts.owner,
-      opts.importId,
-      opts.contentHash,
-      String(this.leaseMs),
-      opts.allowResend ? '1' : '0',
-      'an earlier attempt was interrupted while its request was in flight (its worker stopped before the answer)',
-    )) as [BeginResult['action'], string];
+    let action: BeginResult['action'] | 'migrate' = 'migrate';
+    let prev = '';
+    // A `ledger import` of old entries during the migration makes the claim ask again; a few rounds at most.
+    for (let round = 0; action === 'migrate'; round++) {
+      if (round > 5) throw new Error(`the ledger of account ${account} keeps getting entries keyed the old way (a ledger import running?); run the import again once it is done`);
+      if (round > 0) await this.migrateKeys(account);
+      [action, prev] = (await this.#redis.bsLedgerClaim(
+        this.key(account),
+        this.keysMarker(account),
+        ledgerFieldOf(recordKey),
+        opts.owner,
+        opts.importId,
+        opts.contentHash,
+        String(this.leaseMs),
+        opts.allowResend ? '1' : '0',
+        'an earlier attempt was interrupted while its request was in flight (its worker stopped before the answer)',
+        LEDGER_KEYS_VERSION,
+      )) as [BeginResult['action'] | 'migrate', string];
+    }
     const previous = prev ? (JSON.parse(prev) as LedgerEntry) : undefined;
     if (action === 'send') return previous ? { action, previous } : { action };
     return { action, previous: previous! } as BeginResult;
@@ -235,7 +269,7 @@ export class Ledger {
     // as a failover takes. Any other failure to confirm means: do not send.
     const deadline = Date.now() + FAILOVER_RIDE_OUT_MS;
     for (;;) {
-      const ok = await this.#redis.bsLedgerHold(this.key(account), recordKey, owner, String(this.leaseMs), 'sending');
+      const ok = await this.#redis.bsLedgerHold(this.key(account), ledgerFieldOf(recordKey), owner, String(this.leaseMs), 'sending');
       if (ok !== 1) throw new ClaimLostError(recordKey);
       if (this.#confirm === undefined) return;
       try {
@@ -243,7 +277,7 @@ export class Ledger {
         return;
       } catch (err) {
         // Not confirmed, so not sent: back to a claim, which never becomes a false `unknown`.
-        await this.#redis.bsLedgerHold(this.key(account), recordKey, owner, String(this.leaseMs), 'claimed').catch(() => {});
+        await this.#redis.bsLedgerHold(this.key(account), ledgerFieldOf(recordKey), owner, String(this.leaseMs), 'claimed').catch(() => {});
         if (!(this.#redis.isCluster && isNodeLost(err) && Date.now() < deadline)) throw err;
         await new Promise((r) => setTimeout(r, 300));
       }
@@ -252,33 +286,33 @@ export class Ledger {
 
   /** The owner is alive: extend its lease. False when it no longer holds the record. */
   async renew(account: string, recordKey: string, owner: string): Promise<boolean> {
-    return (await this.#redis.bsLedgerHold(this.key(account), recordKey, owner, String(this.leaseMs), '')) === 1;
+    return (await this.#redis.bsLedgerHold(this.key(account), ledgerFieldOf(recordKey), owner, String(this.leaseMs), '')) === 1;
   }
 
   async created(account: string, recordKey: string, id: number, contentHash: string, importId: string): Promise<void> {
     const entry: LedgerEntry = { state: 'created', id, contentHash, importId, at: 0 };
-    await this.#redis.bsLedgerSettle(this.key(account), recordKey, JSON.stringify(entry));
+    await this.#redis.bsLedgerSettle(this.key(account), ledgerFieldOf(recordKey), JSON.stringify(entry));
   }
 
   async unknown(account: string, recordKey: string, reason: string, contentHash: string, importId: string): Promise<void> {
     const entry: LedgerEntry = { state: 'unknown', contentHash, importId, reason, at: 0 };
-    await this.#redis.bsLedgerSettle(this.key(account), recordKey, JSON.stringify(entry));
+    await this.#redis.bsLedgerSettle(this.key(account), ledgerFieldOf(recordKey), JSON.stringify(entry));
   }
 
   /** The service certainly stored nothing: forget the owner's attempt so that it can be sent again. */
   async release(account: string, recordKey: string, owner: string): Promise<void> {
-    await this.#redis.bsLedgerRelease(this.key(account), recordKey, owner);
+    await this.#redis.bsLedgerRelease(this.key(account), ledgerFieldOf(recordKey), owner);
   }
 
   async get(account: string, recordKey: string): Promise<LedgerEntry | undefined> {
-    const v = await this.#redis.hget(this.key(account), recordKey);
+    const v = await this.#redis.hget(this.key(account), ledgerFieldOf(recordKey));
     return v ? (JSON.parse(v) as LedgerEntry) : undefined;
   }
 
   /** Several entries in one round trip (undefined where there is none). */
   async getMany(account: string, recordKeys: readonly string[]): Promise<Array<LedgerEntry | undefined>> {
     if (recordKeys.length === 0) return [];
-    const values = await this.#redis.hmget(this.key(account), ...recordKeys);
+    const values = await this.#redis.hmget(this.key(account), ...recordKeys.map(ledgerFieldOf));
     return values.map((v) => (v ? (JSON.parse(v) as LedgerEntry) : undefined));
   }
 

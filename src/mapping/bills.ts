@@ -19,6 +19,8 @@
  *     another ID, the row is invalid.
  *   - As with estimates, a bill with any invalid row is not sent at all (never half a bill).
  *   - `bill:row:` keys count occurrences among the valid bills of the file.
+ *   - bill_ref and vendor names are keys (record-key.ts): `INV-7` and `inv-7 ` are one bill, named
+ *     and keyed as first written; a bill_ref Excel wrote in E-notation is a row error.
  */
 import type { CellFormat, CellValue, SourceRow } from '../tables/index.ts';
 import type { StaticLine } from './report-line.ts';
@@ -34,8 +36,9 @@ import { PROJECT_REF_COLUMNS, ProjectRefReader, type ProjectResolver } from './p
 import { missingBillColumns } from './required-columns.ts';
 import { CellValueError, parseBoolean, parseDate, parseId, parseRateText, parseText, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
 import type { VendorDirectory } from './vendors.ts';
+import { addLineNote, keyText, parseRef, spellingNote, type LineNotes } from './record-key.ts';
 
-type FieldKind = 'text' | 'date' | 'boolean' | 'id' | 'number' | 'decimal' | 'approver';
+type FieldKind = 'text' | 'date' | 'boolean' | 'id' | 'number' | 'decimal' | 'approver' | 'ref';
 
 /** Bill-level columns → field (seed §2.3; received_date → RECIEVED_DATE, spelled so). */
 const BILL_FIELDS: ReadonlyArray<[string, string, FieldKind]> = [
@@ -94,7 +97,11 @@ function fieldCols(columns: ColumnMap, list: ReadonlyArray<[string, string, Fiel
 }
 
 interface BillGroup {
+  /** The bill_ref as first written, and its `keyText` (the key rows of the bill share). */
   ref: string | undefined;
+  refKey: string | undefined;
+  /** Rows whose bill_ref is spelled otherwise: the report's note on each. */
+  notes: LineNotes | undefined;
   /** In an errors file (CONTRACT.md §5): the `source_line` of the bill's first row, which keeps a row-keyed bill's key. */
   sourceLine: string | undefined;
   /** In an errors file: a row whose earlier import ended `unknown` (its `error` says so). */
@@ -124,9 +131,9 @@ export interface BillMapping {
 const PRIOR_UNKNOWN = /^\s*unknown:/;
 
 /**
- * How `BillGrouper.add` reads a row's bill_ref (undefined: none, or a cell that cannot be read,
- * which makes the row a bill of its own), for a first pass over the file that finds each
- * bill_ref's last row (`BillGrouper.closeBillsAfter`). Undefined when the file has no bill_ref.
+ * How `BillGrouper.add` keys a row's bill_ref (its `keyText`; undefined: none, or a cell that
+ * cannot be read, which makes the row a bill of its own), for a first pass over the file that
+ * finds each bill_ref's last row (`BillGrouper.closeBillsAfter`). Undefined when the file has no bill_ref.
  */
 export function billRefReader(columns: ColumnMap): ((row: SourceRow) => string | undefined) | undefined {
   const ref = colOf(columns, 'bill_ref');
@@ -135,7 +142,8 @@ export function billRefReader(columns: ColumnMap): ((row: SourceRow) => string |
     const cell = cellOf(ref, values);
     if (cell === null || cell === '') return undefined;
     try {
-      return textOf(cell, formatOf(ref, formats));
+      const text = parseRef(cell, formatOf(ref, formats));
+      return text === undefined ? undefined : keyText(text);
     } catch (err) {
       if (err instanceof CellValueError) return undefined;
       throw err;
@@ -247,7 +255,7 @@ export class BillGrouper {
       }
     } else if (givenName !== undefined) {
       vendorShown = JSON.stringify(givenName);
-      vendorKey = `name:${givenName.toLowerCase()}`;
+      vendorKey = `name:${keyText(givenName)}`;
       const found = this.vendors === undefined
         ? `vendor ${JSON.stringify(givenName)} can only be read with a vendors file: pass --vendors VENDORS.csv (columns vendor,vendor_id), or give vendor_id`
         : this.vendors.lookup(givenName);
@@ -261,7 +269,7 @@ export class BillGrouper {
     }
 
     const refCell = this.cell(this.ref, values);
-    const ref = refCell === null ? undefined : (this.parse('text', refCell, line, this.ref!.header, formatOf(this.ref, formats)) as string | undefined);
+    const ref = refCell === null ? undefined : (this.parse('ref', refCell, line, this.ref!.header, formatOf(this.ref, formats)) as string | undefined);
 
     for (let i = 0; i < this.billFields.length; i++) {
       const f = this.billFields[i]!;
@@ -283,12 +291,17 @@ export class BillGrouper {
     let group: BillGroup | undefined;
     if (projectKey !== '' && vendorKey !== '') {
       if (ref !== undefined) {
-        const key = `${ref}\u0000${projectKey}\u0000${vendorKey}`;
+        const refKey = keyText(ref);
+        const key = `${refKey}\u0000${projectKey}\u0000${vendorKey}`;
         group = this.byRef.get(key);
         if (group === undefined) {
           group = this.newGroup(ref, projectId, vendorId, target);
+          group.refKey = refKey;
           group.mapKey = key;
           this.byRef.set(key, group);
+        } else {
+          const note = spellingNote(ref, group.ref!, group.lines[0] ?? line);
+          if (note !== undefined) addLineNote((group.notes ??= []), line, note);
         }
       } else group = this.newGroup(undefined, projectId, vendorId, target);
     }
@@ -350,7 +363,7 @@ export class BillGrouper {
     let open = 0;
     for (let i = 0; i < this.bills.length; i++) {
       const g = this.bills[i]!;
-      if (g.ref === undefined || (lastLine.get(g.ref) ?? Infinity) <= this.seen) {
+      if (g.refKey === undefined || (lastLine.get(g.refKey) ?? Infinity) <= this.seen) {
         this.finishBill(g, records, statics);
         if (g.mapKey !== undefined) this.byRef.delete(g.mapKey);
       } else this.bills[open++] = g;
@@ -401,12 +414,14 @@ export class BillGrouper {
       return;
     }
     // A streamed plan sends the JSON at once; a plan held whole (a dry run) keeps only the object.
-    records.push(this.lastLineOfRef !== undefined ? { key, label, lines: g.lines, contentHash: hash, payload, payloadJson: json } : { key, label, lines: g.lines, contentHash: hash, payload });
+    const record: MappedRecord<BillPayload> = this.lastLineOfRef !== undefined ? { key, label, lines: g.lines, contentHash: hash, payload, payloadJson: json } : { key, label, lines: g.lines, contentHash: hash, payload };
+    if (g.notes !== undefined) record.notes = g.notes;
+    records.push(record);
   }
 
   private newGroup(ref: string | undefined, projectId: number, vendorId: number, target: string): BillGroup {
     const g: BillGroup = {
-      ref, sourceLine: undefined, priorUnknown: false, projectId, vendorId, target, lines: [],
+      ref, refKey: undefined, notes: undefined, sourceLine: undefined, priorUnknown: false, projectId, vendorId, target, lines: [],
       payload: { PRJ_ID: projectId, VENDOR_ID: vendorId, ITEMS: [] },
       setOn: undefined, badLines: undefined, badMessages: undefined, mapKey: undefined,
     };
@@ -455,6 +470,7 @@ export class BillGrouper {
     try {
       switch (kind) {
         case 'text': return textOf(cell, format);
+        case 'ref': return parseRef(cell, format);
         case 'date': return parseDate(cell, this.rules);
         case 'boolean': return parseBoolean(cell);
         case 'id': return parseId(cell, format);

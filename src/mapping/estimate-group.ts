@@ -7,6 +7,7 @@ import type { EstimatePayload } from '../payloads/index.ts';
 import { JsonRecord, type MappedRecord } from './mapped-record.ts';
 import type { StaticLine } from './report-line.ts';
 import type { TextRef } from './text-arena.ts';
+import { addLineNote, keyText, spellingNote, type LineNotes } from './record-key.ts';
 
 export type Node = Record<string, unknown> & { NAME: string };
 
@@ -17,11 +18,19 @@ export interface Level {
   setOn: Array<string | number> | undefined;
   /** Subcategories of a category, in order of first appearance. */
   subs: Level[] | undefined;
+  /** The line that first named it (its spelling is the one sent); kept through a seal (`levelLines`). */
+  line?: number;
+  /** `keyText` of its name, once asked (`findLevel`). */
+  key?: string;
 }
 
 export interface EstimateGroup {
   projectId: number;
+  /** The estimate name as first written, and its `keyText` (rows naming it otherwise join it). */
   name: string;
+  nameKey: string;
+  /** Rows whose estimate, category or subcategory name is spelled otherwise: the report's note on each. */
+  notes: LineNotes | undefined;
   /** `project 1042` or the project as written when it could not be resolved. */
   shown: string;
   lines: number[];
@@ -35,6 +44,8 @@ export interface EstimateGroup {
    */
   json: TextRef | undefined;
   levelsOn: Array<Array<string | number> | undefined> | undefined;
+  /** When sealed: the `line` of each category and subcategory, in payload order. */
+  levelLines: Array<number | undefined> | undefined;
   /** When sealed: the payload's `contentHash`. */
   hash: string | undefined;
   /** When sealed: the service's-rules message of an invalid payload, or undefined when valid. */
@@ -57,9 +68,21 @@ export function lineOf(pairs: Array<string | number> | undefined, field: string)
   return '?';
 }
 
+/** The level named `name` as a person reads it (`keyText`): spelled as written first or otherwise. */
 export function findLevel(levels: Level[], name: string): Level | undefined {
   for (let i = 0; i < levels.length; i++) if (levels[i]!.node.NAME === name) return levels[i];
+  const key = keyText(name);
+  for (let i = 0; i < levels.length; i++) {
+    const level = levels[i]!;
+    if ((level.key ??= keyText(level.node.NAME)) === key) return level;
+  }
   return undefined;
+}
+
+/** A row naming a key of `g` (its name, a category, a subcategory) otherwise than it is sent: the report says which spelling is. */
+export function noteSpelling(g: EstimateGroup, line: number, written: string, sent: string, firstLine: number | undefined): void {
+  const note = spellingNote(written, sent, firstLine ?? g.lines[0] ?? line);
+  if (note !== undefined) addLineNote((g.notes ??= []), line, note);
 }
 
 /** One sealed, complete estimate: a record to send, or report lines saying why it is not sent. */
@@ -73,7 +96,7 @@ export function finishGroup(g: EstimateGroup, statics: StaticLine[]): MappedReco
     for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message: `not sent: the estimate does not meet the service's rules for estimates: ${g.issues}` });
     return undefined;
   }
-  return new JsonRecord<EstimatePayload>(`estimate:project:${g.projectId}`, label, g.lines, g.hash!, g.json!);
+  return new JsonRecord<EstimatePayload>(`estimate:project:${g.projectId}`, label, g.lines, g.hash!, g.json!, g.notes);
 }
 
 function rejectGroup(g: EstimateGroup, label: string, statics: StaticLine[]): void {

@@ -41,15 +41,18 @@ const SEALED_CATS = Object.freeze([]) as unknown as Level[];
  */
 export function sealGroup(g: EstimateGroup, texts: TextArena): void {
   let levelsOn: Array<Array<string | number> | undefined> | undefined;
+  const levelLines: Array<number | undefined> = [];
   let n = 0;
   for (const cat of g.cats) n += 1 + (cat.subs?.length ?? 0);
   let k = 0;
   for (const cat of g.cats) {
     if (cat.setOn !== undefined) (levelsOn ??= new Array(n))[k] = cat.setOn.slice();
+    levelLines[k] = cat.line;
     k++;
     if (cat.subs !== undefined) {
       for (const sub of cat.subs) {
         if (sub.setOn !== undefined) (levelsOn ??= new Array(n))[k] = sub.setOn.slice();
+        levelLines[k] = sub.line;
         k++;
       }
     }
@@ -66,6 +69,7 @@ export function sealGroup(g: EstimateGroup, texts: TextArena): void {
   g.json = texts.add(JSON.stringify(payload));
   g.hash = contentHashOfBytes(g.json.slab.subarray(g.json.start, g.json.end));
   g.levelsOn = levelsOn;
+  g.levelLines = k === 0 ? undefined : levelLines;
   release(g);
   g.payload = SEALED_PAYLOAD;
   g.cats = SEALED_CATS;
@@ -77,17 +81,23 @@ export function sealGroup(g: EstimateGroup, texts: TextArena): void {
 export function unsealGroup(g: EstimateGroup): void {
   const payload = JSON.parse(TextArena.read(g.json!)) as EstimatePayload & Record<string, unknown>;
   const levelsOn = g.levelsOn;
+  const levelLines = g.levelLines;
   const cats: Level[] = [];
   let k = 0;
   for (const node of (payload.CATS ?? []) as Node[]) {
-    const cat: Level = { node, setOn: levelsOn?.[k++], subs: undefined };
-    for (const sub of (node.SUBCATS ?? []) as Node[]) (cat.subs ??= []).push({ node: sub, setOn: levelsOn?.[k++], subs: undefined });
+    const cat: Level = { node, setOn: levelsOn?.[k], subs: undefined, line: levelLines?.[k] };
+    k++;
+    for (const sub of (node.SUBCATS ?? []) as Node[]) {
+      (cat.subs ??= []).push({ node: sub, setOn: levelsOn?.[k], subs: undefined, line: levelLines?.[k] });
+      k++;
+    }
     cats.push(cat);
   }
   g.payload = payload;
   g.cats = cats;
   g.json = undefined;
   g.levelsOn = undefined;
+  g.levelLines = undefined;
   g.hash = undefined;
   g.issues = undefined;
 }

@@ -7,8 +7,9 @@
  *   - category + subcategory: sets the subcategory's own fields;
  *   - category: sets the category's own fields;
  *   - markup_name without category: one COMS row.
- * Categories and subcategories (matched by exact, trimmed name) merge in order of first
- * appearance; items keep file order.
+ * Estimate names, categories and subcategories are keys (record-key.ts: `Framing`, `framing` and
+ * `FRAMING ` are one category, sent as first written); categories and subcategories merge in
+ * order of first appearance; items keep file order.
  *
  * Decisions where the contract is silent:
  *   - Field types: see estimate-columns.ts. MARKUP_TYPE is a number, like LINE_ITEM_MARKUP_TYPE
@@ -31,7 +32,7 @@ import type { StaticLine } from './report-line.ts';
 import type { EstimatePayload } from '../payloads/index.ts';
 import { RowError } from '../errors/index.ts';
 import { COMMON_FIELDS, LINE_FIELDS, TOP_FIELDS, type FieldKind } from './estimate-columns.ts';
-import { findLevel, finishGroup, lineOf, type EstimateGroup, type Level, type Node } from './estimate-group.ts';
+import { findLevel, finishGroup, lineOf, noteSpelling, type EstimateGroup, type Level, type Node } from './estimate-group.ts';
 import { sealGroup, unsealGroup } from './estimate-seal.ts';
 import { cellOf, colOf, formatOf, type Col } from './column-cells.ts';
 import { numberOf, textOf } from './fast-cells.ts';
@@ -40,6 +41,7 @@ import type { MappedRecord } from './mapped-record.ts';
 import { TextArena } from './text-arena.ts';
 import { ProjectRefReader, type ProjectResolver } from './project-refs.ts';
 import { missingEstimateColumns } from './required-columns.ts';
+import { keyText } from './record-key.ts';
 import { CellValueError, parseBoolean, parseId, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
 
 interface FieldCol extends Col {
@@ -203,6 +205,7 @@ export class EstimateGrouper {
     if (name !== undefined && projectId !== -1) group = this.groupFor(projectId, name);
     else if (name !== undefined && this.projects.unresolvedKey !== '') group = this.unresolvedGroup(this.projects.unresolvedKey, this.projects.shown, name);
     if (group !== undefined && group !== this.current) this.switchTo(group);
+    if (group !== undefined && name !== group.name) noteSpelling(group, line, name!, group.name, group.lines[0] ?? line);
 
     // Every cell of the row is read and checked before the group changes: an invalid row changes nothing.
     const category = this.text(this.category, row);
@@ -316,6 +319,8 @@ export class EstimateGrouper {
     const list = this.byProject.get(projectId);
     if (list !== undefined) {
       for (let i = 0; i < list.length; i++) if (list[i]!.name === name) return list[i]!;
+      const key = keyText(name);
+      for (let i = 0; i < list.length; i++) if (list[i]!.nameKey === key) return list[i]!;
     }
     const g = this.newGroup(projectId, String(projectId), name, String(projectId));
     if (list === undefined) this.byProject.set(projectId, [g]);
@@ -328,7 +333,7 @@ export class EstimateGrouper {
   }
 
   private unresolvedGroup(projectKey: string, shown: string, name: string): EstimateGroup {
-    const key = `${projectKey}\u0000${name}`;
+    const key = `${projectKey}\u0000${keyText(name)}`;
     let g = this.unresolved.get(key);
     if (g === undefined) {
       g = this.newGroup(-1, shown, name, `?${projectKey}`);
@@ -340,8 +345,8 @@ export class EstimateGrouper {
 
   private newGroup(projectId: number, shown: string, name: string, closeKey: string): EstimateGroup {
     const g: EstimateGroup = {
-      projectId, name, shown, lines: [], payload: { NAME: name, PROJECT_ID: projectId }, cats: [],
-      json: undefined, levelsOn: undefined, hash: undefined, issues: undefined, topOn: undefined, badLines: undefined, badMessages: undefined, conflict: undefined,
+      projectId, name, nameKey: keyText(name), notes: undefined, shown, lines: [], payload: { NAME: name, PROJECT_ID: projectId }, cats: [],
+      json: undefined, levelsOn: undefined, levelLines: undefined, hash: undefined, issues: undefined, topOn: undefined, badLines: undefined, badMessages: undefined, conflict: undefined,
       closeKey, unresolvedKey: undefined,
     };
     this.groups.push(g);
@@ -379,18 +384,18 @@ export class EstimateGrouper {
   private applyLine(g: EstimateGroup, line: number, category: string, subcategory: string | undefined, item: string | undefined): void {
     let cat = findLevel(g.cats, category);
     if (cat === undefined) {
-      cat = { node: { NAME: category }, setOn: undefined, subs: undefined };
+      cat = { node: { NAME: category }, setOn: undefined, subs: undefined, line };
       g.cats.push(cat);
       ((g.payload.CATS ??= []) as Node[]).push(cat.node);
-    }
+    } else if (cat.node.NAME !== category) noteSpelling(g, line, category, cat.node.NAME, cat.line);
     let sub: Level | undefined;
     if (subcategory !== undefined) {
       sub = cat.subs === undefined ? undefined : findLevel(cat.subs, subcategory);
       if (sub === undefined) {
-        sub = { node: { NAME: subcategory }, setOn: undefined, subs: undefined };
+        sub = { node: { NAME: subcategory }, setOn: undefined, subs: undefined, line };
         (cat.subs ??= []).push(sub);
         ((cat.node.SUBCATS ??= []) as Node[]).push(sub.node);
-      }
+      } else if (sub.node.NAME !== subcategory) noteSpelling(g, line, subcategory, sub.node.NAME, sub.line);
     }
     if (item !== undefined) {
       ((sub!.node.ITEMS ??= []) as Node[]).push(this.itemFactory(this.mask)(item, this.scratch));

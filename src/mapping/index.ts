@@ -33,3 +33,4 @@ export { QUICKBOOKS_MAPPING } from './quickbooks.ts';
 export { XERO_MAPPING } from './xero.ts';
 export { presetMapping, isBuiltInPreset, PRESET_NAMES } from './presets.ts';
 export type { MappedRecord } from './mapped-record.ts';
+export { keyText, parseRef, sameKeyText, withLineNote } from './record-key.ts';

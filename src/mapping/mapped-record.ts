@@ -18,6 +18,12 @@ export interface MappedRecord<P = unknown> {
    * Prefer it wherever text is wanted (printing, sending).
    */
   payloadJson?: string;
+  /**
+   * Notes for the report's message of some of its lines, as [line, note] pairs: a row whose key
+   * cell (bill_ref, estimate, category or subcategory name) is spelled otherwise than the
+   * spelling sent says which one is (record-key.ts).
+   */
+  notes?: ReadonlyArray<readonly [number, string]>;
 }
 
 /**
@@ -35,6 +41,7 @@ export class JsonRecord<P> implements MappedRecord<P> {
     readonly lines: number[],
     readonly contentHash: string,
     private readonly json: TextRef,
+    readonly notes?: ReadonlyArray<readonly [number, string]>,
   ) {}
 
   get payloadJson(): string {

@@ -2,7 +2,8 @@
  * `--vendors VENDORS.csv` (CONTRACT.md §4): a CSV of `vendor,vendor_id` that turns the vendor
  * names of a bill file into VENDOR_IDs.
  *
- * Names match ignoring case and surrounding spaces ("ACME Supply " = "Acme Supply"). The same
+ * Names match as every record key does (`keyText`, record-key.ts: ignoring case and leading,
+ * trailing and repeated spaces, no-break spaces too: "ACME  Supply " = "Acme Supply"). The same
  * name twice with the same ID is harmless; with different IDs the name is ambiguous, and only
  * the bill rows using it are invalid (the rest of the import goes on). A vendors file that
  * cannot be read, lacks a column or has a bad row is a `FileError`: it is configuration, and
@@ -12,6 +13,7 @@ import { openTable } from '../tables/index.ts';
 import { FileError, RowError } from '../errors/index.ts';
 import { resolveColumns } from './header.ts';
 import { CellValueError, parseId, parseText } from './values.ts';
+import { keyText } from './record-key.ts';
 
 interface VendorEntry {
   name: string;
@@ -52,7 +54,7 @@ export class VendorDirectory {
           problems.push(new RowError(file, row.line, vendor === undefined ? name.header : id.header, 'every line needs both a vendor name and its vendor_id').message);
           continue;
         }
-        const key = vendor.toLowerCase();
+        const key = keyText(vendor);
         const entry = byName.get(key);
         if (entry === undefined) byName.set(key, { name: vendor, ids: [vendorId], lines: [row.line] });
         else if (!entry.ids.includes(vendorId)) {
@@ -70,7 +72,7 @@ export class VendorDirectory {
 
   /** The vendor's ID, or the reason there is none (naming the vendor and this file). */
   lookup(name: string): number | string {
-    const entry = this.byName.get(name.trim().toLowerCase());
+    const entry = this.byName.get(keyText(name));
     if (entry === undefined) {
       return `vendor ${JSON.stringify(name)} is not in the vendors file ${this.file}; add a line "${name.replace(/"/g, '""')},<vendor_id>" there, or give vendor_id in this file`;
     }

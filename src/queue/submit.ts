@@ -93,7 +93,7 @@ export class ImportSubmission {
     const first = this.#records;
     this.#records += records.length;
     this.#tally.add(statics);
-    const stored = records.map((r) => ({ key: r.key, label: r.label, lines: r.lines, contentHash: r.contentHash, payloadJson: r.payloadJson ?? JSON.stringify(r.payload) }));
+    const stored = records.map((r) => ({ key: r.key, label: r.label, lines: r.lines, notes: r.notes, contentHash: r.contentHash, payloadJson: r.payloadJson ?? JSON.stringify(r.payload) }));
     const write = this.store.appendPlan(this.importId, first, stored, statics).catch((err: unknown) => {
       this.#failed ??= err;
     });

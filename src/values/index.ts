@@ -18,3 +18,4 @@ export { dateExpected, dayMonthEvidence, formatDateTime, readWrittenDate, type D
 export { excelSerialToDate, isSerialDay, isSerialMoment, lastSerialDay } from './excel-serial.ts';
 export { percentShown, storedNumber, storedNumberText } from './stored-number.ts';
 export { showWholeNumber } from './number-format.ts';
+export { isENotation, keyText, sameKeyText } from './key-text.ts';
