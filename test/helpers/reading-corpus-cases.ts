@@ -114,7 +114,7 @@ export const READING_CASES: ReadingCase[] = [
   },
   {
     name: 'the same Xero export with BUILDSYNC_DATE_FORMAT=DMY reads day first',
-    import: 'bills', file: 'reading/xero-uk-bills.csv', args: ['--mapping', 'xero', '--vendors', 'vendors.csv'], env: { BUILDSYNC_DATE_FORMAT: 'DMY' },
+    import: 'bills', file: 'reading/xero-uk-bills.csv', args: ['--mapping', 'xero', '--vendors', 'vendors.csv'], env: { BUILDSYNC_DATE_FORMAT: 'DMY', BUILDSYNC_CURRENCY: 'GBP' },
     exit: 0,
     payloads: [
       { PRJ_ID: '1042', VENDOR_ID: '55', DUE_DATE: '2026-03-04T00:00:00', INVOICE_DATE: '2026-02-03T00:00:00', NOTES: 'PO 311', ITEMS: [{ NAME: 'Framing lumber', RATE: '1250.00', QTY: 1 }, { NAME: 'Delivery', RATE: '75.00', QTY: 1 }] },
