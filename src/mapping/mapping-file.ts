@@ -11,11 +11,13 @@ import { ConfigError } from '../errors/index.ts';
  *   "columns":   { "Job #": "project_id", "Cost": "unit_cost" },
  *   "ignore":    ["Internal ref", "Comments"],
  *   "constants": { "estimate_name": "Base bid", "unit": "ea" },
- *   "encoding": "cp1252", "dateFormat": "DMY", "decimalSeparator": ",", "headerRow": 5, "hidden": "skip"
+ *   "encoding": "cp1252", "dateFormat": "DMY", "decimalSeparator": ",", "headerRow": 5, "hidden": "skip",
+ *   "fillDown": ["bill_ref", "vendor"], "layout": "sections", "totalLabels": ["Balance due"]
  * }
  * ```
- * The last five say how the file is read, as `--encoding`, `--date-format`,
- * `--decimal-separator`, `--header-row` and `--hidden` do (CONTRACT.md §3, §3a); a saved mapping thus reads
+ * The others say how the file is read, as `--encoding`, `--date-format`, `--decimal-separator`,
+ * `--header-row`, `--hidden`, `--fill-down` and `--layout` do (CONTRACT.md §3, §3a); `totalLabels`
+ * adds labels of total rows. A saved mapping thus reads
  * next month's export the same way.
  * Header names on the left of `columns` and in `ignore` are matched like headers are (case,
  * spaces, `_`, `-` and `.` ignored); entries naming a header the file does not have are allowed,
@@ -39,6 +41,12 @@ export const MappingFileSchema = z
     headerRow: z.number({ error: 'headerRow must be a line number (1 or more)' }).int('headerRow must be a whole line number').min(1, 'headerRow must be a line number (1 or more)').optional(),
     /** As `--hidden`: how hidden rows and hidden columns of an .xlsx are read. */
     hidden: z.enum(['include', 'skip'], { error: 'hidden must be "include" or "skip"' }).optional(),
+    /** As `--fill-down`: canonical columns whose empty cells take the value of the row above. */
+    fillDown: z.array(z.string().min(1, 'a column name cannot be empty'), { error: 'fillDown must be a list of column names, e.g. ["bill_ref", "vendor"]' }).optional(),
+    /** As `--layout sections`: heading rows give the category of the rows under them. */
+    layout: z.enum(['sections'], { error: 'layout must be "sections"' }).optional(),
+    /** More labels of total rows (besides Total, Subtotal, Sub-total, Grand total, Total for, Invoice total). */
+    totalLabels: z.array(z.string().min(1, 'a total label cannot be empty'), { error: 'totalLabels must be a list of labels, e.g. ["Balance due"]' }).optional(),
   })
   .strict();
 
@@ -69,7 +77,7 @@ export function parseMappingFile(json: unknown, source: string): MappingFile {
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
-    const message = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator", "headerRow" and "hidden" are allowed` : issue.message;
+    const message = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator", "headerRow", "hidden", "fillDown", "layout" and "totalLabels" are allowed` : issue.message;
     return `${where}: ${message}`;
   });
   throw new ConfigError(`the mapping file ${source} is invalid: ${problems.join('; ')}. ${EXAMPLE}`);
