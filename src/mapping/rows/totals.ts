@@ -257,12 +257,12 @@ export class Totals {
     const { report } = this.setup;
     const closes = this.closed(row, label);
     const amount = this.amountOf(row);
+    const sum = closes.sum.sum;
     closes.reset();
     if (amount === undefined) {
       report.ignored(row.line, 'total', `total row: ${shown} (no amount to check)`);
       return;
     }
-    const sum = closes.sum.sum;
     if (Math.abs(round(sum) - round(amount)) < 0.005) {
       report.ignored(row.line, 'total', `total row: ${shown}, ${money(amount)} = the sum of ${closes.what}`);
       return;
