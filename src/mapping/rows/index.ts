@@ -62,7 +62,10 @@ export function buildRowRules(setup: RowRulesSetup): RowRules {
   const fill = options.fillDown ?? [];
   if (fill.length > 0) rules.push(new FillDown(fill, cols));
   const ref = cols('bill_ref');
-  if (kind === 'bills' && ref !== undefined && ref.index >= 0 && !fill.includes('bill_ref')) rules.push(new SplitLines(ref, checking, file));
+  if (kind === 'bills' && ref !== undefined && ref.index >= 0 && !fill.includes('bill_ref')) {
+    const some = (list: string[]): Col[] => list.map(cols).filter((c): c is Col => c !== undefined);
+    rules.push(new SplitLines(ref, some(['project_id', 'project_number', 'project_name']), some(['vendor_id', 'vendor']), checking, file));
+  }
   if (kind === 'estimates') {
     if (options.layout === 'sections') {
       const category = cols('category') as Col;
