@@ -140,11 +140,13 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   // bill open until the row that closes it: its total, or a split line under it.
   const replay = planRowRules('bills', file, columns, rowOptions, undefined);
   let above: string | undefined;
+  let totals = false;
   const visit = refOf === undefined ? undefined : (rows: readonly SourceRow[]): void => {
     heap.check();
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
       if (!replay.pass(row)) {
+        totals ||= replay.last.total;
         const closes = replay.last.total ? replay.last.totalRef : above;
         if (closes !== undefined && lastLine.has(closes)) lastLine.set(closes, row.line);
         continue;
@@ -159,7 +161,8 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown);
   requireColumns(table, grouper.missingColumns());
   grouper.closeBillsAfter(lastLine);
-  const rowRules = planRowRules('bills', file, columns, rowOptions, rules);
+  // Without a total row in the file (the first pass saw none), no bill's sum is kept.
+  const rowRules = planRowRules('bills', file, columns, rowOptions, rules, visit === undefined || totals);
   rowRules.report.stopper = grouper;
   let records = 0;
   const tally = new StaticTally();

@@ -45,9 +45,9 @@ export function grouperColumns(kind: Kind, options: RowRuleOptions, columns: Col
 }
 
 /** The rules of a plan (`rules` settled) or of a replay (`rules` undefined: nothing checked or reported). */
-export function planRowRules(kind: Kind, file: string, columns: ColumnMap, options: RowRuleOptions, rules: ReadingRules | undefined): RowRules {
+export function planRowRules(kind: Kind, file: string, columns: ColumnMap, options: RowRuleOptions, rules: ReadingRules | undefined, sumsByBill?: boolean): RowRules {
   return buildRowRules({
-    kind, file, cols: (c) => colOf(columns, c), options, rules,
+    kind, file, cols: (c) => colOf(columns, c), options, rules, sumsByBill,
     numberColumns: kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS,
     skip: [columns.sourceLineIndex, columns.errorIndex].filter((i) => i >= 0),
   });

@@ -40,6 +40,8 @@ export interface RowRulesSetup {
   afterTotals?: readonly RowRule[];
   /** More label columns of total rows (a bill export's kind column). */
   labelColumns?: readonly string[];
+  /** Bills: false when the file is known to hold no total row (`TotalsSetup.sumsByBill`). */
+  sumsByBill?: boolean;
 }
 
 /**
@@ -57,7 +59,7 @@ export function buildRowRules(setup: RowRulesSetup): RowRules {
   const { kind, file, cols, options } = setup;
   const report = new RowReport();
   const checking = setup.rules === undefined ? undefined : report;
-  const totals = new Totals({ kind, cols, labels: new TotalLabels(options.totalLabels), labelColumns: setup.labelColumns, rules: setup.rules, report });
+  const totals = new Totals({ kind, cols, labels: new TotalLabels(options.totalLabels), labelColumns: setup.labelColumns, rules: setup.rules, report, sumsByBill: setup.sumsByBill });
   const rules: RowRule[] = [totals.classify, ...(setup.afterTotals ?? [])];
   const fill = options.fillDown ?? [];
   if (fill.length > 0) rules.push(new FillDown(fill, cols));

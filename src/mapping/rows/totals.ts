@@ -42,6 +42,11 @@ export interface TotalsSetup {
   /** How numbers read; undefined: recognise total rows only (a replay), report and check nothing. */
   rules: ReadingRules | undefined;
   report: RowReport;
+  /**
+   * Bills: false when the file holds no total row (a streamed plan's first pass knows): the sums
+   * of each bill, one entry per bill of the file, are then not kept.
+   */
+  sumsByBill?: boolean;
 }
 
 const PROJECT_COLUMNS = ['project_id', 'project_number', 'project_name'];
@@ -144,7 +149,7 @@ export class Totals {
       s.last = line;
     };
     if (this.setup.kind === 'bills') {
-      const ref = splitOf ?? text(cellOf(this.ref, row.values));
+      const ref = this.setup.sumsByBill === false ? undefined : (splitOf ?? text(cellOf(this.ref, row.values)));
       if (ref !== undefined) into(`b\0${readKey(ref)}`, ref);
       const vendor = text(cellOf(this.vendor, row.values));
       if (vendor !== undefined) into(`v\0${readKey(vendor)}`, vendor);
