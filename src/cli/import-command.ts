@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FileError, parseFailureReason, UsageError } from '../errors/index.ts';
 import { formatEta, AccountThrottle } from '../throttle/index.ts';
-import { ignoredLine, importOutcome, errorsFilePath, readingNote, wirePayload, mappingOption, type ImportSummary, type PlanOptions } from '../import/index.ts';
+import { ignoredLine, importOutcome, errorsFilePath, readingNote, wirePayload, mappingOption, parseFillDown, type ImportSummary, type PlanOptions } from '../import/index.ts';
 import type { EncodingOption } from '../tables/index.ts';
 import type { DateOrder, IgnoredCounts, ReadingRules } from '../mapping/index.ts';
 import { collectResults, dryRunImport, ImportStore, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
@@ -41,6 +41,9 @@ export interface ImportFlags {
   discounts?: 'apply';
   /** Bills: `--ignore-tax`. */
   ignoreTax?: boolean;
+  /** `--fill-down COLS`, as typed. */
+  fillDown?: string;
+  layout?: 'sections';
 }
 
 /**
@@ -83,6 +86,8 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   const planOpts: PlanOptions = {
     sheet: flags.sheet,
     hidden: flags.hidden,
+    fillDown: flags.fillDown === undefined ? undefined : parseFillDown(flags.fillDown),
+    layout: flags.layout,
     headerRow: flags.headerRow === undefined ? undefined : intOption('--header-row', flags.headerRow, 1, MAX_HEADER_ROW),
     vendorsFile: flags.vendors,
     signal: ctx.signal,

@@ -19,6 +19,8 @@ import {
 } from '../mapping/index.ts';
 import { formatDateTime, numberToDecimalText } from '../values/index.ts';
 import type { ImportPlan } from './plan-types.ts';
+import type { RowRuleOptions } from '../mapping/index.ts';
+import { errorsFileRowRules } from './row-pipeline.ts';
 
 /** What the errors file needs to know of the input: kept with an import so that `jobs report --errors` can write it later. */
 export interface ErrorsFileSource {
@@ -44,6 +46,8 @@ export interface ErrorsFileSource {
   sheetsRead?: string[];
   /** With `sheetsRead`: the header row of each. */
   sheetHeaderLines?: number[];
+  /** Fill-down, layout and total labels the import read the rows with (absent: none). */
+  rowRules?: RowRuleOptions;
 }
 
 /** The errors file's source description of a planned import. */
@@ -62,6 +66,7 @@ export function errorsFileSource(plan: Pick<ImportPlan, 'kind' | 'table'>, file:
     sourceLineIndex: t.sourceLineIndex,
     errorIndex: t.errorIndex,
     ...(t.sheets === undefined ? {} : { sheetsRead: t.sheets.read, sheetHeaderLines: t.sheets.headerLines }),
+    ...(t.rowRules === undefined ? {} : { rowRules: t.rowRules }),
   };
 }
 
@@ -110,13 +115,19 @@ export async function* errorsFileChunks(source: ErrorsFileSource, toFix: Readonl
   const table = await sourceTable(source, signal);
   const keep: number[] = [];
   for (let i = 0; i < table.headers.length; i++) if (i !== source.sourceLineIndex && i !== source.errorIndex) keep.push(i);
+  // Cells as the import read them: filled down, a section's category (in columns of its own when the file has none).
+  const skip = [source.sourceLineIndex, source.errorIndex].filter((i) => i >= 0);
+  const replay = source.rowRules === undefined ? undefined : errorsFileRowRules(source.kind, source.file, table.headers, source.columns, source.rowRules, skip);
+  const headers = [...keep.map((i) => table.headers[i]!), ...(replay?.added.map((a) => a.header) ?? [])];
+  for (const a of replay?.added ?? []) keep.push(a.index);
   const kinds = keep.map((i) => kindOf(source.kind, source.columns[i] ?? null));
   const delimiter = source.delimiter;
   const lineName = source.sheetsRead === undefined ? String : sheetLineName(source.sheetsRead);
-  yield { text: stringify([[...keep.map((i) => table.headers[i]!), ...ERRORS_FILE_COLUMNS]], { delimiter, bom: true }), rows: 0 };
+  yield { text: stringify([[...headers, ...ERRORS_FILE_COLUMNS]], { delimiter, bom: true }), rows: 0 };
   for await (const batch of table.batches()) {
     const rows: string[][] = [];
     for (const row of batch) {
+      replay?.rules.pass(row);
       const error = toFix.get(row.line);
       if (error === undefined) continue;
       const cells = keep.map((i, k) => cellText(row.values[i] ?? null, row.formats?.[i], kinds[k]!, source.rules));

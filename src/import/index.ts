@@ -7,6 +7,7 @@ export { errorsFileChunks, errorsFilePath, errorsFileSource, linesToFix, writeEr
 export { combineReadingOptions, readingNote, settleReadingRules, type ReadingOptions, type WeighedFields } from './reading-rules.ts';
 export { writeDryRun, wirePayload, type DryRunResult } from './dry-run.ts';
 export { mappingOption } from './mapping-option.ts';
+export { parseFillDown } from './row-pipeline.ts';
 export {
   ImportStore,
   IMPORT_TTL_SECONDS,

@@ -1,6 +1,6 @@
 import type { TableKind } from '../tables/index.ts';
 import type { StaticLine } from '../mapping/report-line.ts';
-import type { IgnoredCounts, MappedRecord, ReadingRules } from '../mapping/index.ts';
+import type { IgnoredCounts, MappedRecord, ReadingRules, RowRuleOptions } from '../mapping/index.ts';
 
 /** A file read, validated and mapped: what would be sent, and the rows that cannot be. */
 export interface ImportPlan<P = unknown> {
@@ -21,6 +21,8 @@ export interface ImportPlan<P = unknown> {
     delimiter: string;
     encoding?: string;
     rules: ReadingRules;
+    /** Fill-down, layout and total labels the rows were read with: the errors file writes filled-down and section cells as read. */
+    rowRules?: RowRuleOptions;
     /** The canonical column each header gives (null when ignored or unknown), by header index. */
     columns: Array<string | null>;
     /** Index of the errors file's `source_line` column when FILE is an errors file, else -1. */

@@ -27,6 +27,8 @@ import { combineReadingOptions, settleReadingRules, type ReadingOptions, type Se
 import type { DecimalSeparator } from '../values/index.ts';
 import { recordsAcrossSheets, viewForImport } from './table-view.ts';
 import { withLineNote } from '../mapping/record-key.ts';
+import { grouperColumns, planRowRules, rowRuleOptions } from './row-pipeline.ts';
+import type { RowRuleOptions, RowRules } from '../mapping/index.ts';
 
 /** The fields weighed for the decimal separator and the day/month order (estimates hold no dates). */
 const ESTIMATE_FIELDS: WeighedFields = { numbers: ESTIMATE_NUMBER_COLUMNS, dates: [] };
@@ -44,6 +46,10 @@ export interface PlanOptions extends ReadingOptions, BillRowOptions {
   hidden?: HiddenOption;
   /** `--header-row N`: the line (sheet row) of the header row; default the first row that has every required column (CONTRACT.md §3a). Wins over the mapping file's `headerRow`. */
   headerRow?: number;
+  /** `--fill-down COLS`: canonical columns whose empty cells take the value of the row above (CONTRACT.md §3a). Wins over the mapping file's `fillDown`. */
+  fillDown?: string[];
+  /** `--layout sections` (estimates): heading rows give the category of the rows under them. Wins over the mapping file's `layout`. */
+  layout?: 'sections';
   /** `--resend-unknown`: bills an errors file reports `unknown` are planned to be sent again. */
   resendUnknown?: boolean;
   /** `--vendors VENDORS.csv` (bills only). */
@@ -62,12 +68,16 @@ export async function planEstimates(file: string, opts: PlanOptions = {}): Promi
     const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine);
     const table = await viewForImport(opened, columns, ESTIMATE_NUMBER_COLUMNS, opts);
     let later: SeparatorWeigher | undefined;
+    const rowOptions = rowRuleOptions('estimates', opts, columns);
     const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
-    const grouper = new EstimateGrouper(file, columns, opts.resolver, rules);
+    const read = grouperColumns('estimates', rowOptions, columns, table.headers.length);
+    const grouper = new EstimateGrouper(file, read, opts.resolver, rules);
     requireColumns(table, grouper.missingColumns());
-    const rows = await feed(table, columns, grouper, undefined, later);
-    const { records, statics } = oneSheetEach(table, grouper.finish());
-    const plan: ImportPlan<EstimatePayload> = { kind: 'estimates', file, rows, records, statics: withIgnored(table, statics), table: tableFacts(table, columns, rules) };
+    const rowRules = planRowRules('estimates', file, read, rowOptions, rules);
+    rowRules.report.stopper = grouper;
+    const rows = await feed(table, columns, grouper, rowRules, undefined, later);
+    const { records, statics } = oneSheetEach(table, withRuleLines(grouper.finish(), rowRules));
+    const plan: ImportPlan<EstimatePayload> = { kind: 'estimates', file, rows, records, statics: withIgnored(table, statics), table: tableFacts(table, columns, rules, rowOptions) };
     return { plan, proved: provedOtherwise(later, rules) };
   });
 }
@@ -80,13 +90,16 @@ export async function planBills(file: string, opts: PlanOptions = {}): Promise<I
     const table = await viewForImport(opened, columns, BILL_NUMBER_COLUMNS, opts);
     const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
     let later: SeparatorWeigher | undefined;
+    const rowOptions = rowRuleOptions('bills', opts, columns);
     const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
-    const rowRules = await billRowRules(table, columns, opts.mapping, rules, opts);
-    const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown, rowRules);
+    const billRules = await billRowRules(table, columns, opts.mapping, rules, opts);
+    const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown, billRules);
     requireColumns(table, grouper.missingColumns());
-    const rows = await feed(table, columns, grouper, undefined, later);
-    const { records, statics } = oneSheetEach(table, grouper.finish());
-    const plan: ImportPlan<BillPayload> = { kind: 'bills', file, rows, records, statics: withIgnored(table, statics), table: tableFacts(table, columns, rules) };
+    const rowRules = planRowRules('bills', file, columns, rowOptions, rules);
+    rowRules.report.stopper = grouper;
+    const rows = await feed(table, columns, grouper, rowRules, undefined, later);
+    const { records, statics } = oneSheetEach(table, withRuleLines(grouper.finish(), rowRules));
+    const plan: ImportPlan<BillPayload> = { kind: 'bills', file, rows, records, statics: withIgnored(table, statics), table: tableFacts(table, columns, rules, rowOptions) };
     return { plan, proved: provedOtherwise(later, rules) };
   });
 }
@@ -123,21 +136,38 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   const table = await viewForImport(opened, columns, BILL_NUMBER_COLUMNS, opts);
   const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
   const refOf = billRefReader(columns);
+  const rowOptions = rowRuleOptions('bills', opts, columns);
   const lastLine = new Map<string, number>();
   const heap = new HeapTrim();
+  // The first pass reads the rows as the rules leave them (a filled-down bill_ref), and keeps a
+  // bill open until the row that closes it: its total, or a split line under it.
+  const replay = planRowRules('bills', file, columns, rowOptions, undefined);
+  let above: string | undefined;
+  let totals = false;
   const visit = refOf === undefined ? undefined : (rows: readonly SourceRow[]): void => {
     heap.check();
     for (let i = 0; i < rows.length; i++) {
-      const ref = refOf(rows[i]!);
+      const row = rows[i]!;
+      if (!replay.pass(row)) {
+        totals ||= replay.last.total;
+        const closes = replay.last.total ? replay.last.totalRef : above;
+        if (closes !== undefined && lastLine.has(closes)) lastLine.set(closes, row.line);
+        continue;
+      }
+      const ref = refOf(row);
+      above = ref;
       // A flat copy: a cell may be a slice of a whole chunk of the file, which the map would keep.
-      if (ref !== undefined) lastLine.set(lastLine.has(ref) ? ref : flat(ref), rows[i]!.line);
+      if (ref !== undefined) lastLine.set(lastLine.has(ref) ? ref : (above = flat(ref)), row.line);
     }
   };
   const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, visit);
-  const rowRules = await billRowRules(table, columns, opts.mapping, rules, opts);
-  const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown, rowRules);
+  const billRules = await billRowRules(table, columns, opts.mapping, rules, opts);
+  const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown, billRules);
   requireColumns(table, grouper.missingColumns());
   grouper.closeBillsAfter(lastLine);
+  // Without a total row in the file (the first pass saw none), no bill's sum is kept.
+  const rowRules = planRowRules('bills', file, columns, rowOptions, rules, visit === undefined || totals);
+  rowRules.report.stopper = grouper;
   let records = 0;
   const tally = new StaticTally();
   const hand = async (batch: { records: MappedRecord[]; statics: StaticLine[] }): Promise<void> => {
@@ -147,14 +177,14 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
     await sink.add(r as MappedRecord<BillPayload>[], statics);
   };
   await hand({ records: [], statics: ignoredLines(table.titles) });
-  const rows = await feed(table, columns, grouper, async () => {
-    await hand(grouper.takeFinished());
+  const rows = await feed(table, columns, grouper, rowRules, async () => {
+    await hand(withRuleLines(grouper.takeFinished(), rowRules));
     heap.check();
   });
   lastLine.clear();
-  await hand(grouper.finish());
+  await hand(withRuleLines(grouper.finish(), rowRules));
   await hand({ records: [], statics: [...ignoredLines(table.hiddenLines ?? []), ...ignoredLines(table.footers)] });
-  return { kind: 'bills', file, rows, records, invalidRows: tally.invalid, ignored: tally.ignored, table: tableFacts(table, columns, rules) };
+  return { kind: 'bills', file, rows, records, invalidRows: tally.invalid, ignored: tally.ignored, table: tableFacts(table, columns, rules, rowOptions) };
 }
 
 /**
@@ -171,19 +201,26 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine);
   const table = await viewForImport(opened, columns, ESTIMATE_NUMBER_COLUMNS, opts);
   const projectOf = estimateProjectKeyReader(file, columns, opts.resolver);
+  const rowOptions = rowRuleOptions('estimates', opts, columns);
   const lastLine = new Map<string, number>();
   const heap = new HeapTrim();
+  let above: string | undefined;
   const visit = (rows: readonly SourceRow[]): void => {
     heap.check();
     for (let i = 0; i < rows.length; i++) {
       const key = projectOf(rows[i]!);
-      if (key !== undefined) lastLine.set(lastLine.has(key) ? key : flat(key), rows[i]!.line);
+      if (key !== undefined) lastLine.set(lastLine.has(key) ? key : (above = flat(key)), rows[i]!.line);
+      // A row naming no project (a total, a heading) may still close or stop the estimate above: it stays open until then.
+      else if (above !== undefined) lastLine.set(above, rows[i]!.line);
     }
   };
   const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal, visit);
-  const grouper = new EstimateGrouper(file, columns, opts.resolver, rules);
+  const read = grouperColumns('estimates', rowOptions, columns, table.headers.length);
+  const grouper = new EstimateGrouper(file, read, opts.resolver, rules);
   requireColumns(table, grouper.missingColumns());
   grouper.closeEstimatesAfter(lastLine);
+  const rowRules = planRowRules('estimates', file, read, rowOptions, rules);
+  rowRules.report.stopper = grouper;
   let records = 0;
   const tally = new StaticTally();
   const hand = async (batch: { records: MappedRecord[]; statics: StaticLine[] }): Promise<void> => {
@@ -193,14 +230,14 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
     await sink.add(r as MappedRecord<EstimatePayload>[], statics);
   };
   await hand({ records: [], statics: ignoredLines(table.titles) });
-  const rows = await feed(table, columns, grouper, async () => {
-    await hand(grouper.takeFinished());
+  const rows = await feed(table, columns, grouper, rowRules, async () => {
+    await hand(withRuleLines(grouper.takeFinished(), rowRules));
     heap.check();
   });
   lastLine.clear();
-  await hand(grouper.finish());
+  await hand(withRuleLines(grouper.finish(), rowRules));
   await hand({ records: [], statics: [...ignoredLines(table.hiddenLines ?? []), ...ignoredLines(table.footers)] });
-  return { kind: 'estimates', file, rows, records, invalidRows: tally.invalid, ignored: tally.ignored, table: tableFacts(table, columns, rules) };
+  return { kind: 'estimates', file, rows, records, invalidRows: tally.invalid, ignored: tally.ignored, table: tableFacts(table, columns, rules, rowOptions) };
 }
 
 /** A copy of `s` that does not share storage with it (V8 keeps a slice's whole parent string alive). */
@@ -208,8 +245,16 @@ function flat(s: string): string {
   return (' ' + s).slice(1);
 }
 
-function tableFacts(table: OpenedTable, columns: ColumnMap, rules: ReadingRules): ImportPlan['table'] {
+/** The grouper's records and lines with the lines the row rules decided (totals, headings, split lines). */
+function withRuleLines<T extends { records: MappedRecord[]; statics: StaticLine[] }>(planned: T, rowRules: RowRules): T {
+  const lines = rowRules.report.take();
+  if (lines.length > 0) planned.statics.push(...lines);
+  return planned;
+}
+
+function tableFacts(table: OpenedTable, columns: ColumnMap, rules: ReadingRules, rowRules: RowRuleOptions): ImportPlan['table'] {
   return {
+    ...(Object.keys(rowRules).length === 0 ? {} : { rowRules }),
     kind: table.kind,
     headers: table.headers,
     headerLine: table.headerLine,
@@ -268,16 +313,26 @@ function oneSheetEach<R extends MappedRecord>(table: OpenedTable, planned: { rec
   return across.statics.length === 0 ? planned : { records: across.records, statics: [...planned.statics, ...across.statics] };
 }
 
-async function feed(table: OpenedTable, columns: ColumnMap, grouper: { add(row: SourceRow): void }, afterBatch?: () => Promise<void>, weigher?: SeparatorWeigher): Promise<number> {
+/**
+ * Every data row through the row rules (totals, fill-down, sections: `rowRules`) to the grouper.
+ * A row the rules stop is theirs to report; a value under a column with no header name only
+ * stops the import on a row that is part of a record (a total's label often sits in one).
+ */
+async function feed(table: OpenedTable, columns: ColumnMap, grouper: { add(row: SourceRow): void }, rowRules: RowRules, afterBatch?: () => Promise<void>, weigher?: SeparatorWeigher): Promise<number> {
   const unnamed = unnamedColumns(table.headers, columns);
   let rows = 0;
   for await (const batch of table.batches()) {
     weigher?.weigh(batch);
-    if (unnamed.length > 0) for (let i = 0; i < batch.length; i++) checkUnnamed(table, unnamed, batch[i]!);
-    for (let i = 0; i < batch.length; i++) grouper.add(batch[i]!);
+    for (let i = 0; i < batch.length; i++) {
+      const row = batch[i]!;
+      if (!rowRules.pass(row)) continue;
+      if (unnamed.length > 0) checkUnnamed(table, unnamed, row);
+      grouper.add(row);
+    }
     rows += batch.length;
     if (afterBatch !== undefined) await afterBatch();
   }
+  rowRules.end();
   return rows;
 }
 

@@ -37,6 +37,8 @@ import { missingBillColumns } from './required-columns.ts';
 import { CellValueError, parseBoolean, parseDate, parseId, parseRateText, parseText, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
 import type { VendorDirectory } from './vendors.ts';
 import { addLineNote, keyText, parseRef, spellingNote, type LineNotes } from './record-key.ts';
+import { groupHolding, stopGroup } from './rows/stop-record.ts';
+import type { RecordStopper } from './rows/row-rules.ts';
 
 type FieldKind = 'text' | 'date' | 'boolean' | 'id' | 'number' | 'decimal' | 'approver' | 'ref';
 
@@ -152,7 +154,7 @@ export function billRefReader(columns: ColumnMap): ((row: SourceRow) => string |
 }
 
 /** Groups the rows of one bill file into bills: `add` every data row in file order, then `finish` once. */
-export class BillGrouper {
+export class BillGrouper implements RecordStopper {
   private readonly projects: ProjectRefReader;
   private readonly ref: Col | undefined;
   private readonly vendorId: Col | undefined;
@@ -337,6 +339,13 @@ export class BillGrouper {
       if (v !== undefined) item[this.itemFields[i]!.field] = v;
     }
     group.payload.ITEMS.push(item as BillPayload['ITEMS'][number]);
+  }
+
+  /** A row the row rules stopped (`RecordStopper`): the open bill holding `closedLine` is not sent. */
+  stopRecordOf(closedLine: number, line: number, message: string): boolean {
+    const g = groupHolding(this.bills, closedLine);
+    if (g !== undefined) stopGroup(g, line, message);
+    return g !== undefined;
   }
 
   /** Every remaining bill, finished: call once, after the last `add`. */

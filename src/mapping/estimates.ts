@@ -42,6 +42,8 @@ import { TextArena } from './text-arena.ts';
 import { ProjectRefReader, type ProjectResolver } from './project-refs.ts';
 import { missingEstimateColumns } from './required-columns.ts';
 import { keyText } from './record-key.ts';
+import { groupHolding, stopGroup } from './rows/stop-record.ts';
+import type { RecordStopper } from './rows/row-rules.ts';
 import { CellValueError, parseBoolean, parseId, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
 
 interface FieldCol extends Col {
@@ -76,7 +78,7 @@ export function estimateProjectKeyReader(file: string, columns: ColumnMap, resol
  * Groups the rows of one estimate file into estimates. Feed every data row to `add` (in file
  * order), then call `finish` once.
  */
-export class EstimateGrouper {
+export class EstimateGrouper implements RecordStopper {
   private readonly projects: ProjectRefReader;
   private readonly name: Col | undefined;
   private readonly category: Col | undefined;
@@ -284,6 +286,13 @@ export class EstimateGrouper {
         (group.topOn ??= []).push(field, line);
       }
     }
+  }
+
+  /** A row the row rules stopped (`RecordStopper`): the open estimate holding `closedLine` is not sent. */
+  stopRecordOf(closedLine: number, line: number, message: string): boolean {
+    const g = groupHolding(this.groups, closedLine);
+    if (g !== undefined) stopGroup(g, line, message);
+    return g !== undefined;
   }
 
   /** The planned estimates, each kept as its canonical JSON (`JsonRecord`), and the lines that cannot be sent. */

@@ -23,6 +23,8 @@ export {
   type DateOrder,
 } from './values.ts';
 export { ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS } from './estimate-columns.ts';
+export { buildRowRules, sectionColumns, RowReport, RowRules, type ColumnsOf, type RecordStopper, type RowContext, type RowRule, type RowRuleOptions } from './rows/index.ts';
+export { colOf, type Col } from './column-cells.ts';
 export { EstimateGrouper, estimateProjectKeyReader, type EstimateMapping } from './estimates.ts';
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, type BillMapping } from './bills.ts';
 export { billRowRules, BillRowRules, type BillRowOptions } from './bill-row-rules.ts';

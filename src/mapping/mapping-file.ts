@@ -14,14 +14,16 @@ import { ConfigError } from '../errors/index.ts';
  *   "encoding": "cp1252", "dateFormat": "DMY", "decimalSeparator": ",", "headerRow": 5, "hidden": "skip",
  *   "kinds": {"column": "Type", "bill": ["PI"], "credit": ["PC"], "ignore": ["SP"]},
  *   "status": {"column": "Status", "keep": ["PAID"], "ignore": ["VOIDED"]},
- *   "credits": "negative", "discounts": "apply", "ignoreTax": true
+ *   "credits": "negative", "discounts": "apply", "ignoreTax": true,
+ *   "fillDown": ["bill_ref", "vendor"], "layout": "sections", "totalLabels": ["Balance due"]
  * }
  * ```
- * `encoding` to `hidden` say how the file is read, as `--encoding`, `--date-format`,
- * `--decimal-separator`, `--header-row` and `--hidden` do (CONTRACT.md §3, §3a); a saved mapping thus reads
- * next month's export the same way. `kinds` and `status` (bills) say which rows of an accounting
- * export are bills, credits or neither (`bill-kinds.ts`); `credits`, `discounts` and `ignoreTax`
- * are `--credits negative`, `--discounts apply` and `--ignore-tax`.
+ * `encoding` to `hidden`, `fillDown` and `layout` say how the file is read, as `--encoding`,
+ * `--date-format`, `--decimal-separator`, `--header-row`, `--hidden`, `--fill-down` and `--layout`
+ * do (CONTRACT.md §3, §3a); a saved mapping thus reads next month's export the same way;
+ * `totalLabels` adds labels of total rows. `kinds` and `status` (bills) say which rows of an
+ * accounting export are bills, credits or neither (`bill-kinds.ts`); `credits`, `discounts` and
+ * `ignoreTax` are `--credits negative`, `--discounts apply` and `--ignore-tax`.
  * Header names on the left of `columns` and in `ignore` are matched like headers are (case,
  * spaces, `_`, `-` and `.` ignored); entries naming a header the file does not have are allowed,
  * so one mapping serves several exports. Constants give a column one value on every row.
@@ -69,6 +71,12 @@ export const MappingFileSchema = z
     discounts: z.enum(['apply'], { error: 'discounts must be "apply" (or leave it out: a discount stops its row)' }).optional(),
     /** As `--ignore-tax`: tax amount and tax rate columns not mapped to tax_percent are left out. */
     ignoreTax: z.boolean({ error: 'ignoreTax must be true or false' }).optional(),
+    /** As `--fill-down`: canonical columns whose empty cells take the value of the row above. */
+    fillDown: z.array(z.string().min(1, 'a column name cannot be empty'), { error: 'fillDown must be a list of column names, e.g. ["bill_ref", "vendor"]' }).optional(),
+    /** As `--layout sections`: heading rows give the category of the rows under them. */
+    layout: z.enum(['sections'], { error: 'layout must be "sections"' }).optional(),
+    /** More labels of total rows (besides Total, Subtotal, Sub-total, Grand total, Total for, Invoice total). */
+    totalLabels: z.array(z.string().min(1, 'a total label cannot be empty'), { error: 'totalLabels must be a list of labels, e.g. ["Balance due"]' }).optional(),
   })
   .strict();
 
@@ -105,7 +113,7 @@ export function parseMappingFile(json: unknown, source: string): MappingFile {
   throw new ConfigError(`the mapping file ${source} is invalid: ${problems.join('; ')}. ${EXAMPLE}`);
 }
 
-const ALLOWED_KEYS = 'only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator", "headerRow", "hidden", "kinds", "status", "credits", "discounts" and "ignoreTax" are allowed';
+const ALLOWED_KEYS = 'only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator", "headerRow", "hidden", "kinds", "status", "credits", "discounts", "ignoreTax", "fillDown", "layout" and "totalLabels" are allowed';
 const NESTED_KEYS: Record<string, string> = {
   kinds: '"kinds" takes "column", "bill", "credit" and "ignore"',
   status: '"status" takes "column", "keep" and "ignore"',

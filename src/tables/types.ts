@@ -43,6 +43,12 @@ export interface SourceRow {
    * empty cells). Absent on most rows of most sheets, so that reading costs nothing per row.
    */
   formats?: (CellFormat | undefined)[];
+  /**
+   * .xlsx only, and only on a row with such a cell: the indexes of `values` whose cell is a `SUM`
+   * or `SUBTOTAL` formula over rows above (`xlsx/sum-formula.ts`), which proves a total row
+   * (CONTRACT.md §3a).
+   */
+  sums?: number[];
 }
 
 /**

@@ -22,6 +22,7 @@ export function registerImport(program: Command): void {
       .option('--json', 'print the summary as one JSON object on standard output (progress stays on standard error)')
       .option('--resend-unknown', 'send again records whose earlier request may have reached the service (bills: may create a duplicate)')
       .option('--header-row <n>', 'the line (.xlsx: the row) of the header row; default the first of the first 30 rows that has every required column, the rows above it being a title block')
+      .option('--fill-down <cols>', 'columns (as the tool names them, comma-separated) whose empty cells take the value of the row above, e.g. bill_ref,vendor for split lines')
       .addOption(new Option('--hidden <mode>', '.xlsx: how hidden rows (by hand or by a filter) and hidden columns the mapping reads are read; without it they stop the import, naming them').choices(['include', 'skip']))
       .addOption(new Option('--encoding <encoding>', 'CSV: how FILE is encoded; auto reads UTF-8 (BOM or not), UTF-16 with BOM and Windows-1252, and stops on a mix').choices([...ENCODING_OPTIONS]))
       .addOption(new Option('--date-format <order>', 'how 03/02/2026 is read; auto decides from the file and stops when it cannot').choices(['auto', 'YMD', 'MDY', 'DMY']))
@@ -31,6 +32,7 @@ export function registerImport(program: Command): void {
       .command('estimates <file>')
       .description('create one estimate per (project, estimate name) group in FILE (.csv or .xlsx)')
       .option('--mapping <map.json>', 'mapping file: rename, ignore or set columns')
+      .addOption(new Option('--layout <layout>', 'sections: heading rows (02 - Demolition) give the category of the rows under them').choices(['sections']))
       .option('--sheet <name|all>', '.xlsx: the sheet to read (a hidden one too), or all: every visible sheet with a header row (default: the one visible sheet with a header row)'),
   )
     .addHelpText(

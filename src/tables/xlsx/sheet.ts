@@ -22,6 +22,7 @@ import {
 import type { CellFormat } from '../types.ts';
 import type { SheetContext } from './package.ts';
 import { MAX_RAW_TEXT, XmlText, local, parseSax, type SaxTag } from './xml.ts';
+import { isTotalFormula } from './sum-formula.ts';
 
 /** The header row of the sheet being read, handed out as soon as it is found. */
 export interface XlsxHead {
@@ -86,6 +87,8 @@ export async function* readSheet(
   let values: CellValue[] | undefined;
   /** The row's `SourceRow.formats`, made only when a number or date cell has a format other than General. */
   let formats: (CellFormat | undefined)[] | undefined;
+  /** The row's `SourceRow.sums`: made only when a cell of the row is a SUM/SUBTOTAL formula over rows above. */
+  let sums: number[] | undefined;
   const formatOf = ctx.formats;
 
   /** A probe found no header row where the search looks: nothing more to read. */
@@ -153,6 +156,7 @@ export async function* readSheet(
     if (typeof value === 'number' || value instanceof Date) {
       const format = formatOf[cell.s];
       if (format !== undefined) (formats ??= new Array<CellFormat | undefined>(width))[col - 1] = format;
+      if (cell.hasFormula && typeof value === 'number' && isTotalFormula(cell.formula, row)) (sums ??= []).push(col - 1);
     }
   }
 
@@ -190,10 +194,11 @@ export async function* readSheet(
     if (values !== undefined) {
       if (row > lastFilled + 1) footer.blank();
       lastFilled = row;
-      footer.take({ line: row, values, formats }, out);
+      footer.take(sums === undefined ? { line: row, values, formats } : { line: row, values, formats, sums }, out);
     }
     values = undefined;
     formats = undefined;
+    sums = undefined;
   }
 
   function openTag(tag: SaxTag): void {

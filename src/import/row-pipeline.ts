@@ -1,0 +1,71 @@
+/**
+ * The row rules of an import (mapping/rows/: totals, fill-down, sections) as a plan and the
+ * errors file use them: the options from the flags and the mapping file, checked against the
+ * file's columns; the columns a grouper reads (a sectioned estimate's category and subcategory
+ * added after the file's own when it has none); and a replay of the same rules that fills cells
+ * as the import read them.
+ */
+import { UsageError } from '../errors/index.ts';
+import {
+  BILL_COLUMNS, BILL_NUMBER_COLUMNS, buildRowRules, ColumnMap, colOf, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, sectionColumns, type Col, type MappingFile, type ReadingRules, type RowRuleOptions, type RowRules,
+} from '../mapping/index.ts';
+
+type Kind = 'estimates' | 'bills';
+
+/** `--fill-down` / `--layout` (which win) with the mapping's `fillDown` / `layout` / `totalLabels`, checked. */
+export function rowRuleOptions(kind: Kind, opts: { fillDown?: readonly string[]; layout?: 'sections'; mapping?: MappingFile }, columns: ColumnMap): RowRuleOptions {
+  const fillDown = opts.fillDown ?? opts.mapping?.fillDown ?? [];
+  const layout = opts.layout ?? opts.mapping?.layout;
+  const known = kind === 'bills' ? BILL_COLUMNS : ESTIMATE_COLUMNS;
+  for (const c of fillDown) {
+    if (!known.includes(c)) throw new UsageError(`--fill-down ${c}: there is no ${kind.slice(0, -1)} column ${JSON.stringify(c)}; name the columns as the tool knows them (${known.join(', ')}), separated by commas`);
+    if (!columns.has(c) || columns.source(c)!.index < 0) throw new UsageError(`--fill-down ${c}: the file has no ${c} column to fill down (the header row names ${columns.columns().join(', ')}); map one, or leave ${c} out`);
+  }
+  if (layout === 'sections' && kind === 'bills') throw new UsageError('--layout sections reads sectioned estimates; bills have no sections. Remove it.');
+  const out: RowRuleOptions = {};
+  if (fillDown.length > 0) out.fillDown = [...new Set(fillDown)];
+  if (layout !== undefined) out.layout = layout;
+  if (opts.mapping?.totalLabels !== undefined) out.totalLabels = opts.mapping.totalLabels;
+  return out;
+}
+
+/** Parses `--fill-down COLS` (comma-separated canonical columns). */
+export function parseFillDown(text: string): string[] {
+  const cols = text.split(',').map((c) => c.trim()).filter((c) => c !== '');
+  if (cols.length === 0) throw new UsageError('--fill-down needs columns, e.g. --fill-down bill_ref,vendor');
+  return cols;
+}
+
+/** The columns the grouper reads: the file's, and a sectioned estimate's category and subcategory after them when it has none. */
+export function grouperColumns(kind: Kind, options: RowRuleOptions, columns: ColumnMap, width: number): ColumnMap {
+  const extra = sectionColumns(kind, options, (c) => columns.has(c), width);
+  if (extra.length === 0) return columns;
+  const sources = [...columns.columns().map((c) => columns.source(c)!), ...extra];
+  return new ColumnMap(columns.file, sources, { sourceLineIndex: columns.sourceLineIndex, errorIndex: columns.errorIndex });
+}
+
+/** The rules of a plan (`rules` settled) or of a replay (`rules` undefined: nothing checked or reported). */
+export function planRowRules(kind: Kind, file: string, columns: ColumnMap, options: RowRuleOptions, rules: ReadingRules | undefined, sumsByBill?: boolean): RowRules {
+  return buildRowRules({
+    kind, file, cols: (c) => colOf(columns, c), options, rules, sumsByBill,
+    numberColumns: kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS,
+    skip: [columns.sourceLineIndex, columns.errorIndex].filter((i) => i >= 0),
+  });
+}
+
+/**
+ * The errors file's replay: the rules over the input's columns (by header index), and the
+ * columns it writes after the input's own (a sectioned estimate's category and subcategory).
+ */
+export function errorsFileRowRules(kind: Kind, file: string, headers: readonly string[], columns: ReadonlyArray<string | null>, options: RowRuleOptions, skip: readonly number[]): { rules: RowRules; added: Array<{ header: string; index: number }> } {
+  const has = (c: string): boolean => columns.includes(c);
+  const extra = sectionColumns(kind, options, has, headers.length);
+  const cols = (c: string): Col | undefined => {
+    const i = columns.indexOf(c);
+    if (i >= 0) return { header: headers[i]!, index: i, constant: null };
+    const e = extra.find((x) => x.column === c);
+    return e === undefined ? undefined : { header: e.header, index: e.index, constant: null };
+  };
+  const rules = buildRowRules({ kind, file, cols, options, rules: undefined, numberColumns: kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS, skip });
+  return { rules, added: extra.map((e) => ({ header: e.header, index: e.index })) };
+}

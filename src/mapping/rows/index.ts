@@ -1,0 +1,79 @@
+/**
+ * The row rules of one import (row-rules.ts), built in the contract's order (CONTRACT.md §3a):
+ * totals, then the kinds/status rules (`afterTotals`, the hook they plug into), fill-down (and,
+ * for bills without fill-down of bill_ref, the split-line check), sections (estimates), and the
+ * totals' sums last.
+ */
+import type { ReadingRules } from '../values.ts';
+import type { Col } from '../column-cells.ts';
+import { FillDown, SplitLines } from './fill-down.ts';
+import { RowReport, RowRules, type RowRule } from './row-rules.ts';
+import { Sections, SectionsGuard } from './sections.ts';
+import { TotalLabels } from './total-labels.ts';
+import { Totals, type ColumnsOf } from './totals.ts';
+
+export { RowReport, RowRules, type RecordStopper, type RowContext, type RowRule } from './row-rules.ts';
+export type { ColumnsOf } from './totals.ts';
+
+/** What the user said about the rows (flags and mapping keys). */
+export interface RowRuleOptions {
+  /** `--fill-down COLS` / `"fillDown"`: canonical columns. */
+  fillDown?: readonly string[];
+  /** `--layout sections` / `"layout": "sections"`. */
+  layout?: 'sections';
+  /** `"totalLabels"`: more labels of total rows. */
+  totalLabels?: readonly string[];
+}
+
+export interface RowRulesSetup {
+  kind: 'estimates' | 'bills';
+  file: string;
+  /** The file's columns (with the section columns of `sectionColumns` added). */
+  cols: ColumnsOf;
+  numberColumns: readonly string[];
+  /** Indexes that are no part of the table's data (an errors file's own columns). */
+  skip: readonly number[];
+  options: RowRuleOptions;
+  /** Undefined: a replay, which recognises rows and fills cells but checks and reports nothing. */
+  rules: ReadingRules | undefined;
+  /** Rules between the totals and fill-down (kinds and status). */
+  afterTotals?: readonly RowRule[];
+  /** More label columns of total rows (a bill export's kind column). */
+  labelColumns?: readonly string[];
+  /** Bills: false when the file is known to hold no total row (`TotalsSetup.sumsByBill`). */
+  sumsByBill?: boolean;
+}
+
+/**
+ * Where a sectioned estimate's category and subcategory go when the file has no such columns:
+ * after the file's own (`width` = its number of columns). Empty when not sectioned.
+ */
+export function sectionColumns(kind: 'estimates' | 'bills', options: RowRuleOptions, has: (column: string) => boolean, width: number): Array<{ column: string; header: string; index: number }> {
+  if (kind !== 'estimates' || options.layout !== 'sections') return [];
+  const out: Array<{ column: string; header: string; index: number }> = [];
+  for (const column of ['category', 'subcategory']) if (!has(column)) out.push({ column, header: column, index: width + out.length });
+  return out;
+}
+
+export function buildRowRules(setup: RowRulesSetup): RowRules {
+  const { kind, file, cols, options } = setup;
+  const report = new RowReport();
+  const checking = setup.rules === undefined ? undefined : report;
+  const totals = new Totals({ kind, cols, labels: new TotalLabels(options.totalLabels), labelColumns: setup.labelColumns, rules: setup.rules, report, sumsByBill: setup.sumsByBill });
+  const rules: RowRule[] = [totals.classify, ...(setup.afterTotals ?? [])];
+  const fill = options.fillDown ?? [];
+  if (fill.length > 0) rules.push(new FillDown(fill, cols));
+  const ref = cols('bill_ref');
+  if (kind === 'bills' && ref !== undefined && ref.index >= 0 && !fill.includes('bill_ref')) {
+    const some = (list: string[]): Col[] => list.map(cols).filter((c): c is Col => c !== undefined);
+    rules.push(new SplitLines(ref, some(['project_id', 'project_number', 'project_name']), some(['vendor_id', 'vendor']), checking, file));
+  }
+  if (kind === 'estimates') {
+    if (options.layout === 'sections') {
+      const category = cols('category') as Col;
+      const subcategory = cols('subcategory') as Col;
+      rules.push(new Sections({ file, cols, numberColumns: setup.numberColumns, skip: setup.skip, category, subcategory, report: checking }));
+    } else if (!fill.includes('category') && setup.rules !== undefined) rules.push(new SectionsGuard(file, cols, setup.numberColumns, setup.skip));
+  }
+  return new RowRules(rules, report, setup.rules === undefined ? undefined : totals.observe);
+}

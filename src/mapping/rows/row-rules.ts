@@ -1,0 +1,122 @@
+/**
+ * The rules a data row passes before a grouper sees it (CONTRACT.md §3a "Which rows are
+ * records"), one place for their order: total rows are recognised first, then (a hook for) kinds
+ * and status, then fill-down, then section headings; last, the totals note what each row that
+ * stays adds up to. A rule may stop a row (it reports it: `ignored`, or invalid) or change its
+ * cells (fill-down, a section's category), and may stop the record of an earlier row
+ * (`RecordStopper`). The same rules, without their checks, replay a file for the first pass of a
+ * streamed plan and for the errors file, which writes filled-down and section cells as read.
+ */
+import type { SourceRow } from '../../tables/index.ts';
+import type { StaticLine } from '../report-line.ts';
+
+/** What the rules before it found out about the row being passed. */
+export interface RowContext {
+  /** A total row (by its label or its formulas). */
+  total: boolean;
+  /** With `total`: the bill_ref (as written) of the bill the total names or holds. */
+  totalRef: string | undefined;
+  /** A section heading. */
+  heading: boolean;
+  /** A row with a kind of its own: a new transaction (set by a kinds rule). */
+  newTransaction: boolean;
+  /** A blank row (or several) lies between this row and the one before. */
+  blankAbove: boolean;
+  /** A split line stopped for want of its bill_ref: the bill_ref of the bill above, whose amount it belongs to. */
+  splitOf: string | undefined;
+}
+
+export interface RowRule {
+  /** False: the row goes no further (the rule reported it, or holds it back). */
+  apply(row: SourceRow, ctx: RowContext): boolean;
+  /** After the last row. */
+  end?(): void;
+}
+
+/** The grouper's side: makes the record holding `closedLine` invalid, `line` its invalid row (false: no open record holds it). */
+export interface RecordStopper {
+  stopRecordOf(closedLine: number, line: number, message: string): boolean;
+}
+
+/** Where the rules report the rows they stop. */
+export class RowReport {
+  private lines: StaticLine[] = [];
+  stopper: RecordStopper | undefined;
+
+  ignored(line: number, reason: 'total' | 'heading', message: string): void {
+    this.lines.push({ line, record: '', status: 'ignored', reason, message });
+  }
+
+  invalid(line: number, record: string, message: string): void {
+    this.lines.push({ line, record, status: 'invalid', message });
+  }
+
+  /** The record holding `closedLine` is not sent, `line` its invalid row; with no such record open, `line` is an invalid row of its own. */
+  stop(closedLine: number | undefined, line: number, record: string, message: string): void {
+    if (closedLine !== undefined && this.stopper?.stopRecordOf(closedLine, line, message) === true) return;
+    this.invalid(line, record, message);
+  }
+
+  take(): StaticLine[] {
+    const out = this.lines;
+    this.lines = [];
+    return out;
+  }
+}
+
+/** The rules of one file, in order. */
+export class RowRules {
+  private readonly ctx: RowContext = { total: false, totalRef: undefined, heading: false, newTransaction: false, blankAbove: false, splitOf: undefined };
+  private previous: SourceRow | undefined;
+
+  /**
+   * `rules` in order; `lastly` also sees the rows a rule stopped that are still lines of a record
+   * (not totals, not headings: a split line stopped as an error still adds to its bill's total).
+   */
+  constructor(private readonly rules: readonly RowRule[], readonly report: RowReport = new RowReport(), private readonly lastly?: RowRule) {}
+
+  /** True when no rule applies (nothing to pay per row). */
+  get empty(): boolean {
+    return this.rules.length === 0 && this.lastly === undefined;
+  }
+
+  /** Passes `row` through the rules: true when it goes on to the grouper. */
+  pass(row: SourceRow): boolean {
+    const ctx = this.ctx;
+    ctx.total = false;
+    ctx.totalRef = undefined;
+    ctx.heading = false;
+    ctx.newTransaction = false;
+    ctx.splitOf = undefined;
+    ctx.blankAbove = this.previous !== undefined && blankBetween(this.previous, row);
+    this.previous = row;
+    for (let i = 0; i < this.rules.length; i++) {
+      if (this.rules[i]!.apply(row, ctx)) continue;
+      if (!ctx.total && !ctx.heading) this.lastly?.apply(row, ctx);
+      return false;
+    }
+    this.lastly?.apply(row, ctx);
+    return true;
+  }
+
+  /** The context of the row last passed. */
+  get last(): Readonly<RowContext> {
+    return this.ctx;
+  }
+
+  end(): void {
+    for (const r of this.rules) r.end?.();
+  }
+}
+
+/**
+ * Whether a blank row lies between two rows: their lines are further apart than the line breaks
+ * inside the first row's cells (a CSV field may span lines) account for.
+ */
+function blankBetween(above: SourceRow, row: SourceRow): boolean {
+  const gap = row.line - above.line - 1;
+  if (gap <= 0) return false;
+  let breaks = 0;
+  for (const v of above.values) if (typeof v === 'string' && v.includes('\n')) breaks += v.split('\n').length - 1;
+  return gap > breaks;
+}

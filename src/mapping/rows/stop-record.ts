@@ -1,0 +1,42 @@
+/**
+ * How a grouper makes an open record invalid for a row it never grouped (a total that does not
+ * check, a split line, an empty section heading: `RecordStopper`): the row joins the record's
+ * lines as one of its invalid rows, in line order, and the record is not sent.
+ */
+interface StoppableGroup {
+  lines: number[];
+  badLines: number[] | undefined;
+  badMessages: string[] | undefined;
+}
+
+/** The open group among `groups` whose lines hold `line` (lines are in ascending order). */
+export function groupHolding<G extends StoppableGroup>(groups: readonly G[], line: number): G | undefined {
+  for (let i = groups.length - 1; i >= 0; i--) {
+    const lines = groups[i]!.lines;
+    if (lines.length === 0 || lines[0]! > line || lines[lines.length - 1]! < line) continue;
+    if (insertionPoint(lines, line) < lines.length && lines[insertionPoint(lines, line)] === line) return groups[i];
+  }
+  return undefined;
+}
+
+/** Adds `line` to `g` as an invalid row with `message`. */
+export function stopGroup(g: StoppableGroup, line: number, message: string): void {
+  const at = insertionPoint(g.lines, line);
+  if (g.lines[at] !== line) g.lines.splice(at, 0, line);
+  const bad = (g.badLines ??= []);
+  const messages = (g.badMessages ??= []);
+  const b = insertionPoint(bad, line);
+  bad.splice(b, 0, line);
+  messages.splice(b, 0, message);
+}
+
+function insertionPoint(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,301 @@
+/**
+ * Total rows (CONTRACT.md §3a), recognised before any other rule. A row is a total row when its
+ * label is one (`total-labels.ts`) or when its number cells are SUM/SUBTOTAL formulas over rows
+ * above (`SourceRow.sums`, .xlsx). Formulas prove it: the row is `ignored` (`total`). A row found
+ * by its label only is checked: its amount must equal the sum of the amounts of the rows it
+ * closes, else it is a row error naming both sums and the record it closes is not sent.
+ *
+ * What a total closes: bills: `Total for X` bill X (or vendor X), `Grand total` every line since
+ * the previous grand total, a total on a row with a bill_ref that bill, and one naming no bill
+ * (QuickBooks' closing `TOTAL`) every line since the previous such total. Such a total, and a
+ * vendor's, spans several bills and holds none back: a streamed plan has handed them on already,
+ * so when it does not check, the row alone is the error. Estimates: a named category or
+ * subcategory of the estimate above (`Subtotal Demolition` closes `02 - Demolition`), `Grand
+ * total` the estimate, and a total with no name the innermost level its own key cells name.
+ *
+ * The amount of a row: for bills rate × qty (rate alone without qty), for estimates qty × unit
+ * cost (or rate), the unit cost or rate alone without qty. Sums are kept only per open level.
+ */
+import type { CellValue, SourceRow } from '../../tables/index.ts';
+import { cellOf, formatOf, type Col } from '../column-cells.ts';
+import { numberOf } from '../fast-cells.ts';
+import { CellValueError, type ReadingRules } from '../values.ts';
+import type { RowContext, RowReport, RowRule } from './row-rules.ts';
+import { readKey, withoutNumber, type TotalLabel, type TotalLabels } from './total-labels.ts';
+
+export type ColumnsOf = (column: string) => Col | undefined;
+
+interface Sum {
+  sum: number;
+  /** The last line it holds (the record to stop when its total does not check). */
+  last: number | undefined;
+  /** The level as written, for messages. */
+  name: string;
+}
+
+export interface TotalsSetup {
+  kind: 'bills' | 'estimates';
+  cols: ColumnsOf;
+  labels: TotalLabels;
+  /** More label columns (a kind column of a bill export). */
+  labelColumns?: readonly string[];
+  /** How numbers read; undefined: recognise total rows only (a replay), report and check nothing. */
+  rules: ReadingRules | undefined;
+  report: RowReport;
+  /**
+   * Bills: false when the file holds no total row (a streamed plan's first pass knows): the sums
+   * of each bill, one entry per bill of the file, are then not kept.
+   */
+  sumsByBill?: boolean;
+}
+
+const PROJECT_COLUMNS = ['project_id', 'project_number', 'project_name'];
+
+/** Total rows: `classify` first in the rules, `observe` last (it sums the rows that stay, as the later rules left them). */
+export class Totals {
+  private readonly labelCols: Col[];
+  private readonly amount: Col | undefined;
+  private readonly qty: Col | undefined;
+  private readonly ref: Col | undefined;
+  private readonly vendor: Col | undefined;
+  private readonly projects: Col[];
+  private readonly name: Col | undefined;
+  private readonly category: Col | undefined;
+  private readonly subcategory: Col | undefined;
+  /** Bills: by bill_ref and by vendor; estimates: by level (`estimate\0c:cat`, `estimate\0s:sub`) and by estimate. */
+  private readonly byKey = new Map<string, Sum>();
+  private closing: Sum = { sum: 0, last: undefined, name: '' };
+  private grand: Sum = { sum: 0, last: undefined, name: '' };
+  /** Estimates: the estimate of the last row that named one. */
+  private estimate = '';
+  private estimateShown = '';
+
+  readonly classify: RowRule = { apply: (row, ctx) => this.recognise(row, ctx) };
+  readonly observe: RowRule = { apply: (row, ctx) => (this.add(row, ctx.splitOf), true) };
+
+  constructor(private readonly setup: TotalsSetup) {
+    const { cols, kind } = setup;
+    const labels = kind === 'bills' ? ['bill_ref', ...(setup.labelColumns ?? []), 'item_name', 'item_description'] : ['item', 'subcategory', 'category', ...(setup.labelColumns ?? [])];
+    this.labelCols = labels.map(cols).filter((c): c is Col => c !== undefined && c.index >= 0);
+    this.amount = kind === 'bills' ? cols('rate') : (cols('unit_cost') ?? cols('rate'));
+    this.qty = cols('qty');
+    this.ref = kind === 'bills' ? cols('bill_ref') : undefined;
+    this.vendor = kind === 'bills' ? (cols('vendor') ?? cols('vendor_id')) : undefined;
+    this.projects = PROJECT_COLUMNS.map(cols).filter((c): c is Col => c !== undefined);
+    this.name = kind === 'estimates' ? cols('estimate_name') : undefined;
+    this.category = kind === 'estimates' ? cols('category') : undefined;
+    this.subcategory = kind === 'estimates' ? cols('subcategory') : undefined;
+  }
+
+  private recognise(row: SourceRow, ctx: RowContext): boolean {
+    const byFormula = row.sums !== undefined && this.formulasOnly(row);
+    const label = this.labelOf(row);
+    if (!byFormula && label === undefined) return true;
+    ctx.total = true;
+    if (this.setup.kind === 'bills') ctx.totalRef = this.billNamed(row, label?.label);
+    if (this.setup.rules === undefined) return false;
+    const shown = label === undefined ? 'a row of SUM formulas' : JSON.stringify(label.text);
+    if (byFormula) {
+      this.setup.report.ignored(row.line, 'total', `total row: ${shown}, its amounts SUM formulas over the rows above`);
+      this.closeAll(row, label?.label);
+      return false;
+    }
+    this.check(row, label!.label, shown);
+    return false;
+  }
+
+  /** True when every amount cell holding a number is a SUM/SUBTOTAL formula (and one cell at least is). */
+  private formulasOnly(row: SourceRow): boolean {
+    const sums = row.sums!;
+    for (const c of [this.amount, this.qty]) {
+      if (c === undefined || c.index < 0) continue;
+      if (typeof row.values[c.index] === 'number' && !sums.includes(c.index)) return false;
+    }
+    return sums.length > 0;
+  }
+
+  private labelOf(row: SourceRow): { label: TotalLabel; text: string } | undefined {
+    const labels = this.setup.labels;
+    for (const c of this.labelCols) {
+      const cell = row.values[c.index] ?? null;
+      const label = labels.of(cell);
+      if (label !== undefined) return { label, text: String(cell).trim() };
+    }
+    // Bills: a report's total row repeats no project and no vendor; its label is its first text.
+    if (this.setup.kind === 'bills' && this.projects.every((c) => empty(cellOf(c, row.values))) && empty(cellOf(this.vendor, row.values))) {
+      const first = row.values.find((v) => typeof v === 'string' && v.trim() !== '') ?? null;
+      const label = labels.of(first);
+      if (label !== undefined) return { label, text: String(first).trim() };
+    }
+    return undefined;
+  }
+
+  /** The bill a bill total names or holds (its bill_ref as written), for the first pass of a streamed plan. */
+  private billNamed(row: SourceRow, label: TotalLabel | undefined): string | undefined {
+    if (label?.name !== undefined) return label.name;
+    const own = cellOf(this.ref, row.values);
+    return label !== undefined && !label.grand && typeof own === 'string' && this.setup.labels.of(own) === undefined && own.trim() !== '' ? own.trim() : undefined;
+  }
+
+  /** A row that stays: its amount counts toward every level that holds it. */
+  private add(row: SourceRow, splitOf: string | undefined): void {
+    if (this.setup.rules === undefined) return;
+    const amount = this.amountOf(row);
+    const line = row.line;
+    const into = (key: string, name: string): void => {
+      let s = this.byKey.get(key);
+      if (s === undefined) this.byKey.set(key, (s = { sum: 0, last: undefined, name: flat(name) }));
+      s.sum += amount ?? 0;
+      s.last = line;
+    };
+    if (this.setup.kind === 'bills') {
+      const ref = this.setup.sumsByBill === false ? undefined : (splitOf ?? text(cellOf(this.ref, row.values)));
+      if (ref !== undefined) into(`b\0${readKey(ref)}`, ref);
+      const vendor = text(cellOf(this.vendor, row.values));
+      if (vendor !== undefined) into(`v\0${readKey(vendor)}`, vendor);
+    } else {
+      this.noteEstimate(row);
+      const est = this.estimate;
+      into(`e\0${est}`, this.estimateShown);
+      const cat = text(cellOf(this.category, row.values));
+      if (cat !== undefined) {
+        into(`${est}\0c:${readKey(cat)}`, cat);
+        const bare = readKey(withoutNumber(cat));
+        if (bare !== readKey(cat)) this.byKey.set(`${est}\0c:${bare}`, this.byKey.get(`${est}\0c:${readKey(cat)}`)!);
+        const sub = text(cellOf(this.subcategory, row.values));
+        if (sub !== undefined) {
+          into(`${est}\0s:${readKey(sub)}`, sub);
+          const bareSub = readKey(withoutNumber(sub));
+          if (bareSub !== readKey(sub)) this.byKey.set(`${est}\0s:${bareSub}`, this.byKey.get(`${est}\0s:${readKey(sub)}`)!);
+        }
+      }
+    }
+    this.closing.sum += amount ?? 0;
+    this.closing.last = line;
+    this.grand.sum += amount ?? 0;
+    this.grand.last = line;
+  }
+
+  private noteEstimate(row: SourceRow): void {
+    const project = this.projects.map((c) => text(cellOf(c, row.values)) ?? '').join('\0');
+    const name = text(cellOf(this.name, row.values));
+    if (project.replaceAll('\0', '') === '' && name === undefined) return;
+    const key = `${readKey(project)}\0${readKey(name ?? '')}`;
+    if (key === this.estimate) return;
+    this.estimate = key;
+    this.estimateShown = flat(`project ${project.replaceAll('\0', '').trim() || '?'} / ${name ?? '?'}`);
+  }
+
+  private amountOf(row: SourceRow): number | undefined {
+    try {
+      const rules = this.setup.rules!;
+      const base = this.amount === undefined ? undefined : numberOf(cellOf(this.amount, row.values), rules, formatOf(this.amount, row.formats));
+      const qty = this.qty === undefined ? undefined : numberOf(cellOf(this.qty, row.values), rules, formatOf(this.qty, row.formats));
+      if (base === undefined) return undefined;
+      return qty === undefined ? base : base * qty;
+    } catch (err) {
+      if (err instanceof CellValueError) return undefined;
+      throw err;
+    }
+  }
+
+  /** The levels a total closes, and the record to stop when it does not check. */
+  private closed(row: SourceRow, label: TotalLabel | undefined): { sum: Sum; what: string; stops: boolean; reset: () => void } {
+    if (label?.grand === true) {
+      if (this.setup.kind === 'estimates') return this.level(`e\0${this.estimate}`, 'the estimate', true) ?? this.whole('grand');
+      return this.whole('grand');
+    }
+    if (this.setup.kind === 'bills') {
+      if (label?.name !== undefined) {
+        const named = this.level(`b\0${readKey(label.name)}`, 'bill', true) ?? this.level(`v\0${readKey(label.name)}`, 'vendor', false);
+        if (named !== undefined) return named;
+      }
+      const own = text(cellOf(this.ref, row.values));
+      const held = own === undefined || this.setup.labels.of(own) !== undefined ? undefined : this.level(`b\0${readKey(own)}`, 'bill', true);
+      return held ?? this.whole('closing');
+    }
+    this.noteEstimate(row);
+    const est = this.estimate;
+    if (label?.name !== undefined) {
+      const key = readKey(label.name);
+      const named = this.level(`${est}\0c:${key}`, 'category', true) ?? this.level(`${est}\0s:${key}`, 'subcategory', true);
+      if (named !== undefined) return named;
+    }
+    const cat = text(cellOf(this.category, row.values));
+    const sub = text(cellOf(this.subcategory, row.values));
+    return (sub !== undefined ? this.level(`${est}\0s:${readKey(sub)}`, 'subcategory', true) : undefined)
+      ?? (cat !== undefined ? this.level(`${est}\0c:${readKey(cat)}`, 'category', true) : undefined)
+      ?? this.level(`e\0${est}`, 'the estimate', true)
+      ?? this.whole('grand');
+  }
+
+  private level(key: string, what: string, stops: boolean): { sum: Sum; what: string; stops: boolean; reset: () => void } | undefined {
+    const sum = this.byKey.get(key);
+    if (sum === undefined) return undefined;
+    const shown = what === 'the estimate' ? sum.name : `${what} ${JSON.stringify(sum.name)}`;
+    return {
+      sum, what: shown, stops, reset: () => {
+        // Bills: the entry goes (a bill's total comes once); a level keeps its entry (and its alias) at zero.
+        if (this.setup.kind === 'bills') this.byKey.delete(key);
+        else sum.sum = 0;
+      },
+    };
+  }
+
+  private whole(which: 'grand' | 'closing'): { sum: Sum; what: string; stops: boolean; reset: () => void } {
+    const sum = which === 'grand' ? this.grand : this.closing;
+    return {
+      sum, what: which === 'grand' ? 'every line since the previous grand total' : 'every line since the previous total', stops: false,
+      reset: () => {
+        if (which === 'grand') this.grand = { sum: 0, last: undefined, name: '' };
+        else this.closing = { sum: 0, last: undefined, name: '' };
+      },
+    };
+  }
+
+  /** A total proved by its formulas: what it closes starts again from zero. */
+  private closeAll(row: SourceRow, label: TotalLabel | undefined): void {
+    this.closed(row, label).reset();
+  }
+
+  private check(row: SourceRow, label: TotalLabel, shown: string): void {
+    const { report } = this.setup;
+    const closes = this.closed(row, label);
+    const amount = this.amountOf(row);
+    const sum = closes.sum.sum;
+    closes.reset();
+    if (amount === undefined) {
+      report.ignored(row.line, 'total', `total row: ${shown} (no amount to check)`);
+      return;
+    }
+    if (Math.abs(round(sum) - round(amount)) < 0.005) {
+      report.ignored(row.line, 'total', `total row: ${shown}, ${money(amount)} = the sum of ${closes.what}`);
+      return;
+    }
+    const message = `total row ${shown} says ${money(amount)} but the lines it closes (${closes.what}) add up to ${money(sum)}; ${closes.stops ? 'not sent: ' : ''}correct the amounts, or the total`;
+    report.stop(closes.stops ? closes.sum.last : undefined, row.line, closes.stops ? closes.what : '', message);
+  }
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+function money(n: number): string {
+  return round(n).toFixed(2);
+}
+
+function empty(cell: CellValue): boolean {
+  return cell === null || (typeof cell === 'string' && cell.trim() === '');
+}
+
+function text(cell: CellValue): string | undefined {
+  if (cell === null) return undefined;
+  const t = (cell instanceof Date ? cell.toISOString() : String(cell)).trim();
+  return t === '' ? undefined : t;
+}
+
+/** A copy that does not share storage with the chunk the cell was sliced from. */
+function flat(s: string): string {
+  return (' ' + s).slice(1);
+}
