@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium)('the import page in a browser (CONTRACT.md §7)', 
     try {
       await page.goto(`${dashboard.url}/import`);
       await page.getByRole('radio', { name: 'Bills' }).check();
-      await page.getByRole('combobox', { name: 'Account' }).selectOption('default');
+      await page.getByRole('combobox', { name: 'Service account' }).selectOption('default');
       await page.getByLabel('Spreadsheet').setInputFiles({ name: 'bills.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
       await page.getByRole('button', { name: 'Read file' }).click();
       const unitPrice = page.getByRole('combobox', { name: 'Unit Price' });
