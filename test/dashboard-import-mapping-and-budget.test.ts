@@ -30,7 +30,7 @@ async function selections(page: Page): Promise<Record<string, string>> {
 async function readFile(page: Page, kind: 'Bills' | 'Estimates', name: string, csv: string, account = 'default'): Promise<void> {
   await page.goto(`${rigUrl}/import`);
   await page.getByRole('radio', { name: kind }).check();
-  await page.getByRole('combobox', { name: 'Account' }).selectOption(account);
+  await page.getByRole('combobox', { name: 'Service account' }).selectOption(account);
   await page.getByLabel('Spreadsheet').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await page.getByRole('button', { name: 'Read file' }).click();
   await page.getByRole('button', { name: 'Check' }).waitFor({ timeout: 10_000 });

@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium)('the import page in a browser (CONTRACT.md §7)', 
     try {
       await page.goto(`${dashboard.url}/import`);
       await page.getByRole('radio', { name: 'Bills' }).check();
-      await page.getByRole('combobox', { name: 'Account' }).selectOption('default');
+      await page.getByRole('combobox', { name: 'Service account' }).selectOption('default');
       await page.getByLabel('Spreadsheet').setInputFiles({ name: 'bills.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
       await page.getByRole('button', { name: 'Read file' }).click();
       const unitPrice = page.getByRole('combobox', { name: 'Unit Price' });
@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium)('the import page in a browser (CONTRACT.md §7)', 
       expect(await send.isDisabled()).toBe(false);
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-check-full.png'), fullPage: true });
-      // The README's picture of the check (docs/import-page-check.png is copied from this one): 1280×800.
+      // The check at 1280×800 (the README's pictures come from dashboard-import-mobile.test.ts).
       await page.locator('#checked h2').evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-check.png') });
 
@@ -93,7 +93,7 @@ describe.skipIf(!hasChromium)('the import page in a browser (CONTRACT.md §7)', 
       await expect.poll(async () => await status.innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 2 · exists 0 · skipped 0 · failed 0 · unknown 0 of 2/);
       expect(page.url()).toMatch(/\/import\?id=import-/);
       await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-done-full.png'), fullPage: true });
-      // The README's picture of the results (docs/import-page-done.png): the check above, the counts and the downloads.
+      // The results: the check above, the counts and the downloads.
       await page.locator('#follow').evaluate((el) => el.scrollIntoView({ block: 'end' }));
       await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-done.png') });
 

@@ -7,7 +7,7 @@
  */
 import type { Request, Response, NextFunction, ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { BuildsyncError, coerceError, EXIT, exitCodeOf } from '../errors/index.ts';
+import { BuildsyncError, coerceError, EXIT, exitCodeOf, messageFor } from '../errors/index.ts';
 
 /** A refusal the page decides itself, with its HTTP status. */
 export class PageError extends Error {
@@ -55,6 +55,7 @@ export function pageErrorHandler(opts: { maxBytes: number; log?: Logger }): Erro
     }
     const c = coerceError(err);
     opts.log?.warn({ err: c }, 'import page request failed');
-    res.status(httpStatusOf(c)).json({ error: scrub(c.message) });
+    // In the page's words: its controls, never the CLI's flags (errors/wording.ts).
+    res.status(httpStatusOf(c)).json({ error: scrub(messageFor(c, 'page')) });
   };
 }

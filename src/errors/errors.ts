@@ -31,6 +31,8 @@ export type ErrorCode =
   /** Not an error class: what a failure notice says of a failure that carries no code (a bug). */
   | 'BUILDSYNC_UNEXPECTED';
 
+import { render, type Wording } from './wording.ts';
+
 const CODE_IN_REASON = /^\[(BUILDSYNC_[A-Z0-9_]+)\] /;
 
 /**
@@ -51,25 +53,34 @@ export function parseFailureReason(reason: string | undefined): { code: ErrorCod
   return m ? { code: m[1] as ErrorCode, message: reason!.slice(m[0].length) } : { code: undefined, message: reason ?? '' };
 }
 
+/** A message as text, or as parts whose advice each front end words its own way (`wording.ts`). */
+export type ErrorMessage = string | Wording;
+
 export class BuildsyncError extends Error {
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /**
+   * The message as parts, when its advice is worded per front end: `message` is the CLI's
+   * rendering, `messageFor(err, 'page')` the import page's.
+   */
+  readonly wording: Wording | undefined;
+  constructor(code: ErrorCode, message: ErrorMessage, options?: { cause?: unknown }) {
+    super(typeof message === 'string' ? message : render(message, 'cli'), options);
     this.code = code;
     this.name = new.target.name;
+    this.wording = typeof message === 'string' ? undefined : message;
   }
 }
 
 /** A bad configuration value (env var, flag, mapping file). Exit code 2. */
 export class ConfigError extends BuildsyncError {
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: ErrorMessage, options?: { cause?: unknown }) {
     super('BUILDSYNC_CONFIG_INVALID', message, options);
   }
 }
 
 /** A command line the tool cannot act on. Exit code 2. */
 export class UsageError extends BuildsyncError {
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: ErrorMessage, options?: { cause?: unknown }) {
     super('BUILDSYNC_USAGE', message, options);
   }
 }
@@ -77,7 +88,7 @@ export class UsageError extends BuildsyncError {
 /** A file that cannot be opened or decoded at all. Exit code 2. */
 export class FileError extends BuildsyncError {
   readonly file: string;
-  constructor(file: string, message: string, options?: { cause?: unknown }) {
+  constructor(file: string, message: ErrorMessage, options?: { cause?: unknown }) {
     super('BUILDSYNC_FILE_UNREADABLE', message, options);
     this.file = file;
   }

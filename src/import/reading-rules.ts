@@ -219,9 +219,7 @@ function settleSeparator(table: OpenedTable, marks: Proofs<DecimalSeparator>): D
   if (point && comma) {
     const [first, second] = point.line <= comma.line ? [[point, '.'], [comma, ',']] as const : [[comma, ','], [point, '.']] as const;
     const said = ([w, mark]: readonly [Where, DecimalSeparator]) => `line ${w.line} column ${w.header} has ${w.value} ("${mark}" as the decimal mark)`;
-    throw new FileError(table.file,
-      `${table.file}: its numbers are written with both decimal marks: ${said(first)}, ${said(second)}. ` +
-        'Correct the numbers that are wrong, or pass --decimal-separator . or , to say how the file is written (the numbers that do not fit are then reported).');
+    throw new FileError(table.file, [`${table.file}: its numbers are written with both decimal marks: ${said(first)}, ${said(second)}. `, { kind: 'decimal-marks-mixed' }]);
   }
   if (point) return '.';
   if (comma) return ',';
@@ -243,9 +241,10 @@ function settleOrder(
   const dayFirst = orders['day-first'];
   const monthFirst = orders['month-first'];
   if (dayFirst && monthFirst) {
-    throw new FileError(table.file,
-      `${table.file}: its dates are written in both orders: line ${dayFirst.line} column ${dayFirst.header} has ${dayFirst.value} (day first), line ${monthFirst.line} column ${monthFirst.header} has ${monthFirst.value} (month first). ` +
-        'Correct the dates that are wrong, or pass --date-format DMY or MDY to say how the file is written (the dates that do not fit are then reported).');
+    throw new FileError(table.file, [
+      `${table.file}: its dates are written in both orders: line ${dayFirst.line} column ${dayFirst.header} has ${dayFirst.value} (day first), line ${monthFirst.line} column ${monthFirst.header} has ${monthFirst.value} (month first). `,
+      { kind: 'date-orders-mixed' },
+    ]);
   }
   if (dayFirst) return { dateOrder: 'DMY' };
   if (monthFirst) return { dateOrder: 'MDY' };
@@ -253,9 +252,10 @@ function settleOrder(
   if (!hasDates || ambiguous === undefined) return { dateOrder: 'MDY' };
   const variable = options.dateFormatVariable ?? 'BUILDSYNC_DATE_FORMAT';
   if (options.accountDateFormat !== undefined) return { dateOrder: options.accountDateFormat, dateOrderFrom: variable };
-  throw new FileError(table.file,
-    `${table.file}:${ambiguous.line} column ${ambiguous.header}: ${ambiguous.value} can be read day first or month first, and nothing in the file settles it (no date has a part over 12). ` +
-      `Pass --date-format DMY (day/month/year) or --date-format MDY (month/day/year), set ${variable} to the order this account's files use, or write the dates as 2026-03-02.`);
+  throw new FileError(table.file, [
+    `${table.file}:${ambiguous.line} column ${ambiguous.header}: ${ambiguous.value} can be read day first or month first, and nothing in the file settles it (no date has a part over 12). `,
+    { kind: 'date-order', variable },
+  ]);
 }
 
 /** The summary's line for a file whose dates nothing in it proved (CONTRACT.md §3), or undefined. */

@@ -4,9 +4,10 @@
  * (renames, ignores, constants, presets) and the options. The reader (`src/tables/`) does the
  * looking; this says what a header row is and what to tell the user when no row is one.
  */
-import { FileError } from '../errors/index.ts';
+import { FileError, type Advice, type Wording } from '../errors/index.ts';
 import type { HeaderCandidate, HeaderRule } from '../tables/index.ts';
 import { candidateColumns, listHeaders, unknownColumnsMessage, type ColumnMap } from './header.ts';
+import { missingList } from './required-columns.ts';
 import type { MappingFile } from './mapping-file.ts';
 import { suggestColumn } from './suggest.ts';
 
@@ -32,19 +33,19 @@ export function headerRule(file: string, known: readonly string[], mapping: Mapp
  * header (two values or more) and has headers that name no column, it says what they may be, as
  * an unknown column's message does; a title line's text is never offered as a column.
  */
-function noHeaderMessage(file: string, known: readonly string[], mapping: MappingFile | undefined, closest: HeaderCandidate, rowsSearched: number): string {
+function noHeaderMessage(file: string, known: readonly string[], mapping: MappingFile | undefined, closest: HeaderCandidate, rowsSearched: number): Wording {
   const { line, cells, missing } = closest;
-  const head = `${file}:${line}: missing column${missing.length > 1 ? 's' : ''}: ${missing.join('; ')}. No row of the first ${rowsSearched} has every required column; line ${line} comes closest.`;
-  const hint = 'If the header row is another line, name it with --header-row N.';
+  const head: Wording = [`${file}:${line}: missing column${missing.length > 1 ? 's' : ''}: `, ...missingList(missing), `. No row of the first ${rowsSearched} has every required column; line ${line} comes closest. `];
+  const hint: Advice = { kind: 'header-row' };
   const { columns, unknown } = candidateColumns(cells, known, mapping, file);
   const filled = cells.filter((c) => c.trim() !== '').length;
   // Advice on unknown headers only for a row that reads as a header (it names a known column, or
   // one close to it): title text or data values are never proposed as columns to ignore.
   const readsAsHeader = columns.columns().length > 0 || unknown.some((u) => suggestColumn(u, known) !== undefined);
   if (filled >= 2 && unknown.length > 0 && readsAsHeader) {
-    return `${head} ${unknownColumnsMessage(unknown, known, new Set(columns.columns()), `Line ${line} has `)} ${hint}`;
+    return [...head, ...unknownColumnsMessage(unknown, known, new Set(columns.columns()), `Line ${line} has `), ' ', hint];
   }
-  return `${head} Line ${line} has ${listHeaders(cells)}; rename a header, or map it with --mapping MAP.json ({"columns": {"<header>": "<column>"}}). ${hint}`;
+  return [...head, `Line ${line} has ${listHeaders(cells)}; `, { kind: 'map-header' }, ' ', hint];
 }
 
 /**
@@ -53,9 +54,10 @@ function noHeaderMessage(file: string, known: readonly string[], mapping: Mappin
  */
 export function missingColumnsError(file: string, headerLine: number, headers: readonly string[], missing: readonly string[]): FileError {
   const shown = headers.slice(0, 30).map((h) => JSON.stringify(h.length > 40 ? `${h.slice(0, 37)}...` : h)).join(', ');
-  return new FileError(
-    file,
-    `${file}:${headerLine}: missing column${missing.length > 1 ? 's' : ''}: ${missing.join('; ')}. ` +
-      `The header row has ${shown}${headers.length > 30 ? `, and ${headers.length - 30} more` : ''}; rename a header, or map it with --mapping MAP.json ({"columns": {"<header>": "<column>"}}).`,
-  );
+  return new FileError(file, [
+    `${file}:${headerLine}: missing column${missing.length > 1 ? 's' : ''}: `,
+    ...missingList(missing),
+    `. The header row has ${shown}${headers.length > 30 ? `, and ${headers.length - 30} more` : ''}; `,
+    { kind: 'map-header' },
+  ]);
 }

@@ -1,5 +1,5 @@
 import type { CellValue, SourceRow } from '../tables/index.ts';
-import { ConfigError, FileError } from '../errors/index.ts';
+import { ConfigError, FileError, type Advice, type QuotedHeader, type Wording } from '../errors/index.ts';
 import type { MappingFile } from './mapping-file.ts';
 import { isBuiltInPreset } from './presets.ts';
 import { suggestColumn, suggestHeader } from './suggest.ts';
@@ -135,7 +135,7 @@ export function resolveColumns(
     }
     throw new FileError(
       file,
-      `${where}: duplicate columns: ${shown.join('; ')}${more(clashes.length - shown.length)}. Keep one of each, or skip the others with "ignore": [...] in the mapping file (--mapping MAP.json).`,
+      [`${where}: duplicate columns: ${shown.join('; ')}${more(clashes.length - shown.length)}. `, { kind: 'duplicate-columns' }],
     );
   }
   if (!lenient && mapping !== undefined) checkMappingEntries(headers, firstByName, known, mapping, file, where);
@@ -302,9 +302,9 @@ function checkMappingEntries(
  * unit_cost? To read them so, pass --mapping MAP.json with {"columns": {...}}; to skip them,
  * {"ignore": [...]}. Known columns: …` (`lead` is what comes before "unknown columns").
  */
-export function unknownColumnsMessage(unknown: readonly string[], known: readonly string[], taken: ReadonlySet<string>, lead: string): string {
+export function unknownColumnsMessage(unknown: readonly string[], known: readonly string[], taken: ReadonlySet<string>, lead: string): Wording {
   const q = new Quoter();
-  const shown: Array<{ header: string; quoted: string; column: string | undefined }> = [];
+  const shown: QuotedHeader[] = [];
   const proposed = new Set(taken);
   for (const header of unknown.slice(0, MAX_LISTED)) {
     const quoted = q.quote(header);
@@ -312,32 +312,17 @@ export function unknownColumnsMessage(unknown: readonly string[], known: readonl
     // Never propose a column the file already has, nor one column for two headers.
     const column = suggestColumn(header, known.filter((k) => !proposed.has(k)));
     if (column !== undefined) proposed.add(column);
-    shown.push({ header, quoted, column });
+    shown.push({ quoted, column });
   }
   const rest = unknown.length - shown.length;
   const list = `${shown.map((s) => s.quoted).join(', ')}${more(rest)}`;
   const plural = unknown.length > 1;
-  const them = plural ? 'them' : 'it';
   const knownText = `Known columns: ${known.join(', ')} (case, spaces, _, - and . do not matter).`;
   const suggested = shown.filter((s) => s.column !== undefined);
-  const others = shown.filter((s) => s.column === undefined);
-  const etc = rest > 0 ? ', …' : '';
-  let message = `${lead}unknown column${plural ? 's' : ''} ${list}.`;
-  if (suggested.length === 0) {
-    return (
-      `${message} ${knownText} ` +
-      `To skip ${them}, pass --mapping MAP.json with {"ignore": [${shown.map((s) => s.quoted).join(', ')}${etc}]}; ` +
-      `to read one as a known column, {"columns": {${shown[0]!.quoted}: "<column>"}}.`
-    );
-  }
-  const columns = `"columns": {${suggested.map((s) => `${s.quoted}: "${s.column}"`).join(', ')}}`;
-  message += ` Did you mean: ${suggested.map((s) => `${s.quoted} → ${s.column}`).join(', ')}?`;
-  if (others.length === 0 && rest === 0) {
-    message += ` To read ${suggested.length > 1 ? 'them' : 'it'} so, pass --mapping MAP.json with {${columns}}; to skip ${them}, {"ignore": [${shown.map((s) => s.quoted).join(', ')}]}.`;
-  } else {
-    message += ` To read ${suggested.length > 1 ? 'those' : 'that one'} so and skip the others, pass --mapping MAP.json with {${columns}, "ignore": [${others.map((s) => s.quoted).join(', ')}${etc}]}.`;
-  }
-  return `${message} ${knownText}`;
+  const advice: Advice = { kind: 'unknown-columns', shown, more: rest > 0 };
+  const message = `${lead}unknown column${plural ? 's' : ''} ${list}.`;
+  if (suggested.length === 0) return [`${message} ${knownText} `, advice];
+  return [`${message} Did you mean: ${suggested.map((s) => `${s.quoted} → ${s.column}`).join(', ')}? `, advice, ` ${knownText}`];
 }
 
 /** `"a", "b", "c" and 7 more`: the row's non-empty headers, quoted within a message's budget. */

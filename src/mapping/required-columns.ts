@@ -3,10 +3,23 @@
  * a header row that lacks one, and the reader looks for the header row as the first row that
  * lacks none (`headerRule`).
  */
+import { advise, joinWording, type Advice, type Wording } from '../errors/index.ts';
 import type { ColumnMap } from './header.ts';
 import { PROJECT_REF_COLUMNS } from './project-refs.ts';
 
 const PROJECT = 'project_id (or project_number / project_name)';
+
+/**
+ * The vendor column's two ways to be missing: the reader lists required columns as text (the CLI's
+ * words), and a message turns these back into their advice (`missingList`) for each front end.
+ */
+const VENDOR_MISSING: readonly Advice[] = [{ kind: 'missing-vendor-id', hasVendorColumn: false }, { kind: 'missing-vendor-id', hasVendorColumn: true }];
+const VENDOR_BY_TEXT = new Map(VENDOR_MISSING.map((a) => [advise(a, 'cli'), a]));
+
+/** The missing columns of a header row as a message lists them (`a; b`), each worded per front end. */
+export function missingList(missing: readonly string[]): Wording {
+  return joinWording(missing.map((m) => VENDOR_BY_TEXT.get(m) ?? m), '; ');
+}
 
 /** The required estimate columns `columns` lacks. */
 export function missingEstimateColumns(columns: Pick<ColumnMap, 'has'>): string[] {
@@ -24,8 +37,8 @@ export function missingEstimateColumns(columns: Pick<ColumnMap, 'has'>): string[
 export function missingBillColumns(columns: Pick<ColumnMap, 'has'>, vendorNames: boolean): string[] {
   const missing: string[] = [];
   if (!PROJECT_REF_COLUMNS.some((c) => columns.has(c))) missing.push(PROJECT);
-  if (!columns.has('vendor_id') && !columns.has('vendor')) missing.push('vendor_id (or vendor with --vendors VENDORS.csv)');
-  else if (!columns.has('vendor_id') && !vendorNames) missing.push('vendor_id, or --vendors VENDORS.csv to read the vendor names of the vendor column');
+  if (!columns.has('vendor_id') && !columns.has('vendor')) missing.push(advise(VENDOR_MISSING[0]!, 'cli'));
+  else if (!columns.has('vendor_id') && !vendorNames) missing.push(advise(VENDOR_MISSING[1]!, 'cli'));
   if (!columns.has('item_name')) missing.push('item_name');
   if (!columns.has('rate')) missing.push('rate');
   return missing;

@@ -95,11 +95,7 @@ function hiddenStop(table: OpenedTable, sheet: string, rows: number[], facts: Sh
   if (columns.length > 0) {
     parts.push(`hidden ${columns.length === 1 ? 'column' : 'columns'} ${columns.map((c) => `${columnLetter(c)} "${table.headers[c - 1] ?? ''}"`).join(', ')}`);
   }
-  return new FileError(
-    table.file,
-    `${table.file}: sheet "${sheet}" holds what its reader does not see: ${parts.join('; ')}. ` +
-      'Show them and check them, or pass --hidden include to read them as any row, or --hidden skip to leave the hidden rows out (reported ignored) and read hidden columns as empty.',
-  );
+  return new FileError(table.file, [`${table.file}: sheet "${sheet}" holds what its reader does not see: ${parts.join('; ')}. `, { kind: 'hidden' }]);
 }
 
 /** Fills the cells of merged ranges with the value of their top-left cell, row by row (rows come in ascending order). */
