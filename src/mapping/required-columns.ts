@@ -25,7 +25,7 @@ export function missingBillColumns(columns: Pick<ColumnMap, 'has'>, vendorNames:
   const missing: string[] = [];
   if (!PROJECT_REF_COLUMNS.some((c) => columns.has(c))) missing.push(PROJECT);
   if (!columns.has('vendor_id') && !columns.has('vendor')) missing.push('vendor_id (or vendor with --vendors VENDORS.csv)');
-  else if (!columns.has('vendor_id') && !vendorNames) missing.push('vendor_id, or --vendors VENDORS.csv to read the vendor names of the vendor column');
+  else if (!columns.has('vendor_id') && !vendorNames) missing.push('vendor_id, or --vendors VENDORS.csv to read the vendor names of the vendor column (or the account\'s vendor list: buildsync vendors import VENDORS.csv)');
   if (!columns.has('item_name')) missing.push('item_name');
   if (!columns.has('rate')) missing.push('rate');
   return missing;
