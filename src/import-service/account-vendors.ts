@@ -9,10 +9,9 @@ import type { PlanOptions } from '../import/index.ts';
 import { connectRedis } from '../queue/index.ts';
 import type { RedisConnection as Redis } from '../redis-layout.ts';
 import { VendorStore } from '../vendors/vendor-store.ts';
-import type { ImportKind } from './run-import.ts';
 
 /** `opts` with the account's vendor list, for a bill import whose account has one. */
-export async function withAccountVendors(kind: ImportKind, opts: PlanOptions, redis: Redis, prefix: string, account: string): Promise<PlanOptions> {
+export async function withAccountVendors(kind: 'estimates' | 'bills', opts: PlanOptions, redis: Redis, prefix: string, account: string): Promise<PlanOptions> {
   if (kind !== 'bills') return opts;
   const entries = await new VendorStore(redis, prefix).list(account);
   // An empty list reads no names: a vendor column without --vendors stays the missing-column stop that says how to give them.
@@ -29,7 +28,7 @@ export interface DryRunVendors {
 }
 
 /** The dry run's form of `withAccountVendors`: one short attempt at Redis (`probe`), never a failure. */
-export async function dryRunVendors(kind: ImportKind, opts: PlanOptions, where: { redisUrl: string; prefix: string; account: string }): Promise<DryRunVendors> {
+export async function dryRunVendors(kind: 'estimates' | 'bills', opts: PlanOptions, where: { redisUrl: string; prefix: string; account: string }): Promise<DryRunVendors> {
   if (kind !== 'bills') return { opts };
   let redis: Redis | undefined;
   try {
