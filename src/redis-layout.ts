@@ -21,7 +21,7 @@ export type RedisConnection = Redis | Cluster;
  * Lua script or MULTI may only touch keys of one slot. So, on a cluster:
  * - every BullMQ key is under `{PREFIX}:…`: the three queues share one slot, as BullMQ's flows
  *   (an import parent and its record children in two queues) need (BullMQ docs, "Redis Cluster");
- * - each account's budget and ledger are under `PREFIX:{ACCOUNT}:…`: one slot per account, so
+ * - each account's budget, ledger and vendor list are under `PREFIX:{ACCOUNT}:…`: one slot per account, so
  *   the account's scripts run in one slot while many accounts spread over the shards;
  * - each import's bookkeeping is under `PREFIX:import:{ID}:…`, one slot per import.
  * On a single Redis the names stay what they always were (no braces), so that the queues, ledgers
@@ -57,6 +57,11 @@ export function ledgerKeyOf(redis: KeyConnection, prefix: string, account: strin
  */
 export function ledgerKeysMarkerOf(redis: KeyConnection, prefix: string, account: string): string {
   return redis.isCluster ? `${prefix}:{${account}}:ledger-keys` : `${prefix}:ledger-keys:${account}`;
+}
+
+/** An account's vendor list (names to VENDOR_IDs): `PREFIX:vendors:ACCOUNT` or, on a cluster, `PREFIX:{ACCOUNT}:vendors`. */
+export function vendorsKeyOf(redis: KeyConnection, prefix: string, account: string): string {
+  return redis.isCluster ? `${prefix}:{${account}}:vendors` : `${prefix}:vendors:${account}`;
 }
 
 /** One part of an import's bookkeeping: `PREFIX:import:ID:part`, on a cluster `PREFIX:import:{ID}:part`. */

@@ -62,4 +62,33 @@ describe('dashboard basic auth', () => {
     expect(unset.code).toBe(2);
     expect(unset.stderr).toContain('NOT_SET_ANYWHERE is not set or empty');
   });
+
+  it('refuses to start read-only on a non-loopback address without basic auth (exit 2, saying how to set it)', async () => {
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, REDIS_URL, BUILDSYNC_PREFIX: t.prefix };
+    const r = await runCli(['dashboard', '--port', '0', '--host', '0.0.0.0'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the dashboard on 0.0.0.0 needs --auth-user and --auth-password-env, read-only or not');
+    expect(r.stderr).toMatch(/DASHBOARD_PASSWORD=… buildsync dashboard --host 0\.0\.0\.0 --auth-user ops --auth-password-env DASHBOARD_PASSWORD/);
+    expect(r.stdout).not.toContain('dashboard on http');
+    // Every way of starting it keeps the rule, not only the command.
+    await expect(startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, host: '0.0.0.0' })).rejects.toThrow(/needs --auth-user/);
+  });
+
+  it('serves on 0.0.0.0 with basic auth, and answers 401 without credentials', async () => {
+    const password = 'wide-open-no-more-7f3a';
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, REDIS_URL, BUILDSYNC_PREFIX: t.prefix, DASH_PW: password };
+    const cli = spawnCli(['dashboard', '--port', '0', '--host', '0.0.0.0', '--auth-user', 'ops', '--auth-password-env', 'DASH_PW'], env);
+    try {
+      const port = (await cli.waitFor(/dashboard on http:\/\/0\.0\.0\.0:(\d+)\/queues/))[1]!;
+      for (const path of ['/queues/', '/queues/api/queues', '/budget', '/budget.json']) {
+        expect((await fetch(`http://127.0.0.1:${port}${path}`)).status, path).toBe(401);
+      }
+      expect((await fetch(`http://127.0.0.1:${port}/budget.json`, { headers: { authorization: basic('ops', password) } })).status).toBe(200);
+    } finally {
+      cli.child.kill('SIGTERM');
+    }
+    const { code, stderr } = await cli.result;
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toMatch(/warning/);
+  });
 });

@@ -3,66 +3,17 @@
  * hour", and no secret in anything the page answers. Real dashboard, sandbox and Redis; plain
  * HTTP requests as the page's own script makes them (Host and Origin of the dashboard).
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
 import { importableProjects, startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
 import { REDIS_URL } from './helpers/redis.ts';
+import { choices, pageClient, uploadDirs, waitFor } from './helpers/page-client.ts';
 
 /** A Redis URL with a password, in the accounts' environment: it must never reach an answer. */
 const REDIS_URL_WITH_PASSWORD = 'redis://buildsync:redis-pw-8c1f2@127.0.0.1:6379';
-
-interface Answer {
-  status: number;
-  text: string;
-  json: any;
-}
-
-/** Requests as the page makes them; every answer is kept so that the test can look for secrets in all of them. */
-function pageClient(base: string, seen: string[]) {
-  const call = async (path: string, init: RequestInit = {}): Promise<Answer> => {
-    const res = await fetch(`${base}${path}`, { ...init, headers: { Origin: base, ...(init.headers as Record<string, string>) } });
-    const text = await res.text();
-    seen.push(`${res.status} ${path}\n${JSON.stringify([...res.headers])}\n${text}`);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, text, json };
-  };
-  const post = (path: string, body: unknown) => call(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  return {
-    call,
-    upload: (name: string, body: string, kind = 'bills') =>
-      call(`/import/upload?kind=${kind}&sheet=`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream', 'X-Filename': name }, body }),
-    check: (upload: string, columns: Record<string, string>, extra: Record<string, unknown> = {}) =>
-      post('/import/check', { upload, kind: 'bills', account: 'default', sheet: '', columns, dateFormat: 'auto', decimalSeparator: 'auto', ...extra }),
-    send: (upload: string) => post('/import/send', { upload, skipInvalid: true }),
-    mapping: (upload: string, text: string) => post('/import/mapping', { upload, kind: 'bills', sheet: '', name: 'mapping.json', text }),
-    post,
-  };
-}
-
-const choices = (headers: string[]) => Object.fromEntries(headers.map((h) => [h, h]));
-
-/** The upload directories (`u-*`) inside the dashboard's private directory under `parent`. */
-function uploadDirs(parent: string): string[] {
-  return readdirSync(parent)
-    .filter((d) => d.startsWith('buildsync-uploads-'))
-    .flatMap((d) => readdirSync(join(parent, d)).map((u) => join(parent, d, u)));
-}
-
-async function waitFor(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('import page uploads: a private directory, removed once sent or when their time is up (CONTRACT.md §7)', () => {
   let rig: ImportPageRig;

@@ -171,6 +171,21 @@ describe('the documented least-privilege Redis user', () => {
     expectClean(ledger);
   });
 
+  it('keeps the account\'s vendor list: vendors import, list and remove', async () => {
+    const vendors = join(dir, 'acl-vendors.csv');
+    writeFileSync(vendors, 'vendor,vendor_id\nAcme Supply,55\nKeystone Electric,57\n');
+    const imported = await runCli(['vendors', 'import', vendors], env('buildsync'), { cwd: dir });
+    expect(imported.code, imported.stderr).toBe(0);
+    expectClean(imported);
+    const removed = await runCli(['vendors', 'remove', 'acme supply'], env('buildsync'), { cwd: dir });
+    expect(removed.code, removed.stderr).toBe(0);
+    expectClean(removed);
+    const list = await runCli(['vendors', 'list', '--json'], env('buildsync'), { cwd: dir });
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([{ vendor: 'Keystone Electric', vendor_id: 57 }]);
+    expectClean(list);
+  });
+
   it('serves the dashboard: bull-board over the queues and the budgets', async () => {
     const dashboard = spawnCli(['dashboard', '--port', '0'], env('buildsync'), { cwd: dir });
     try {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { durabilityDecision, weakestFacts, type RedisDurabilityFacts } from '../src/ledger/durability.ts';
-import { importKeyOf, keySlot, ledgerKeyOf, prefixPatterns, queuePrefix, throttleKeyBase } from '../src/redis-layout.ts';
+import { importKeyOf, keySlot, ledgerKeyOf, prefixPatterns, queuePrefix, throttleKeyBase, vendorsKeyOf } from '../src/redis-layout.ts';
 
 const single = { isCluster: false };
 const cluster = { isCluster: true };
@@ -34,6 +34,8 @@ describe('the key layout', () => {
     expect(throttleKeyBase(cluster, 'bs', 'acme')).toBe('bs:{acme}:throttle');
     expect(ledgerKeyOf(single, 'bs', 'acme')).toBe('bs:ledger:acme');
     expect(ledgerKeyOf(cluster, 'bs', 'acme')).toBe('bs:{acme}:ledger');
+    expect(vendorsKeyOf(single, 'bs', 'acme')).toBe('bs:vendors:acme');
+    expect(vendorsKeyOf(cluster, 'bs', 'acme')).toBe('bs:{acme}:vendors');
     expect(importKeyOf(single, 'bs', 'imp-1', 'counts')).toBe('bs:import:imp-1:counts');
     expect(importKeyOf(cluster, 'bs', 'imp-1', 'counts')).toBe('bs:import:{imp-1}:counts');
     expect(prefixPatterns(single, 'bs')).toEqual(['bs:*']);

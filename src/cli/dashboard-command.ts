@@ -1,4 +1,4 @@
-import { isLoopback, readEnv } from '../config.ts';
+import { readEnv } from '../config.ts';
 import { ConfigError, UsageError } from '../errors/index.ts';
 import { startDashboard } from '../dashboard/index.ts';
 import { Secret } from '../secret.ts';
@@ -22,12 +22,6 @@ export async function dashboardCommand(ctx: CommandContext, flags: DashboardFlag
   const port = intOption('--port', flags.port, 0, 65535);
   const auth = readAuth(flags);
   const maxUploadMb = intOption('--max-upload-mb', flags.maxUploadMb ?? '50', 1, 10_000);
-  if (flags.allowImports && !isLoopback(flags.host) && !auth) {
-    throw new UsageError(`--allow-imports on ${flags.host} needs --auth-user and --auth-password-env: anyone who can reach the page could send imports. Bind to 127.0.0.1, or add basic auth.`);
-  }
-  if (!isLoopback(flags.host) && !auth) {
-    ctx.err(`warning: serving on ${flags.host} without --auth-user: anyone who can reach it sees the queues${flags.allowActions ? ' and can change them' : ''}`);
-  }
   let dashboard;
   try {
     dashboard = await startDashboard({

@@ -114,9 +114,11 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     } catch {
       account = undefined;
     }
-    const { planned, result: r, unresolved } = await dryRunImport(kind, file, {
+    const { planned, result: r, unresolved, unresolvedVendors } = await dryRunImport(kind, file, {
       planOpts,
       account,
+      accountName: cfg.account.name,
+      redisUrl: cfg.redisUrl,
       prefix: cfg.prefix,
       limits: cfg.account.limits,
       reportPath,
@@ -125,7 +127,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       notice: ctx.err,
     });
     if (r === undefined) return headerOnly(ctx, file, kind, reportPath, errorsPath, flags.json);
-    if (flags.printPayloads) for (const rec of planned.records) ctx.out(wirePayload(kind, rec, unresolved));
+    if (flags.printPayloads) for (const rec of planned.records) ctx.out(wirePayload(kind, rec, unresolved, unresolvedVendors));
     const invalid = r.invalid;
     if (unresolved !== undefined && unresolved.count > 0) {
       ctx.err(`dry run: ${unresolved.count} project ${unresolved.count === 1 ? 'number or name was' : 'numbers or names were'} not resolved: no credentials for the service, so its project listing was not read (set BUILDSYNC_BASE_URL and the account's credentials to check them); everything else was checked`);

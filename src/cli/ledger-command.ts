@@ -3,15 +3,13 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { RedisConnection as Redis } from '../redis-layout.ts';
 import { writeFileAtomically } from '../atomic-file.ts';
 import { FileError } from '../errors/index.ts';
 import { checkLedgerLines, exportLedger, importLedger, pruneLedger } from '../ledger/index.ts';
-import { connectRedis } from '../queue/index.ts';
 import type { CommandContext } from './command.ts';
 import { EXIT } from './exit.ts';
 import { intOption } from './options.ts';
-import { configFor } from './runtime.ts';
+import { configFor, withRedis } from './runtime.ts';
 import { count } from './wording.ts';
 
 /**
@@ -86,15 +84,6 @@ export async function ledgerPruneCommand(ctx: CommandContext, olderThan: string 
   });
   ctx.out(`pruned ${removed} created ${removed === 1 ? 'entry' : 'entries'} older than ${count(days, 'day')} from the ledger of account ${account}`);
   return EXIT.ok;
-}
-
-async function withRedis<T>(url: string, fn: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = await connectRedis(url, 'producer');
-  try {
-    return await fn(redis);
-  } finally {
-    await redis.quit().catch(() => redis.disconnect());
-  }
 }
 
 async function readable(path: string): Promise<void> {

@@ -35,6 +35,16 @@ export function leaseMs(): number | undefined {
   return knob('BUILDSYNC_LEDGER_LEASE_MS');
 }
 
+/** `fn` with a producer's connection to Redis (no queues), closed after it. */
+export async function withRedis<T>(url: string, fn: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = await connectRedis(url, 'producer');
+  try {
+    return await fn(redis);
+  } finally {
+    await redis.quit().catch(() => redis.disconnect());
+  }
+}
+
 /** A producer's Redis and queues; close them with `close()`. */
 export async function openQueues(cfg: AppConfig, ctx?: CommandContext): Promise<{ redis: Redis; queues: Queues; close: () => Promise<void> }> {
   const redis = await connectRedis(cfg.redisUrl, 'producer');

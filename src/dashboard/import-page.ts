@@ -10,11 +10,12 @@
  * (src/import-service/, which the CLI's `import` runs too), the uploads are kept by
  * upload-store.ts, cells edited by cell-edits.ts, failures answered by http-errors.ts.
  */
+import { readFile } from 'node:fs/promises';
 import express from 'express';
 import type { RedisConnection as Redis } from '../redis-layout.ts';
 import type { Logger } from 'pino';
 import { loadConfig, requireService, type Env } from '../config.ts';
-import { errorsFileChunks, importHeaderRule, linesToFix, reportCsvChunks, wirePayload, type PlanOptions } from '../import/index.ts';
+import { importHeaderRule, reportCsvChunks, wirePayload, type PlanOptions } from '../import/index.ts';
 import {
   checkFile,
   describeTable,
@@ -35,6 +36,7 @@ import { listAccounts } from './accounts.ts';
 import { applyEdits, type CellEdit } from './cell-edits.ts';
 import { PageError, pageErrorHandler, scrub } from './http-errors.ts';
 import { renderImportPage } from './import-html.ts';
+import { nothingToFixPage, rowsToFixText } from './rows-to-fix.ts';
 import { IMPORT_PAGE_DEFAULTS, safeName, uploadKeepMs, UploadStore } from './upload-store.ts';
 
 export { IMPORT_PAGE_DEFAULTS, uploadKeepMs };
@@ -204,6 +206,8 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       // The report's messages, like the check's, name the file as uploaded, not where it is kept.
       const statics = plan.statics.map((st) => ({ ...st, message: scrub(st.message) }));
       const { importId } = await submitChecked(opts.queues, store, { ...plan, statics }, { account: up.account, name: up.name, file: up.file, planOpts: up.planOpts });
+      // Its rows to fix are written from this file when it ends, by this dashboard or, restarted, the next one.
+      await store.saveUpload(importId, await readFile(up.file));
       // A second Send needs a new Check. The upload stays until the import has sent its records
       // (the rows to fix are read from it then) or its hour is up, whichever comes first.
       up.plan = undefined;
@@ -254,25 +258,19 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
   router.get('/errors.csv', (req, res, next) => {
     (async () => {
       const id = String(req.query.id ?? '');
-      const kept = uploads.fixes(id);
-      if (kept) {
-        if (kept.text === undefined) throw new PageError(404, 'nothing to fix in this import');
-        res.set('Content-Disposition', `attachment; filename="${id}.errors.csv"`).type('text/csv').send(kept.text);
+      let text = await store.rowsToFix(id);
+      if (text === undefined) {
+        const job = await opts.queues.imports.getJob(id);
+        const running = job !== undefined && !['completed', 'failed'].includes(await job.getState());
+        text = await rowsToFixText(store, id, { running, localFile: uploads.fileOf(id), keptFor: formatEta(keepMs) });
+        // Ended: what is to fix no longer changes; kept with the report, and the kept upload goes.
+        if (!running) await store.saveRowsToFix(id, text);
+      }
+      if (text === '') {
+        res.set('Cache-Control', 'no-store').type('html').send(nothingToFixPage(id));
         return;
       }
-      const meta = await store.meta(id);
-      if (!meta) throw new PageError(404, `import ${id} is unknown or expired`);
-      const toFix = linesToFix(await store.report(id));
-      const source = meta.errorsSource as Parameters<typeof errorsFileChunks>[0] | undefined;
-      if (toFix.size === 0 || !source) throw new PageError(404, 'nothing to fix in this import');
-      res.set('Content-Disposition', `attachment; filename="${id}.errors.csv"`).type('text/csv');
-      try {
-        for await (const chunk of errorsFileChunks(source, toFix)) res.write(chunk.text);
-      } catch (err) {
-        if (!res.headersSent) throw new PageError(410, `the uploaded file is no longer kept (uploads are kept for ${formatEta(keepMs)}); use \`buildsync jobs report ${id} --errors\` where the file is`);
-        opts.log?.warn({ err }, 'rows to fix: reading the upload failed');
-      }
-      res.end();
+      res.set('Content-Disposition', `attachment; filename="${id}.errors.csv"`).type('text/csv').send(text);
     })().catch(next);
   });
 

@@ -7,6 +7,7 @@ import { isLoopback, readEnv } from '../config.ts';
 import { coerceError } from '../errors/index.ts';
 import { connectRedis, Queues } from '../queue/index.ts';
 import { basicAuth } from './basic-auth.ts';
+import { requireAuthOffLoopback } from './bind-rule.ts';
 import { boardRouter } from './board.ts';
 import { collectBudget } from './budget-data.ts';
 import { renderBudgetPage } from './budget-page.ts';
@@ -15,11 +16,13 @@ import { DASHBOARD_DEFAULTS, type Dashboard, type DashboardOptions } from './das
 
 /**
  * Serves bull-board over the three queues at `/queues` and the budget page at `/budget`
- * (`/budget.json` for scripts); `/` leads to the queues. Resolves once listening.
+ * (`/budget.json` for scripts); `/` leads to the queues. Resolves once listening. Refuses an
+ * address other than loopback without basic auth (bind-rule.ts).
  */
 export async function startDashboard(opts: DashboardOptions & ImportPageOptions): Promise<Dashboard> {
   const prefix = opts.prefix ?? DASHBOARD_DEFAULTS.prefix;
   const host = opts.host ?? DASHBOARD_DEFAULTS.host;
+  requireAuthOffLoopback({ host, auth: opts.auth, allowImports: opts.allowImports });
   const env = opts.env ?? readEnv();
   // The import page's settings fail before anything is opened.
   if (opts.allowImports) uploadKeepMs(env);

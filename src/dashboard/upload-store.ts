@@ -1,8 +1,8 @@
 /**
  * The import page's uploads (CONTRACT.md §7): kept in a private directory (mode 0700, files 0600)
  * "until sent or for an hour": once the import's records are sent (its job ended), its rows to fix
- * are read from it and kept in memory for an hour, and the upload is removed; an upload never sent
- * is removed an hour after it came (BUILDSYNC_UPLOAD_KEEP_MS, a test knob, sets both).
+ * are read from it and kept with its report in Redis (rows-to-fix.ts), and the upload is removed;
+ * an upload never sent is removed an hour after it came (BUILDSYNC_UPLOAD_KEEP_MS, a test knob).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,10 +12,12 @@ import type { Logger } from 'pino';
 import type { Env } from '../config.ts';
 import { coerceError } from '../errors/index.ts';
 import { knob } from '../knobs.ts';
-import { errorsFileChunks, linesToFix, type ImportPlan, type PlanOptions } from '../import/index.ts';
+import type { ImportPlan, PlanOptions } from '../import/index.ts';
 import type { ImportStore } from '../import-service/index.ts';
 import type { Queues } from '../queue/index.ts';
 import { PageError } from './http-errors.ts';
+import { rowsToFixText } from './rows-to-fix.ts';
+import { formatEta } from '../throttle/index.ts';
 
 export const IMPORT_PAGE_DEFAULTS = {
   /** `--max-upload-mb`. */
@@ -48,13 +50,6 @@ export interface Upload {
   watch?: NodeJS.Timeout;
 }
 
-/** The rows to fix of an import sent from the page, read from its upload when the import ended. */
-export interface KeptFixes {
-  /** The errors file's text; undefined when nothing needs fixing. */
-  text: string | undefined;
-  timer: NodeJS.Timeout;
-}
-
 export interface UploadStoreOptions {
   /** Where the private directory of uploads is made. @defaultValue os.tmpdir() */
   uploadDir?: string;
@@ -66,7 +61,6 @@ export interface UploadStoreOptions {
 
 export class UploadStore {
   readonly #uploads = new Map<string, Upload>();
-  readonly #fixes = new Map<string, KeptFixes>();
   #baseDir: Promise<string> | undefined;
   #closed = false;
 
@@ -108,16 +102,15 @@ export class UploadStore {
     this.#watch(up);
   }
 
-  /** The rows to fix kept for an import sent from the page whose upload is gone. */
-  fixes(importId: string): KeptFixes | undefined {
-    return this.#fixes.get(importId);
+  /** The upload an import was sent from, while it is still kept on this machine. */
+  fileOf(importId: string): string | undefined {
+    for (const up of this.#uploads.values()) if (up.importId === importId) return up.file;
+    return undefined;
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     for (const id of [...this.#uploads.keys()]) await this.drop(id);
-    for (const kept of this.#fixes.values()) clearTimeout(kept.timer);
-    this.#fixes.clear();
     if (this.#baseDir) await rm(await this.#baseDir, { recursive: true, force: true });
   }
 
@@ -142,20 +135,10 @@ export class UploadStore {
     up.watch = setTimeout(() => void tick(), IMPORT_PAGE_DEFAULTS.watchMs).unref();
   }
 
-  /** The import's rows to fix, read from its upload once, kept in memory for `keepMs`. */
+  /** The import's rows to fix, read from its upload once, kept with its report in Redis. */
   async #keepFixes(up: Upload, importId: string): Promise<void> {
-    const { store } = this.o;
-    const meta = await store.meta(importId);
-    const toFix = linesToFix(await store.report(importId));
-    const source = meta?.errorsSource as Parameters<typeof errorsFileChunks>[0] | undefined;
-    let text: string | undefined;
-    if (toFix.size > 0 && source) {
-      text = '';
-      for await (const chunk of errorsFileChunks({ ...source, file: up.file }, toFix)) text += chunk.text;
-    }
-    const timer = setTimeout(() => this.#fixes.delete(importId), this.o.keepMs).unref();
-    clearTimeout(this.#fixes.get(importId)?.timer);
-    this.#fixes.set(importId, { text, timer });
+    const text = await rowsToFixText(this.o.store, importId, { running: false, localFile: up.file, keptFor: formatEta(this.o.keepMs) });
+    await this.o.store.saveRowsToFix(importId, text);
   }
 }
 

@@ -91,7 +91,7 @@ const WORDING: Table = {
     page: () => 'Show them in the workbook and check them, or choose Include in "Hidden rows" above to read them as any row, or Skip to leave the hidden rows out (listed as ignored) and read hidden columns as empty.',
   },
   'missing-vendor-id': {
-    cli: (a) => (a.hasVendorColumn ? 'vendor_id, or --vendors VENDORS.csv to read the vendor names of the vendor column' : 'vendor_id (or vendor with --vendors VENDORS.csv)'),
+    cli: (a) => (a.hasVendorColumn ? "vendor_id, or --vendors VENDORS.csv to read the vendor names of the vendor column (or the account's vendor list: buildsync vendors import VENDORS.csv)" : 'vendor_id (or vendor with --vendors VENDORS.csv)'),
     page: (a) => (a.hasVendorColumn ? 'vendor_id, or a vendor ID for each vendor name in the vendor table' : 'vendor_id (or vendor, with a vendor ID for each vendor name)'),
   },
 };

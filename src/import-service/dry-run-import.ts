@@ -3,15 +3,20 @@ import { resolve } from 'node:path';
 import { writeFileAtomically } from '../atomic-file.ts';
 import type { ServiceAccount } from '../config.ts';
 import { errorsFileSource, reportCsvChunks, writeDryRun, type DryRunResult, type ImportPlan, type PlanOptions } from '../import/index.ts';
-import { UnresolvedProjects, type ProjectResolver } from '../mapping/index.ts';
+import { UnresolvedProjects, type ProjectResolver, type UnresolvedVendors } from '../mapping/index.ts';
 import type { Limits } from '../throttle/index.ts';
 import { listProjects, planImport, type ImportKind } from './run-import.ts';
+import { dryRunVendors } from './account-vendors.ts';
 
 export interface DryRunImportOptions {
   planOpts: PlanOptions;
   /** The account when its credentials are set; undefined when they are not. */
   account: ServiceAccount | undefined;
   prefix: string;
+  /** The account's name (credentials set or not): whose vendor list a bill dry run reads. */
+  accountName: string;
+  /** The Redis holding the account's vendor list, read when it answers. */
+  redisUrl: string;
   limits: Limits;
   reportPath: string;
   errorsPath: string;
@@ -26,6 +31,8 @@ export interface DryRunImport {
   result?: DryRunResult;
   /** Project numbers and names left unresolved, when the listing was not read. */
   unresolved?: UnresolvedProjects;
+  /** Vendor names left unresolved, when the account's vendor list was not read (Redis did not answer). */
+  unresolvedVendors?: UnresolvedVendors;
 }
 
 /**
@@ -49,7 +56,13 @@ async function dryRunResolver(o: DryRunImportOptions): Promise<ProjectResolver |
 export async function dryRunImport(kind: ImportKind, file: string, o: DryRunImportOptions): Promise<DryRunImport> {
   const listed = await dryRunResolver(o);
   const unresolved = listed === undefined ? new UnresolvedProjects() : undefined;
-  const planned = await planImport(kind, file, { ...o.planOpts, resolver: listed ?? unresolved });
+  const vendors = await dryRunVendors(kind, o.planOpts, { redisUrl: o.redisUrl, prefix: o.prefix, account: o.accountName });
+  const planned = await planImport(kind, file, { ...vendors.opts, resolver: listed ?? unresolved });
+  const unresolvedVendors = vendors.unresolved !== undefined && vendors.unresolved.count > 0 ? vendors.unresolved : undefined;
+  if (unresolvedVendors !== undefined) {
+    const n = unresolvedVendors.count;
+    o.notice(`dry run: ${n} vendor ${n === 1 ? 'name was' : 'names were'} not resolved: the vendor list of account ${o.accountName} was not read (${vendors.reason}); everything else was checked (give them with --vendors VENDORS.csv to check them too)`);
+  }
   if (planned.rows === 0) return { planned };
   const result = await writeDryRun(planned, {
     reportPath: o.reportPath,
@@ -57,9 +70,10 @@ export async function dryRunImport(kind: ImportKind, file: string, o: DryRunImpo
     source: errorsFileSource(planned, resolve(file), o.planOpts),
     limits: o.limits,
     unresolved,
+    unresolvedVendors,
     signal: o.signal,
   });
-  return { planned, result, unresolved };
+  return { planned, result, unresolved, unresolvedVendors };
 }
 
 /**

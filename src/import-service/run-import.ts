@@ -29,6 +29,7 @@ import type { ProjectResolver } from '../mapping/index.ts';
 import { ImportSubmission, submitImport, type Queues } from '../queue/index.ts';
 import type { RedisConnection as Redis } from '../redis-layout.ts';
 import { openSession } from '../session/index.ts';
+import { withAccountVendors } from './account-vendors.ts';
 
 export type ImportKind = 'estimates' | 'bills';
 
@@ -60,10 +61,11 @@ export async function listProjects(account: ServiceAccount, place: SessionPlace)
   }
 }
 
-/** The page's check: the file planned against the account's listing (one request of its budget). */
+/** The page's check: the file planned against the account's listing (one request of its budget) and, for bills, its vendor list. */
 export async function checkFile(kind: ImportKind, file: string, account: ServiceAccount, place: SessionPlace, opts: PlanOptions): Promise<ImportPlan> {
   const resolver = await listProjects(account, place);
-  return planImport(kind, file, { ...opts, resolver });
+  const withVendors = place.redis === undefined ? opts : await withAccountVendors(kind, opts, place.redis, place.prefix, account.name);
+  return planImport(kind, file, { ...withVendors, resolver });
 }
 
 /** Whether this Redis keeps the ledger safely (README, "Durability"); `env` gives BUILDSYNC_ALLOW_VOLATILE_REDIS. */
@@ -104,7 +106,8 @@ export async function submitFile(kind: ImportKind, file: string, o: SubmitFileOp
     const session = openSession(o.account, { redis: place.redis, prefix: place.prefix, connections: place.connections, timeScale: place.timeScale });
     try {
       const stream = kind === 'estimates' ? streamEstimates : streamBills;
-      planned = await stream(file, { ...o.planOpts, resolver: await loadProjectResolver(session.client, place.signal) }, submission);
+      const planOpts = await withAccountVendors(kind, o.planOpts, place.redis, place.prefix, o.account.name);
+      planned = await stream(file, { ...planOpts, resolver: await loadProjectResolver(session.client, place.signal) }, submission);
     } finally {
       await session.close();
     }

@@ -5,7 +5,7 @@
  */
 import { writeFileAtomically } from '../atomic-file.ts';
 import type { ReportLine } from './import-store.ts';
-import { StaticTally, type IgnoredCounts, type MappedRecord, type UnresolvedProjects } from '../mapping/index.ts';
+import { StaticTally, type IgnoredCounts, type MappedRecord, type UnresolvedProjects, type UnresolvedVendors } from '../mapping/index.ts';
 import { encodeBillInfo, type BillPayload } from '../payloads/index.ts';
 import { estimateDurationMs, type Limits } from '../throttle/index.ts';
 import { reportCsvChunks } from './report.ts';
@@ -31,11 +31,11 @@ export interface DryRunResult {
  */
 export async function writeDryRun(
   plan: ImportPlan,
-  opts: { reportPath: string; errorsPath: string; source: ErrorsFileSource; limits: Limits; unresolved?: UnresolvedProjects; signal?: AbortSignal },
+  opts: { reportPath: string; errorsPath: string; source: ErrorsFileSource; limits: Limits; unresolved?: UnresolvedProjects; unresolvedVendors?: UnresolvedVendors; signal?: AbortSignal },
 ): Promise<DryRunResult> {
-  const { unresolved } = opts;
+  const { unresolved, unresolvedVendors } = opts;
   const lines = (function* (): Generator<ReportLine> {
-    for (const l of dryRunReport(plan)) yield unresolved === undefined ? l : { ...l, record: namedLabel(l.record, unresolved) };
+    for (const l of dryRunReport(plan)) yield unresolved === undefined && unresolvedVendors === undefined ? l : { ...l, record: namedLabel(l.record, unresolved, unresolvedVendors) };
   })();
   const out = await writeFileAtomically(opts.reportPath);
   try {
@@ -57,16 +57,17 @@ export async function writeDryRun(
   };
 }
 
-/** `project 9000000000001 / Kitchen` → `project_number "P-7" / Kitchen` for a project a dry run left unresolved. */
-function namedLabel(label: string, unresolved: UnresolvedProjects): string {
-  return label.replace(/\bproject (\d{13,})\b/, (all, id: string) => unresolved.describe(Number(id)) ?? all);
+/** `project 9000000000001 / Kitchen` → `project_number "P-7" / Kitchen` for a project (and `vendor "Acme"` for a vendor) a dry run left unresolved. */
+function namedLabel(label: string, unresolved: UnresolvedProjects | undefined, vendors: UnresolvedVendors | undefined): string {
+  const projects = unresolved === undefined ? label : label.replace(/\bproject (\d{13,})\b/, (all, id: string) => unresolved.describe(Number(id)) ?? all);
+  return vendors === undefined ? projects : projects.replace(/\bvendor (\d{13,})\b/, (all, id: string) => vendors.describe(Number(id)) ?? all);
 }
 
 /**
  * What would go on the wire (CONTRACT.md §4): an estimate's JSON body; a bill's `Info` JSON,
- * decoded, with its strings. A project a dry run could not resolve is shown as null.
+ * decoded, with its strings. A project or vendor a dry run could not resolve is shown as null.
  */
-export function wirePayload(kind: 'estimates' | 'bills', r: MappedRecord, unresolved?: UnresolvedProjects): string {
+export function wirePayload(kind: 'estimates' | 'bills', r: MappedRecord, unresolved?: UnresolvedProjects, vendors?: Pick<UnresolvedVendors, 'isPlaceholder'>): string {
   if (kind === 'estimates') {
     const json = r.payloadJson ?? JSON.stringify(r.payload);
     if (unresolved === undefined) return json;
@@ -75,8 +76,9 @@ export function wirePayload(kind: 'estimates' | 'bills', r: MappedRecord, unreso
     return JSON.stringify(payload);
   }
   const info = encodeBillInfo(r.payload as BillPayload);
-  if (unresolved === undefined) return info;
-  const decoded = JSON.parse(info) as { PRJ_ID: string | null };
-  if (unresolved.describe(Number(decoded.PRJ_ID)) !== undefined) decoded.PRJ_ID = null;
+  if (unresolved === undefined && vendors === undefined) return info;
+  const decoded = JSON.parse(info) as { PRJ_ID: string | null; VENDOR_ID: string | null };
+  if (unresolved?.describe(Number(decoded.PRJ_ID)) !== undefined) decoded.PRJ_ID = null;
+  if (vendors?.isPlaceholder(Number(decoded.VENDOR_ID))) decoded.VENDOR_ID = null;
   return JSON.stringify(decoded);
 }

@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
 import { importKeyOf, type RedisConnection } from '../redis-layout.ts';
 import { Ledger, type LedgerEntry } from '../ledger/ledger.ts';
 import type { IgnoredCounts, RowStatus, StaticLine } from '../mapping/report-line.ts';
@@ -81,6 +83,10 @@ function unsettledOutcome(entry: LedgerEntry | undefined, importId: string): { s
   return { status: 'failed', message: 'never sent: the import ended before this record was sent (its job failed or was removed); run the import again to send it' };
 }
 
+// Off the event loop: an upload may be tens of megabytes.
+const gzip = promisify(gzipCb);
+const gunzip = promisify(gunzipCb);
+
 /** Import data is kept this long so that `buildsync jobs report ID` works later. */
 export const IMPORT_TTL_SECONDS = 30 * 24 * 3600;
 /** A plan still being written expires this long after its last batch (ImportStore.appendPlan). */
@@ -119,7 +125,7 @@ export class ImportStore {
    * `plan`: record number → its `StoredRecord` (encodePlanEntry); `records`: the same from before
    * the plan held payloads (record key → label and lines), still read by the report.
    */
-  #k(importId: string, part: 'meta' | 'plan' | 'records' | 'static' | 'outcomes' | 'counts'): string {
+  #k(importId: string, part: 'meta' | 'plan' | 'records' | 'static' | 'outcomes' | 'counts' | 'upload' | 'fixes'): string {
     return importKeyOf(this.#redis, this.#prefix, importId, part);
   }
 
@@ -290,6 +296,32 @@ export class ImportStore {
     return lines;
   }
 
+  /**
+   * The file an import page's import was sent from, kept (gzipped) while the import runs, so that
+   * its rows to fix can be written after the dashboard that received it restarted. Replaced by the
+   * rows to fix themselves once they are known (`saveRowsToFix`).
+   */
+  async saveUpload(importId: string, bytes: Buffer): Promise<void> {
+    await this.#redis.set(this.#k(importId, 'upload'), await gzip(bytes), 'EX', IMPORT_TTL_SECONDS);
+  }
+
+  async upload(importId: string): Promise<Buffer | undefined> {
+    const v = await this.#redis.getBuffer(this.#k(importId, 'upload'));
+    return v ? await gunzip(v) : undefined;
+  }
+
+  /** The ended import's rows to fix (the errors file's text; '' for none), kept as long as its report; the kept upload goes. */
+  async saveRowsToFix(importId: string, text: string): Promise<void> {
+    const key = this.#k(importId, 'fixes');
+    await this.#redis.multi().set(key, await gzip(text), 'EX', IMPORT_TTL_SECONDS).del(this.#k(importId, 'upload')).exec();
+  }
+
+  /** The rows to fix `saveRowsToFix` kept; undefined when none were kept. */
+  async rowsToFix(importId: string): Promise<string | undefined> {
+    const v = await this.#redis.getBuffer(this.#k(importId, 'fixes'));
+    return v ? (await gunzip(v)).toString('utf8') : undefined;
+  }
+
   async remove(importId: string): Promise<void> {
     await this.#redis.del(
       this.#k(importId, 'meta'),
@@ -298,6 +330,8 @@ export class ImportStore {
       this.#k(importId, 'static'),
       this.#k(importId, 'outcomes'),
       this.#k(importId, 'counts'),
+      this.#k(importId, 'upload'),
+      this.#k(importId, 'fixes'),
     );
   }
 

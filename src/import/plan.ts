@@ -18,8 +18,7 @@ import { openTable, type CellValue, type HeaderRule, type HiddenOption, type Ope
 import { FileError, UsageError } from '../errors/index.ts';
 import type { ReportLine } from './import-store.ts';
 import {
-  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, billRowRules, type BillRowOptions, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, VendorDirectory, headerRule, ignoredLines, isBuiltInPreset,
-  missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, StaticTally, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine,
+  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, billRowRules, type BillRowOptions, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, headerRule, ignoredLines, isBuiltInPreset, missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, StaticTally, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine, vendorLookup, type AccountVendorList,
 } from '../mapping/index.ts';
 import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 import { HeapTrim } from '../heap-trim.ts';
@@ -54,6 +53,8 @@ export interface PlanOptions extends ReadingOptions, BillRowOptions {
   resendUnknown?: boolean;
   /** `--vendors VENDORS.csv` (bills only). */
   vendorsFile?: string;
+  /** The account's vendor list (bills only; `--vendors` wins for the names it holds): read by the import service from Redis. */
+  accountVendors?: AccountVendorList;
   /** Resolves project numbers and names, and checks IDs, against the account's listing. Without it, project_id is taken as written. */
   resolver?: ProjectResolver;
   signal?: AbortSignal;
@@ -88,7 +89,7 @@ export async function planBills(file: string, opts: PlanOptions = {}): Promise<I
     const opened = await openTable(file, tableOptions(file, 'bills', opts, reading));
     const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine);
     const table = await viewForImport(opened, columns, BILL_NUMBER_COLUMNS, opts);
-    const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
+    const vendors = await vendorLookup(opts.vendorsFile, opts.accountVendors, opts.signal);
     let later: SeparatorWeigher | undefined;
     const rowOptions = rowRuleOptions('bills', opts, columns);
     const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
@@ -134,7 +135,7 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   const opened = await openTable(file, tableOptions(file, 'bills', opts, reading));
   const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine);
   const table = await viewForImport(opened, columns, BILL_NUMBER_COLUMNS, opts);
-  const vendors = opts.vendorsFile === undefined ? undefined : await VendorDirectory.load(opts.vendorsFile, opts.signal);
+  const vendors = await vendorLookup(opts.vendorsFile, opts.accountVendors, opts.signal);
   const refOf = billRefReader(columns);
   const rowOptions = rowRuleOptions('bills', opts, columns);
   const lastLine = new Map<string, number>();

@@ -35,7 +35,7 @@ import type { MappedRecord } from './mapped-record.ts';
 import { PROJECT_REF_COLUMNS, ProjectRefReader, type ProjectResolver } from './project-refs.ts';
 import { missingBillColumns } from './required-columns.ts';
 import { CellValueError, parseBoolean, parseDate, parseId, parseRateText, parseText, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
-import type { VendorDirectory } from './vendors.ts';
+import type { VendorLookup } from './vendors.ts';
 import { addLineNote, keyText, parseRef, spellingNote, type LineNotes } from './record-key.ts';
 import { groupHolding, stopGroup } from './rows/stop-record.ts';
 import type { RecordStopper } from './rows/row-rules.ts';
@@ -183,7 +183,7 @@ export class BillGrouper implements RecordStopper {
     private readonly file: string,
     private readonly columns: ColumnMap,
     resolver: ProjectResolver | undefined,
-    private readonly vendors: VendorDirectory | undefined,
+    private readonly vendors: VendorLookup | undefined,
     /** How the file writes numbers and dates (settled once per file, `settleReadingRules`). */
     private readonly rules: ReadingRules = US_RULES,
     /** `--resend-unknown`: a bill an errors file says was `unknown` is planned to be sent again. */
@@ -252,14 +252,14 @@ export class BillGrouper implements RecordStopper {
       if (givenName !== undefined && this.vendors !== undefined) {
         const named = this.vendors.lookup(givenName);
         if (typeof named === 'number' && named !== givenId) {
-          errors.push(this.rowError(line, this.vendorName!.header, `vendor ${JSON.stringify(givenName)} is vendor ${named} in ${this.vendors.file}, but vendor_id on the same row is ${givenId}; give one vendor per row`));
+          errors.push(this.rowError(line, this.vendorName!.header, `vendor ${JSON.stringify(givenName)} is vendor ${named} in ${this.vendors.sourceOf(givenName)}, but vendor_id on the same row is ${givenId}; give one vendor per row`));
         }
       }
     } else if (givenName !== undefined) {
       vendorShown = JSON.stringify(givenName);
       vendorKey = `name:${keyText(givenName)}`;
       const found = this.vendors === undefined
-        ? `vendor ${JSON.stringify(givenName)} can only be read with a vendors file: pass --vendors VENDORS.csv (columns vendor,vendor_id), or give vendor_id`
+        ? `vendor ${JSON.stringify(givenName)} can only be read with a vendors file or the account's vendor list: pass --vendors VENDORS.csv (columns vendor,vendor_id), add it to the list (buildsync vendors import), or give vendor_id`
         : this.vendors.lookup(givenName);
       if (typeof found === 'number') {
         vendorId = found;

@@ -10,6 +10,7 @@ import { registerLedger } from './ledger.ts';
 import { registerSandbox } from './sandbox.ts';
 import { registerSchedule } from './schedule.ts';
 import { registerTemplate } from './template.ts';
+import { registerVendors } from './vendors.ts';
 import { registerWorker } from './worker.ts';
 
 /**
@@ -32,6 +33,7 @@ export function buildProgram(version: string): Command {
   registerSchedule(program);
   registerJobs(program);
   registerLedger(program);
+  registerVendors(program);
   registerSandbox(program);
   registerDashboard(program);
   registerDemo(program);
