@@ -1,0 +1,48 @@
+/**
+ * The columns of a bill file and the fields they fill (README, "import bills"; docs/service.md,
+ * Bills), and the bill object's canonical key order: the one definition the grouper, the
+ * errors file and the templates read.
+ */
+import type { BillPayload } from '../payloads/index.ts';
+import { PROJECT_REF_COLUMNS } from './project-refs.ts';
+
+export type FieldKind = 'text' | 'date' | 'boolean' | 'id' | 'number' | 'decimal' | 'approver' | 'ref';
+
+/** Bill-level columns → field (seed §2.3; received_date → RECIEVED_DATE, spelled so). */
+export const BILL_FIELDS: ReadonlyArray<[string, string, FieldKind]> = [
+  ['title', 'TITLE', 'text'], ['due_date', 'DUE_DATE', 'date'], ['invoice_date', 'INVOICE_DATE', 'date'],
+  ['received_date', 'RECIEVED_DATE', 'date'], ['active', 'ACTIVE', 'boolean'], ['ready_for_payment', 'READY_FOR_PAYMENT', 'boolean'],
+  ['approver', 'APPROVER', 'approver'], ['approval_date', 'APPROVAL_DATE', 'date'], ['notes', 'NOTES', 'text'],
+  ['trade', 'TRADE', 'text'], ['bill_type', 'BILL_TYPE', 'text'], ['traffic_color', 'TRAFFIC_COLOR', 'text'],
+];
+
+/** The bill columns that hold dates: the ones whose day/month order a file must settle. */
+export const BILL_DATE_COLUMNS: readonly string[] = BILL_FIELDS.filter(([, , kind]) => kind === 'date').map(([c]) => c);
+
+/** Item columns → field; item_name and rate are required. */
+export const ITEM_FIELDS: ReadonlyArray<[string, string, FieldKind]> = [
+  ['item_name', 'NAME', 'text'], ['rate', 'RATE', 'decimal'], ['qty', 'QTY', 'number'], ['unit', 'UNIT', 'text'],
+  ['item_description', 'DESCRIPTION', 'text'], ['cost_code_id', 'COST_CODE_ID', 'id'], ['tax_type_id', 'TAX_TYPE_ID', 'id'],
+  ['tax_percent', 'TAX_PERCENT', 'number'],
+];
+
+/** The bill columns that hold numbers (how the errors file writes them back, CONTRACT.md §5). */
+export const BILL_NUMBER_COLUMNS: readonly string[] = ITEM_FIELDS.filter(([, , k]) => k === 'number' || k === 'decimal').map(([c]) => c);
+
+/** Every column a bill file may have (CONTRACT.md §4). */
+export const BILL_COLUMNS: readonly string[] = [
+  'bill_ref', ...PROJECT_REF_COLUMNS, 'vendor_id', 'vendor', ...BILL_FIELDS.map(([c]) => c), ...ITEM_FIELDS.map(([c]) => c),
+];
+
+/**
+ * Key order of the bill object: the seed's (§2.3). Items are built in ITEM_FIELDS order; the
+ * bill's own fields, which several rows may fill, are put in this order once the file is read,
+ * so the payload's JSON (and its hash) does not depend on the order of columns or rows.
+ */
+const BILL_ORDER = ['PRJ_ID', 'VENDOR_ID', ...BILL_FIELDS.map(([, f]) => f), 'ITEMS'];
+
+export function ordered(bill: BillPayload & Record<string, unknown>): BillPayload {
+  const out: Record<string, unknown> = {};
+  for (const k of BILL_ORDER) if (bill[k] !== undefined) out[k] = bill[k];
+  return out as BillPayload;
+}
