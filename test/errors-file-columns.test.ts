@@ -29,7 +29,7 @@ describe('the errors file columns', () => {
 
   it('end the errors file, which imports again with them recognised', async () => {
     const file = path.join(dir, 'estimates.csv');
-    await writeFile(file, 'project_id,estimate_name,category,qty\r\n1042,Kitchen,Cabinets,\r\n1042,Kitchen,,3\r\n');
+    await writeFile(file, 'project_id,estimate_name,category,qty\r\n1042,Kitchen,Cabinets,lots\r\n1042,Kitchen,,3\r\n');
     const plan = await planEstimates(file, {});
     const toFix = new Map(plan.statics.map((s) => [s.line, s.message]));
     expect(toFix.size).toBe(2);
