@@ -23,7 +23,7 @@ export async function dashboardCommand(ctx: CommandContext, flags: DashboardFlag
   const auth = readAuth(flags);
   const maxUploadMb = intOption('--max-upload-mb', flags.maxUploadMb ?? '50', 1, 10_000);
   if (flags.allowImports && !isLoopback(flags.host) && !auth) {
-    throw new UsageError(`--allow-imports on ${flags.host} needs --auth-user and --auth-password-env: anyone who can reach the page could send imports. Bind to 127.0.0.1, or add basic auth.`);
+    throw new UsageError(`--allow-imports on ${flags.host} needs --auth-user and --auth-password-env: anyone who can reach the page could send imports and export every project. Bind to 127.0.0.1, or add basic auth.`);
   }
   if (!isLoopback(flags.host) && !auth) {
     ctx.err(`warning: serving on ${flags.host} without --auth-user: anyone who can reach it sees the queues${flags.allowActions ? ' and can change them' : ''}`);
@@ -48,7 +48,7 @@ export async function dashboardCommand(ctx: CommandContext, flags: DashboardFlag
     }
     throw err;
   }
-  ctx.out(`dashboard on ${dashboard.url}/queues (budgets: ${dashboard.url}/budget${flags.allowImports ? `; imports: ${dashboard.url}/import` : ''})${flags.allowActions ? '' : '; read-only'}${auth ? `; user ${auth.user}` : ''}`);
+  ctx.out(`dashboard on ${dashboard.url}/queues (budgets: ${dashboard.url}/budget${flags.allowImports ? `; imports: ${dashboard.url}/import; exports: ${dashboard.url}/export` : ''})${flags.allowActions ? '' : '; read-only'}${auth ? `; user ${auth.user}` : ''}`);
   ctx.out('press Ctrl-C to stop');
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
