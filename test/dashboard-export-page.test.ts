@@ -62,7 +62,7 @@ describe('the export page', () => {
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: resolve(ARTIFACTS, 'export-page.png'), fullPage: true });
       // At 390 px the page does not scroll sideways, and the controls are at least 44 px tall.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       const link = page.getByRole('link', { name: 'Download projects' });
       for (const control of [page.getByRole('button', { name: 'Export projects (.xlsx)' }), page.getByRole('button', { name: 'Export projects (.csv)' }), link]) {
         expect((await control.boundingBox())!.height).toBeGreaterThanOrEqual(44);

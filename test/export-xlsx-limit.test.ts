@@ -6,7 +6,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { exitCodeOf } from '../src/errors/index.ts';
+import { exitCodeOf, type BuildsyncError } from '../src/errors/index.ts';
 import { exportProjects } from '../src/export/index.ts';
 import { XLSX_MAX_ROWS } from '../src/export/xlsx/sheet-rows.ts';
 
@@ -31,7 +31,7 @@ it('stops as soon as the limit is passed, with exit 2 naming it, and leaves no f
   const out = path.join(dir, 'projects.xlsx');
   const err = await exportProjects(endless(), { out, format: 'xlsx', myDocuments: 'exclude', xlsxMaxRows: 1000 }).catch((e: unknown) => e);
   expect(err).toMatchObject({ code: 'BUILDSYNC_USAGE' });
-  expect(exitCodeOf((err as { code: string }).code)).toBe(2);
+  expect(exitCodeOf((err as BuildsyncError).code)).toBe(2);
   expect((err as Error).message).toContain('an .xlsx sheet holds at most 1,000 rows');
   expect((err as Error).message).toContain(`${out} was not written; export as csv or jsonl instead`);
   expect(listed).toBe(1001);
