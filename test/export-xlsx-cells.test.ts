@@ -1,6 +1,6 @@
 /** The .xlsx sheet's cell rules that need no service (issue 27): date serials and text escapes. */
 import { expect, it } from 'vitest';
-import { columnLetters, excelSerial, xmlText } from '../src/export/xlsx/sheet-rows.ts';
+import { columnLetters, excelSerial, SheetRows, textCellXml, xmlText } from '../src/export/xlsx/sheet-rows.ts';
 
 const serialOf = (iso: string) => (Date.parse(`${iso}Z`) - Date.UTC(1899, 11, 30)) / 86_400_000;
 
@@ -30,4 +30,13 @@ it('escapes markup, control characters, CR and _xHHHH_ look-alikes; lone surroga
 
 it('names columns as Excel does', () => {
   expect([1, 26, 27, 52, 53, 65, 702, 703].map(columnLetters)).toEqual(['A', 'Z', 'AA', 'AZ', 'BA', 'BM', 'ZZ', 'AAA']);
+});
+
+it('writes a row\'s text cells byte for byte as the string escaper does', () => {
+  const sheet = new SheetRows();
+  const texts = ['plain', '<p>a & b</p>', 'a\r\nb', 'tab\there', ' padded ', 'keep _x0041_ as typed', '_x12', 'Müller — 東京 🏗', 'bad \uD800 pair', 'lone \uDC00', '\uFFFE\uFFFF', 'ctl \u0001\u001F', 'x'.repeat(5000) + '&'];
+  for (const text of texts) {
+    const xml = sheet.row({ ID: 1, NAME: text }).toString('utf8');
+    expect(xml, JSON.stringify(text)).toContain(`<c><v>1</v></c>${textCellXml(text)}<c/>`);
+  }
 });

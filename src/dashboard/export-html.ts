@@ -24,15 +24,13 @@ button{padding:.35rem .9rem;margin:.3rem .3rem .3rem 0}
 <div role="status" id="status" aria-live="polite"></div>
 <p id="msg" class="err" role="alert"></p>
 <p><a id="download" class="button" href="#" hidden>Download projects</a></p>
-<script>
-${SCRIPT}
-</script></body></html>`;
+<script>${SCRIPT}</script>
+</body></html>`;
 }
 
-const SCRIPT = String.raw`
-(function(){
-var $=function(id){return document.getElementById(id)};
-var busy=false;
+/** Starts an export, polls its status into the `status` region, then shows the download link. */
+const SCRIPT = String.raw`(function(){
+var busy=false, $=function(id){return document.getElementById(id)};
 function n(x){return x.toLocaleString('en-US')}
 function size(b){return b<1e6?Math.max(1,Math.round(b/1e3))+' KB':(b/1e6).toFixed(1)+' MB'}
 function show(r){

@@ -2,6 +2,7 @@ import { PROJECT_FIELDS } from '../../api/project-fields.ts';
 import { writeAscii, writeWholeNumber } from '../ascii-bytes.ts';
 import { decodePercentText } from '../project-writer.ts';
 import { STYLE } from './workbook-parts.ts';
+import { lastHadBreak, MAX_BYTES_PER_UNIT, writeXmlText } from './xml-text-bytes.ts';
 
 /**
  * The `Projects` sheet's XML (README "export projects", .xlsx), row by row, as UTF-8 bytes:
@@ -142,7 +143,6 @@ export function textCellXml(text: string, style = 0): string {
 const TEXT_OPEN = Buffer.from('<c t="inlineStr"><is><t>', 'latin1');
 const TEXT_CLOSE = Buffer.from('</t></is></c>', 'latin1');
 const PRESERVE = ' xml:space="preserve"';
-const TEXT_OPEN_PRESERVE = Buffer.from(`<c t="inlineStr"><is><t${PRESERVE}>`, 'latin1');
 const NUMBER_OPEN = Buffer.from('<c><v>', 'latin1');
 const DATE_OPEN = Buffer.from(`<c s="${STYLE.dateTime}"><v>`, 'latin1');
 const VALUE_CLOSE = Buffer.from('</v></c>', 'latin1');
@@ -151,8 +151,6 @@ const FALSE_CELL = Buffer.from('<c t="b"><v>0</v></c>', 'latin1');
 const EMPTY_CELL = Buffer.from('<c/>', 'latin1');
 /** Room for any cell that is not text: the longest of the fixed ones with a 24-character number. */
 const SLACK = FIELDS.length * 48 + 32;
-/** Short text is copied byte by byte when it is plain ASCII with nothing to escape. */
-const SHORT_TEXT = 48;
 
 /**
  * One export's sheet: `head()` once, `row(record)` for each project, `tail()` once. A row's bytes
@@ -261,30 +259,18 @@ export class SheetRows {
       this.put(EMPTY_CELL);
       return;
     }
-    if (n <= SHORT_TEXT && text.charCodeAt(0) !== 0x20 && text.charCodeAt(n - 1) !== 0x20) {
-      this.room(n + TEXT_OPEN.length + TEXT_CLOSE.length + SLACK);
-      const start = this.at;
-      this.put(TEXT_OPEN);
-      let p = this.at;
-      let i = 0;
-      for (; i < n; i++) {
-        const c = text.charCodeAt(i);
-        // Anything that may need more than a copy (non-ASCII, & < > _, controls) goes the long way.
-        if (c >= 0x7f || c < 0x20 || c === 0x26 || c === 0x3c || c === 0x3e || c === 0x5f) break;
-        this.buf[p++] = c;
-      }
-      if (i === n) {
-        this.at = p;
-        this.put(TEXT_CLOSE);
-        return;
-      }
-      this.at = start;
+    this.room(MAX_BYTES_PER_UNIT * n + TEXT_OPEN.length + PRESERVE.length + TEXT_CLOSE.length + SLACK);
+    this.put(TEXT_OPEN);
+    const start = this.at;
+    this.at = writeXmlText(this.buf, start, text);
+    if (lastHadBreak || text.charCodeAt(0) === 0x20 || text.charCodeAt(n - 1) === 0x20) {
+      // Rare (notes with line breaks, padded text): move the text along to make room for the
+      // attribute in `<t>`, which was written before the text was seen.
+      this.buf.copyWithin(start + PRESERVE.length, start, this.at);
+      this.buf.write(PRESERVE, start - 1, 'latin1');
+      this.buf[start - 1 + PRESERVE.length] = 0x3e;
+      this.at += PRESERVE.length;
     }
-    const escaped = xmlText(text);
-    // UTF-8 needs at most 3 bytes per UTF-16 unit.
-    this.room(3 * escaped.length + TEXT_OPEN.length + PRESERVE.length + TEXT_CLOSE.length + SLACK);
-    this.put(needsPreserve(text) ? TEXT_OPEN_PRESERVE : TEXT_OPEN);
-    this.at += this.buf.write(escaped, this.at, 'utf8');
     this.put(TEXT_CLOSE);
   }
 

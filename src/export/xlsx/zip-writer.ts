@@ -81,29 +81,13 @@ export class ZipWriter {
     const start = this.offset;
     const parts: Buffer[] = [];
     for (const e of this.entries) {
-      const h = Buffer.alloc(46);
-      h.writeUInt32LE(0x02014b50, 0);
-      h.writeUInt16LE(VERSION, 4);
-      h.writeUInt16LE(VERSION, 6);
-      h.writeUInt16LE(FLAGS, 8);
-      h.writeUInt16LE(DEFLATED, 10);
-      h.writeUInt16LE(this.time, 12);
-      h.writeUInt16LE(this.date, 14);
-      h.writeUInt32LE(e.crc, 16);
-      h.writeUInt32LE(e.compressed, 20);
-      h.writeUInt32LE(e.size, 24);
-      h.writeUInt16LE(e.name.length, 28);
-      // extra, comment, disk, internal and external attributes: 0
-      h.writeUInt32LE(e.offset, 42);
-      parts.push(h, e.name);
+      // Central directory header: signature, versions made by and needed, flags, method, time,
+      // date, CRC, sizes, name length, then extra, comment, disk, attributes (0), local offset.
+      parts.push(le([4, 0x02014b50], [2, VERSION], [2, VERSION], [2, FLAGS], [2, DEFLATED], [2, this.time], [2, this.date], [4, e.crc], [4, e.compressed], [4, e.size], [2, e.name.length], [12, 0], [4, e.offset]), e.name);
     }
     const directory = Buffer.concat(parts);
-    const end = Buffer.alloc(22);
-    end.writeUInt32LE(0x06054b50, 0);
-    end.writeUInt16LE(this.entries.length, 8);
-    end.writeUInt16LE(this.entries.length, 10);
-    end.writeUInt32LE(directory.length, 12);
-    end.writeUInt32LE(start, 16);
+    // End of central directory: signature, disk numbers (0), entries on this disk and in all, size, offset, comment length.
+    const end = le([4, 0x06054b50], [4, 0], [2, this.entries.length], [2, this.entries.length], [4, directory.length], [4, start], [2, 0]);
     this.check(start + directory.length, 'the archive');
     await this.put(Buffer.concat([directory, end]));
   }
@@ -111,15 +95,9 @@ export class ZipWriter {
   private async begin(name: string): Promise<Entry> {
     if (this.open) throw new Error(`zip entry still open in ${this.file}`);
     const entry: Entry = { name: Buffer.from(name, 'utf8'), offset: this.offset, crc: 0, compressed: 0, size: 0 };
-    const h = Buffer.alloc(30);
-    h.writeUInt32LE(0x04034b50, 0);
-    h.writeUInt16LE(VERSION, 4);
-    h.writeUInt16LE(FLAGS, 6);
-    h.writeUInt16LE(DEFLATED, 8);
-    h.writeUInt16LE(this.time, 10);
-    h.writeUInt16LE(this.date, 12);
-    // CRC and sizes: 0 here, in the data descriptor after the data (bit 3)
-    h.writeUInt16LE(entry.name.length, 26);
+    // Local header: signature, version needed, flags, method, time, date; CRC and sizes 0 (they
+    // follow the data, bit 3); name length; no extra field.
+    const h = le([4, 0x04034b50], [2, VERSION], [2, FLAGS], [2, DEFLATED], [2, this.time], [2, this.date], [12, 0], [2, entry.name.length], [2, 0]);
     await this.put(Buffer.concat([h, entry.name]));
     return entry;
   }
@@ -128,11 +106,7 @@ export class ZipWriter {
     this.check(size, entry.name.toString('utf8'));
     this.check(this.offset, 'the archive');
     Object.assign(entry, { crc, compressed, size });
-    const d = Buffer.alloc(16);
-    d.writeUInt32LE(0x08074b50, 0);
-    d.writeUInt32LE(crc, 4);
-    d.writeUInt32LE(compressed, 8);
-    d.writeUInt32LE(size, 12);
+    const d = le([4, 0x08074b50], [4, crc], [4, compressed], [4, size]);
     await this.put(d);
     this.entries.push(entry);
   }
@@ -147,6 +121,18 @@ export class ZipWriter {
     this.offset += chunk.length;
     return this.sink.write(chunk);
   }
+}
+
+/** Little-endian fields of 2 or 4 bytes (or `[n, 0]`: n zero bytes), one after the other. */
+function le(...fields: [bytes: number, value: number][]): Buffer {
+  const b = Buffer.alloc(fields.reduce((n, [bytes]) => n + bytes, 0));
+  let at = 0;
+  for (const [bytes, value] of fields) {
+    if (bytes === 2) b.writeUInt16LE(value, at);
+    else if (bytes === 4) b.writeUInt32LE(value, at);
+    at += bytes;
+  }
+  return b;
 }
 
 /**
