@@ -9,17 +9,19 @@ import { ZipWriter, type EntryWriter } from './zip-writer.ts';
  * directory on `commit()`. Memory stays flat whatever the number of projects: a batch of rows,
  * the deflate's window and one directory entry per part.
  *
- * Why a hand-written sheet writer and zip rather than exceljs' streaming `WorkbookWriter`
- * (measured on 20,000 sandbox projects, one core, node 20): `WorkbookWriter` took 6.9 s
- * (a cell object, a style lookup and a string concatenation per cell; archiver behind it) where
- * this takes 0.45 s, and the CSV export of the same projects 0.30 s; the issue's goal is at most
- * 1.6 times the CSV export. Both keep memory flat.
+ * Why a hand-written sheet writer and zip rather than exceljs' streaming `WorkbookWriter`,
+ * measured by `npx tsx bench/export-format.ts 20000` (20,000 projects through the export engine,
+ * the same typed cells; three runs on a busy two-core machine): `WorkbookWriter` took 6.0 to
+ * 12.6 s (a cell object, a style lookup and string building per cell, archiver behind it), this
+ * writer 0.63 to 0.71 s, and the CSV export 0.26 to 0.53 s. The issue's goal is at most 1.6 times
+ * the CSV export end to end (`npm run bench -- export`, `xlsx_ratio`); `WorkbookWriter` is ten
+ * times over it before the listing is even read. Both keep memory flat.
  */
 export interface XlsxFile {
   readonly path: string;
   /** Bytes of the .xlsx written so far (compressed). */
   readonly bytesWritten: number;
-  /** Sheet rows as `SheetRows.row` made them (copied: the caller may reuse the bytes). */
+  /** Sheet rows as `SheetRows.row` made them; their bytes must stay until the next `write` resolved. */
   write(rows: Uint8Array): Promise<void>;
   commit(): Promise<void>;
   abort(): Promise<void>;
@@ -43,9 +45,8 @@ export async function openXlsxFile(file: AtomicFile, sheet: SheetRows): Promise<
     get bytesWritten() {
       return file.bytesWritten;
     },
-    // The deflate stream may hold a chunk after `write` resolved, and the export reuses its
-    // batch buffers: the stream gets a copy.
-    write: (rows) => sheetEntry.write(Buffer.from(rows)),
+    // Not copied: like AtomicFile.write, the entry reads a chunk until the next write resolved.
+    write: (rows) => sheetEntry.write(rows),
     async commit() {
       try {
         await sheetEntry.write(Buffer.from(sheet.tail(), 'utf8'));

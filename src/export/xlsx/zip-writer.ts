@@ -136,9 +136,8 @@ function le(...fields: [bytes: number, value: number][]): Buffer {
 }
 
 /**
- * One streamed entry: chunks go through a deflate stream (on the thread pool), and its output to
- * the sink in order, one write at a time. `write` resolves when the deflate stream can take
- * more, so the caller formats ahead by at most one chunk plus what the deflate holds.
+ * One streamed entry: chunks go through a deflate stream (on the thread pool, while the caller
+ * formats the next chunk), and its output to the sink in order, one write at a time.
  */
 export class EntryWriter {
   crc = 0;
@@ -148,6 +147,8 @@ export class EntryWriter {
   onEnd: () => Promise<void> = async () => {};
   private failed: unknown;
   private pending: Promise<void> = Promise.resolve();
+  /** The previous chunk's compression (a destroyed stream calls back with its error). */
+  private previous: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deflate: DeflateRaw,
@@ -165,16 +166,24 @@ export class EntryWriter {
     deflate.on('error', (err) => this.fail(new FileError(file, `cannot compress ${file}: ${err.message}`, { cause: err })));
   }
 
+  /**
+   * Queues a chunk. Resolves once the previous chunk has been compressed, so at most one chunk
+   * waits in the deflate stream while the caller fills the next one; and the chunk's bytes are
+   * read by the deflate stream until the next `write` resolved, not copied (the export's batches
+   * take turns in two buffers, as they do for `AtomicFile.write`).
+   */
   async write(chunk: Uint8Array): Promise<void> {
+    if (this.failed) throw this.failed;
+    await this.previous;
     if (this.failed) throw this.failed;
     this.crc = crc32(chunk, this.crc);
     this.size += chunk.length;
-    if (!this.deflate.write(chunk)) await this.drained();
-    if (this.failed) throw this.failed;
+    this.previous = new Promise((resolve) => this.deflate.write(chunk, () => resolve()));
   }
 
   async end(): Promise<void> {
     if (this.failed) throw this.failed;
+    await this.previous;
     await new Promise<void>((resolve, reject) => {
       this.deflate.once('end', resolve);
       // A failed write to the sink destroys the stream: 'close' without 'end'.
@@ -190,18 +199,6 @@ export class EntryWriter {
   /** Stops the deflate stream (an aborted export); what it held is dropped. */
   destroy(): void {
     this.deflate.destroy();
-  }
-
-  private drained(): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        this.deflate.off('drain', done);
-        this.deflate.off('close', done);
-        resolve();
-      };
-      this.deflate.on('drain', done);
-      this.deflate.on('close', done);
-    });
   }
 
   private fail(err: unknown): void {
