@@ -34,7 +34,7 @@ it('names columns as Excel does', () => {
 
 it('writes a row\'s text cells byte for byte as the string escaper does', () => {
   const sheet = new SheetRows();
-  const texts = ['plain', '<p>a & b</p>', 'a\r\nb', 'tab\there', ' padded ', 'keep _x0041_ as typed', '_x12', 'Müller — 東京 🏗', 'bad \uD800 pair', 'lone \uDC00', '\uFFFE\uFFFF', 'ctl \u0001\u001F', 'x'.repeat(5000) + '&'];
+  const texts = ['plain', '<p>a & b</p>', 'a\r\nb', 'tab\there', ' padded ', 'keep _x0041_ as typed', '_x12', 'Müller — 東京 🏗', 'bad \uD800 pair', 'lone \uDC00', '\uFFFE\uFFFF', 'ctl \u0001\u001F', 'x'.repeat(5000) + '&', 'Long clean text — ü, 東京 and more words '.repeat(10), 'Long text with a\nline break '.repeat(10), ' long padded text '.repeat(10)];
   for (const text of texts) {
     const xml = sheet.row({ ID: 1, NAME: text }).toString('utf8');
     expect(xml, JSON.stringify(text)).toContain(`<c><v>1</v></c>${textCellXml(text)}<c/>`);

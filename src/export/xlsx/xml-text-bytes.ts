@@ -18,10 +18,19 @@ export const MAX_BYTES_PER_UNIT = 7;
 export let lastHadBreak = false;
 
 const HEX = '0123456789ABCDEF';
+/** Below this length a loop in JavaScript beats the native encoder's call. */
+const NATIVE_FROM = 64;
+/** Anything the loop below would not copy as it is (a tab, LF or CR included: they set lastHadBreak). */
+const ANY_ESCAPE = /[&<>\x00-\x1F_\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 /** Writes `text` escaped at `at`; returns the position after it. The caller made room for `MAX_BYTES_PER_UNIT * text.length`. */
 export function writeXmlText(buf: Buffer, at: number, text: string): number {
   const n = text.length;
+  // Long text with nothing to escape (most names, addresses and notes): the native encoder.
+  if (n > NATIVE_FROM && !ANY_ESCAPE.test(text)) {
+    lastHadBreak = false;
+    return at + buf.write(text, at, 'utf8');
+  }
   let breaks = false;
   for (let i = 0; i < n; i++) {
     let c = text.charCodeAt(i);

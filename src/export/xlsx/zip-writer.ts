@@ -23,6 +23,11 @@ export interface ZipSink {
  * the main thread formats the next rows.
  */
 const LEVEL = constants.Z_BEST_SPEED;
+/**
+ * The deflate stream's output buffer: large enough for a whole compressed batch (256 KB of sheet
+ * XML deflates to about 35 KB), so each batch is one trip to the thread pool instead of several.
+ */
+const OUT_CHUNK = 128 * 1024;
 const LIMIT = 0xffff_ffff;
 /** Bit 3: sizes and CRC in a data descriptor; bit 11: the name is UTF-8. */
 const FLAGS = 0x0808;
@@ -66,7 +71,7 @@ export class ZipWriter {
   /** An entry written in chunks; the next entry may start once `end()` resolved. */
   async stream(name: string): Promise<EntryWriter> {
     const entry = await this.begin(name);
-    this.open = new EntryWriter(createDeflateRaw({ level: LEVEL, memLevel: 9 }), (chunk) => this.put(chunk), this.file);
+    this.open = new EntryWriter(createDeflateRaw({ level: LEVEL, chunkSize: OUT_CHUNK }), (chunk) => this.put(chunk), this.file);
     const writer = this.open;
     writer.onEnd = async () => {
       this.open = undefined;
