@@ -166,15 +166,12 @@ export class SheetRows {
 
   constructor() {
     // One statement per field, each reading a named property (an inline cache per field, as the
-    // CSV writer does in project-writer.ts), rather than a loop doing keyed lookups.
-    const body = FIELDS.map((name) => `${DATE_FIELDS.has(name) ? 'date' : name === 'SCOPE_OF_WORK' ? 'scope' : 'cell'}(r[${JSON.stringify(name)}]);`).join('\n');
+    // CSV writer does in project-writer.ts), rather than a loop doing keyed lookups; each calls
+    // this object's method directly (a closure in between cost a tenth of the row's time).
+    const body = FIELDS.map((name) => `w.${DATE_FIELDS.has(name) ? 'date' : name === 'SCOPE_OF_WORK' ? 'scope' : 'cell'}(r[${JSON.stringify(name)}]);`).join('\n');
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- see the comment above
-    const make = new Function('cell', 'date', 'scope', `return function writeProjectSheetRow(r) {\n${body}\n};`);
-    this.writeCells = make(
-      (v: unknown) => this.cell(v),
-      (v: unknown) => this.date(v),
-      (v: unknown) => (typeof v === 'string' ? this.text(decodePercentText(v)) : this.cell(v)),
-    ) as (record: Record<string, unknown>) => void;
+    const make = new Function('w', `return function writeProjectSheetRow(r) {\n${body}\n};`);
+    this.writeCells = make(this) as (record: Record<string, unknown>) => void;
   }
 
   /** The sheet up to and including the header row: frozen below it, each column sized to its name. */
@@ -240,6 +237,12 @@ export class SheetRows {
       default:
         this.text(String(value));
     }
+  }
+
+  /** SCOPE_OF_WORK: percent-decoded text (seed §2.1), as in the CSV. */
+  private scope(value: unknown): void {
+    if (typeof value === 'string') this.text(decodePercentText(value));
+    else this.cell(value);
   }
 
   private date(value: unknown): void {
