@@ -8,10 +8,10 @@ import { FileError } from '../../errors/index.ts';
  * per entry) is written at the end.
  *
  * Why not archiver or jszip (both installed with exceljs): jszip builds the whole archive in
- * memory, and archiver's stream-per-entry plumbing (readable-stream, zip-stream, crc32-stream)
- * costs more CPU than the deflate itself on the export's 200,000-project sheet. This is the part
- * of the format an .xlsx needs, no more: no zip64 (an entry or archive past 4 GiB is refused with
- * a message), no encryption, no comments.
+ * memory; archiver adds a stream per entry (zip-stream, crc32-stream) for what is here one
+ * entry and a few small parts, and brings no speed of its own (the deflate is node:zlib's either
+ * way). This is the part of the format an .xlsx needs, no more: no zip64 (an entry or archive
+ * past 4 GiB is refused with a message), no encryption, no comments.
  */
 export interface ZipSink {
   write(chunk: Uint8Array): Promise<void>;
