@@ -5,6 +5,10 @@
  * exportProjects engine into a temp file. Not the end-to-end export benchmark (that one needs
  * the client and the sandbox).
  *
+ * And behind the hand-written .xlsx writer (src/export/xlsx/): the engine's xlsx export against
+ * exceljs' streaming `WorkbookWriter` writing the same cells (numbers, booleans, dates, inline
+ * text), on at most 20,000 records (`WorkbookWriter` is that slow).
+ *
  *   npx tsx bench/export-format.ts [records]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -113,16 +117,16 @@ async function csvStringifyStream(): Promise<void> {
   report('csv-stringify stream', performance.now() - t, bytes);
 }
 
-async function wholeEngine(format: 'csv' | 'jsonl'): Promise<void> {
+async function wholeEngine(format: 'csv' | 'jsonl' | 'xlsx', total = TOTAL): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-export-'));
   async function* source() {
-    for (let i = 0; i < TOTAL; i++) yield records[i % DISTINCT]!;
+    for (let i = 0; i < total; i++) yield records[i % DISTINCT]!;
   }
   let peak = process.memoryUsage.rss();
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
   try {
     const r = await exportProjects(source(), { out: path.join(dir, `p.${format}`), format, myDocuments: 'exclude' });
-    report(`exportProjects ${format} to disk`, r.ms, r.bytes);
+    report(`exportProjects ${format} to disk`, r.ms * (TOTAL / total), r.bytes);
     console.log(`${''.padEnd(28)} peak RSS ${(peak / 1e6).toFixed(0)} MB (incl. ${DISTINCT} records held by the bench)`);
   } finally {
     clearInterval(timer);
@@ -134,5 +138,44 @@ handWritten();
 csvStringifySync();
 await csvStringifyStream();
 handWritten();
+/** exceljs' streaming writer, the cells typed as the engine's .xlsx types them. */
+async function exceljsWorkbookWriter(total: number): Promise<void> {
+  const { default: ExcelJS } = await import('exceljs');
+  const { excelSerial } = await import('../src/export/xlsx/sheet-rows.ts');
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-export-'));
+  const t = performance.now();
+  try {
+    const book = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path.join(dir, 'p.xlsx'), useSharedStrings: false, useStyles: true });
+    const sheet = book.addWorksheet('Projects', { views: [{ state: 'frozen', ySplit: 1 }] });
+    sheet.columns = PROJECT_FIELDS.map((f) => ({ header: f, key: f, style: f === 'LMOD' || f === 'DATE_CREATED' ? { numFmt: 'yyyy-mm-dd hh:mm' } : {} }));
+    sheet.getRow(1).font = { bold: true };
+    for (let i = 0; i < total; i++) {
+      const r = records[i % DISTINCT]!;
+      const values: Record<string, unknown> = {};
+      for (const f of PROJECT_FIELDS) {
+        const v = r[f];
+        if (f === 'LMOD' || f === 'DATE_CREATED') {
+          const serial = typeof v === 'string' ? excelSerial(v) : undefined;
+          values[f] = serial === undefined ? v : new Date(Date.UTC(1899, 11, 30) + serial * 86_400_000);
+        } else {
+          values[f] = f === 'SCOPE_OF_WORK' && typeof v === 'string' ? decodeURIComponent(v) : v;
+        }
+      }
+      sheet.addRow(values).commit();
+    }
+    sheet.commit();
+    await book.commit();
+    report('exceljs WorkbookWriter', (performance.now() - t) * (TOTAL / total), 0);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 await wholeEngine('csv');
 await wholeEngine('jsonl');
+await wholeEngine('xlsx');
+const XLSX_COMPARED = Math.min(TOTAL, 20_000);
+console.log(`\n.xlsx writers on ${XLSX_COMPARED} records (times scaled to ${TOTAL}):`);
+await wholeEngine('csv', XLSX_COMPARED);
+await wholeEngine('xlsx', XLSX_COMPARED);
+await exceljsWorkbookWriter(XLSX_COMPARED);

@@ -46,6 +46,12 @@
  *             with more detail (rounds, CPU, bytes of the change state). BENCH_PG_URL names the
  *             database (bench/lib/postgres-export.ts).
  *
+ * - xlsx (issue 27): `runExport --format xlsx` against the prerendered sandbox, compared with the
+ *             CSV export from that sandbox in the same run (`xlsx_ratio`: best against best, goal
+ *             at most 1.6; `xlsx_peak_rss_mb`, goal at most 200). The prerendered sandbox is
+ *             started for it whether or not PostgreSQL answers, and its CSV export serves both
+ *             comparisons.
+ *
  * The last stdout line is one JSON object with the figures. Goals: ratio (export / download
  * seconds, in the same run) at most 1.3 and the export's peak RSS at most 150 MB (issue 15);
  * postgres_ratio at most 1.5, postgres_unchanged_ratio at most 1.2 with 0 rows updated, the
@@ -170,7 +176,7 @@ async function naive(t: Target, out: string): Promise<Measured> {
   return { seconds: (performance.now() - started) / 1000, peak_rss_mb: peakRssMb(), bytes: 0, projects: projects.length };
 }
 
-async function exportReal(t: Target, out: string): Promise<Measured> {
+async function exportReal(t: Target, out: string, format: 'csv' | 'xlsx' = 'csv'): Promise<Measured> {
   const { ServiceClient } = await import('../src/api/index.ts');
   // run-export.ts, not the engine's index: the index pulls in the import planner too.
   const { runExport } = await import('../src/export/run-export.ts');
@@ -179,7 +185,7 @@ async function exportReal(t: Target, out: string): Promise<Measured> {
   const client = new ServiceClient({ baseUrl: t.url, email: t.email, password: t.password, apiKey: t.apiKey, acceptEncoding: t.encoding ?? 'identity', connections: 1 });
   try {
     // `all` My Documents records: the same rows as the naive pipeline writes.
-    const r = await runExport(client, { source: 'v2', includeClientSub: true, pageSize: 500, format: 'csv', myDocuments: 'all', out });
+    const r = await runExport(client, { source: 'v2', includeClientSub: true, pageSize: 500, format, myDocuments: 'all', out });
     return { seconds: (performance.now() - started) / 1000, cpu_seconds: cpuSeconds(cpu), peak_rss_mb: peakRssMb(), bytes: r.bytes, projects: r.projects };
   } finally {
     await client.close();
@@ -211,24 +217,22 @@ async function main(projects: number, runs: number, useTsx: boolean, encoding: s
   if (opened && 'unavailable' in opened) console.log(`PostgreSQL runs skipped: ${opened.unavailable}`);
   console.log(`starting the sandbox with ${projects.toLocaleString('en-US')} projects (a process of its own)…`);
   const sandbox = await child(['sandbox', String(projects)], (line) => line.startsWith('{'));
-  // The PostgreSQL runs' own sandbox serves the same records prerendered (see the module comment).
-  if (db) console.log('starting a prerendered sandbox for the PostgreSQL runs…');
-  const prerendered = db ? await child(['sandbox', String(projects), '--prerender'], (line) => line.startsWith('{')).catch(async (err: unknown) => {
+  // The .xlsx and PostgreSQL runs' own sandbox serves the same records prerendered (see the module comment).
+  console.log(`starting a prerendered sandbox for the .xlsx${db ? ' and PostgreSQL' : ''} runs…`);
+  const prerendered = await child(['sandbox', String(projects), '--prerender'], (line) => line.startsWith('{')).catch(async (err: unknown) => {
     sandbox.kill();
     throw err;
-  }) : undefined;
+  });
   try {
     const t = { ...(JSON.parse(sandbox.last) as Target), encoding };
-    const tPre = prerendered ? { ...(JSON.parse(prerendered.last) as Target), encoding } : undefined;
+    const tPre = { ...(JSON.parse(prerendered.last) as Target), encoding };
     // A sandbox's target with the bench's database, Redis and prefix.
     const withDb = (target: Target): PgTarget | undefined => (db ? { ...target, pgUrl: db.pgUrl, redisUrl: db.redisUrl, prefix: db.prefix } : undefined);
-    const pgTarget = tPre && withDb(tPre);
+    const pgTarget = withDb(tPre);
     const pgGenerating = withDb(t);
     const pgBest = {
       first: undefined as PgMeasured | undefined,
       again: undefined as PgMeasured | undefined,
-      /** The CSV export against the prerendered sandbox: the PostgreSQL runs' floor. */
-      csv: undefined as Measured | undefined,
       /** The first load against the generating sandbox (beside `best.export`). */
       generating: undefined as PgMeasured | undefined,
       peakRss: 0,
@@ -236,6 +240,8 @@ async function main(projects: number, runs: number, useTsx: boolean, encoding: s
     };
     let downloadCpu = Infinity;
     const best = { download: Infinity, naive: undefined as Measured | undefined, export: undefined as Measured | undefined };
+    /** Against the prerendered sandbox: the CSV export (the .xlsx and PostgreSQL runs' floor) and the .xlsx export. */
+    const pre = { csv: undefined as Measured | undefined, xlsx: undefined as Measured | undefined, xlsxPeakRss: 0 };
     let listingBytes = 0;
     const floor = await measure('idle', t);
     for (let run = 1; run <= runs; run++) {
@@ -251,30 +257,36 @@ async function main(projects: number, runs: number, useTsx: boolean, encoding: s
         if (!best.naive || n.seconds < best.naive.seconds) best.naive = n;
         naiveLine = `, naive ${n.seconds.toFixed(2)} s (${n.peak_rss_mb} MB)`;
       }
+      const csv = await measure('export', tPre, path.join(dir, 'export-prerendered.csv'));
+      const xlsx = await measure('export-xlsx', tPre, path.join(dir, 'export-prerendered.xlsx'));
+      if (!pre.csv || csv.seconds < pre.csv.seconds) pre.csv = csv;
+      if (!pre.xlsx || xlsx.seconds < pre.xlsx.seconds) pre.xlsx = xlsx;
+      pre.xlsxPeakRss = Math.max(pre.xlsxPeakRss, xlsx.peak_rss_mb);
+      const xlsxLine = `; prerendered sandbox: export ${csv.seconds.toFixed(2)} s, xlsx ${xlsx.seconds.toFixed(2)} s (${xlsx.peak_rss_mb} MB, ${(xlsx.bytes / 1e6).toFixed(1)} MB)`;
       let pgLine = '';
-      if (db && pgTarget && pgGenerating && tPre) {
+      if (db && pgTarget && pgGenerating) {
         const pg = async (target: PgTarget) => JSON.parse((await child(['pg', JSON.stringify(target), path.join(dir, 'pg.csv')])).last) as PgMeasured;
         await db.reset();
         const generating = await pg(pgGenerating);
-        const csv = await measure('export', tPre, path.join(dir, 'export-prerendered.csv'));
         await db.reset();
         const first = await pg(pgTarget);
         const again = await pg(pgTarget);
         if (!pgBest.generating || generating.seconds < pgBest.generating.seconds) pgBest.generating = generating;
-        if (!pgBest.csv || csv.seconds < pgBest.csv.seconds) pgBest.csv = csv;
         if (!pgBest.first || first.seconds < pgBest.first.seconds) pgBest.first = first;
         if (!pgBest.again || again.seconds < pgBest.again.seconds) pgBest.again = again;
         pgBest.peakRss = Math.max(pgBest.peakRss, generating.peak_rss_mb, first.peak_rss_mb, again.peak_rss_mb);
         pgBest.unchangedTouched += (again.inserted ?? 0) + (again.updated ?? 0) + (again.removed ?? 0);
         pgLine =
-          `, postgres ${generating.seconds.toFixed(2)} s; prerendered sandbox: export ${csv.seconds.toFixed(2)} s, ` +
+          `, postgres ${generating.seconds.toFixed(2)} s; prerendered sandbox: ` +
           `postgres ${first.seconds.toFixed(2)} s (${first.peak_rss_mb} MB, ${first.inserted} inserted), unchanged ${again.seconds.toFixed(2)} s (${again.peak_rss_mb} MB, ${again.updated} updated)`;
       }
-      console.log(`run ${run}/${runs}: download ${d.seconds.toFixed(2)} s, export ${e.seconds.toFixed(2)} s (${e.peak_rss_mb} MB)${naiveLine}${pgLine}`);
+      console.log(`run ${run}/${runs}: download ${d.seconds.toFixed(2)} s, export ${e.seconds.toFixed(2)} s (${e.peak_rss_mb} MB)${naiveLine}${xlsxLine}${pgLine}`);
     }
     const pgFirst = pgBest.first;
     const pgAgain = pgBest.again;
-    const pgCsv = pgBest.csv;
+    const pgCsv = pre.csv;
+    const xlsxRun = pre.xlsx!;
+    const xlsxRatio = xlsxRun.seconds / pre.csv!.seconds;
     const pgGen = pgBest.generating;
     const pgRows = db && pgFirst ? await db.tableRows() : undefined;
     const naiveRun = best.naive;
@@ -293,13 +305,13 @@ async function main(projects: number, runs: number, useTsx: boolean, encoding: s
       `ratio export / download: ${ratio.toFixed(3)} (goal <= 1.3); export peak RSS ${exportRun.peak_rss_mb} MB (goal <= 150 MB)` +
         (same === undefined ? '; CSV not compared (--naive compares it)' : `; CSV identical to the naive pipeline's: ${same ? 'yes' : 'NO'}`),
     );
+    console.log('prerendered sandbox (the service\'s CPU time off the two cores):');
+    console.log(`${'export'.padEnd(10)} ${pre.csv!.seconds.toFixed(2).padStart(8)} ${`${pre.csv!.peak_rss_mb} MB`.padStart(10)}   CPU ${pre.csv!.cpu_seconds!.toFixed(2)} s`);
+    console.log(`${'xlsx'.padEnd(10)} ${xlsxRun.seconds.toFixed(2).padStart(8)} ${`${xlsxRun.peak_rss_mb} MB`.padStart(10)}   CPU ${xlsxRun.cpu_seconds!.toFixed(2)} s, ${(xlsxRun.bytes / 1e6).toFixed(1)} MB written`);
+    console.log(`ratio xlsx / export: ${xlsxRatio.toFixed(3)} (goal <= 1.6); xlsx peak RSS ${pre.xlsxPeakRss} MB (goal <= 200 MB)`);
     if (pgFirst && pgAgain && pgCsv && pgGen) {
       console.log(
         `${'postgres'.padEnd(10)} ${pgGen.seconds.toFixed(2).padStart(8)} ${`${pgGen.peak_rss_mb} MB`.padStart(10)}   CPU ${pgGen.cpu_s.toFixed(2)} s, against the generating sandbox: ${(pgGen.seconds / exportRun.seconds).toFixed(3)} x the export`,
-      );
-      console.log('prerendered sandbox (the service\'s CPU time off the two cores):');
-      console.log(
-        `${'export'.padEnd(10)} ${pgCsv.seconds.toFixed(2).padStart(8)} ${`${pgCsv.peak_rss_mb} MB`.padStart(10)}   CPU ${pgCsv.cpu_seconds!.toFixed(2)} s`,
       );
       console.log(
         `${'postgres'.padEnd(10)} ${pgFirst.seconds.toFixed(2).padStart(8)} ${`${pgFirst.peak_rss_mb} MB`.padStart(10)}   CPU ${pgFirst.cpu_s.toFixed(2)} s, ${pgFirst.inserted} rows inserted into an empty table (${pgRows} in it)`,
@@ -319,6 +331,11 @@ async function main(projects: number, runs: number, useTsx: boolean, encoding: s
         seconds: Number(exportRun.seconds.toFixed(2)),
         download_seconds: Number(best.download.toFixed(2)),
         export_cpu_seconds: Number(exportRun.cpu_seconds!.toFixed(2)),
+        xlsx_ratio: Number(xlsxRatio.toFixed(3)),
+        xlsx_peak_rss_mb: pre.xlsxPeakRss,
+        xlsx_seconds: Number(xlsxRun.seconds.toFixed(2)),
+        xlsx_csv_seconds: Number(pre.csv!.seconds.toFixed(2)),
+        xlsx_mb: Number((xlsxRun.bytes / 1e6).toFixed(1)),
         download_cpu_seconds: Number(downloadCpu.toFixed(2)),
         ...(pgFirst && pgAgain && pgCsv && pgGen
           ? {
@@ -345,9 +362,9 @@ async function main(projects: number, runs: number, useTsx: boolean, encoding: s
     );
   } finally {
     sandbox.kill();
-    prerendered?.kill();
+    prerendered.kill();
     await sandbox.done.catch(() => {});
-    await prerendered?.done.catch(() => {});
+    await prerendered.done.catch(() => {});
     await db?.close();
     await rm(dir, { recursive: true, force: true });
   }
@@ -367,6 +384,9 @@ switch (role) {
     break;
   case 'export':
     emit(await exportReal(JSON.parse(rest[0]!) as Target, rest[1]!));
+    break;
+  case 'export-xlsx':
+    emit(await exportReal(JSON.parse(rest[0]!) as Target, rest[1]!, 'xlsx'));
     break;
   case 'idle':
     emit(await idle());

@@ -12,7 +12,7 @@ export const exportJobData = z.object({
   source: z.enum(['v2', 'paged']).default('v2'),
   includeClientSub: z.boolean().default(true),
   pageSize: z.number().int().min(1).max(10_000).default(500),
-  format: z.enum(['csv', 'jsonl']).default('csv'),
+  format: z.enum(['csv', 'jsonl', 'xlsx']).default('csv'),
   myDocuments: z.enum(['exclude', 'official', 'all']).default('exclude'),
   /** Exact output path; when absent the file is `projects-YYYY-MM-DD.<ext>` in `outDir`. */
   out: z.string().optional(),

@@ -47,10 +47,10 @@ it('names the default file after the local date of the run', () => {
 
 it('refuses an unknown format or My Documents mode before creating anything', async () => {
   async function* none() {}
-  const out = path.join(dir, 'p.xlsx');
+  const out = path.join(dir, 'p.ods');
   await expect(
-    exportProjects(none(), { out, format: 'xlsx' as 'csv', myDocuments: 'exclude' }),
-  ).rejects.toMatchObject({ code: 'BUILDSYNC_USAGE', message: 'unknown export format "xlsx"; use csv or jsonl' });
+    exportProjects(none(), { out, format: 'ods' as 'csv', myDocuments: 'exclude' }),
+  ).rejects.toMatchObject({ code: 'BUILDSYNC_USAGE', message: 'unknown export format "ods"; use csv, jsonl or xlsx' });
   await expect(
     exportProjects(none(), { out, format: 'csv', myDocuments: 'some' as 'all' }),
   ).rejects.toMatchObject({ code: 'BUILDSYNC_USAGE' });

@@ -42,7 +42,7 @@ export async function dashboardCommand(ctx: CommandContext, flags: DashboardFlag
     }
     throw err;
   }
-  ctx.out(`dashboard on ${dashboard.url}/queues (budgets: ${dashboard.url}/budget${flags.allowImports ? `; imports: ${dashboard.url}/import` : ''})${flags.allowActions ? '' : '; read-only'}${auth ? `; user ${auth.user}` : ''}`);
+  ctx.out(`dashboard on ${dashboard.url}/queues (budgets: ${dashboard.url}/budget${flags.allowImports ? `; imports: ${dashboard.url}/import; exports: ${dashboard.url}/export` : ''})${flags.allowActions ? '' : '; read-only'}${auth ? `; user ${auth.user}` : ''}`);
   ctx.out('press Ctrl-C to stop');
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();

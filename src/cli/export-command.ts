@@ -31,7 +31,7 @@ export interface ExportJson {
   status: 'done' | 'submitted' | 'failed';
   jobId: string | null;
   path: string | null;
-  format: 'csv' | 'jsonl';
+  format: 'csv' | 'jsonl' | 'xlsx';
   projects: number | null;
   bytes: number | null;
   seconds: number | null;
@@ -44,7 +44,7 @@ export interface ExportJson {
 }
 
 export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFlags): Promise<number> {
-  const options = parseExportOptions(flags);
+  const options = parseExportOptions(flags, flags.out);
   // `--out -`: the file on standard output. Standard output exists only in this process, so the
   // export runs here (as with --no-queue) into a private temporary file, which is copied to
   // stdout once complete: a failed export writes nothing there, as it leaves no file.

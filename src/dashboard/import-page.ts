@@ -37,6 +37,7 @@ import { applyEdits, type CellEdit } from './cell-edits.ts';
 import { PageError, pageErrorHandler, scrub } from './http-errors.ts';
 import { renderImportPage } from './import-html.ts';
 import { nothingToFixPage, rowsToFixText } from './rows-to-fix.ts';
+import { sameOrigin } from './same-origin.ts';
 import { IMPORT_PAGE_DEFAULTS, safeName, uploadKeepMs, UploadStore } from './upload-store.ts';
 
 export { IMPORT_PAGE_DEFAULTS, uploadKeepMs };
@@ -76,25 +77,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
 
   const router = express.Router();
 
-  /** No DNS rebinding: the Host header must name this dashboard. For POSTs, the Origin must too. */
-  router.use((req, res, next) => {
-    const host = (req.headers.host ?? '').toLowerCase();
-    if (!opts.ownHosts().includes(host)) {
-      res.status(403).type('text/plain').send('403: this request was not addressed to the dashboard\'s own address\n');
-      return;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      const origin = req.headers.origin;
-      if (origin === undefined || origin.toLowerCase() !== `http://${host}`) {
-        res.status(403).type('text/plain').send('403: cross-origin request refused\n');
-        return;
-      }
-    } else if (req.headers['sec-fetch-site'] === 'cross-site') {
-      res.status(403).type('text/plain').send('403: cross-origin request refused\n');
-      return;
-    }
-    next();
-  });
+  router.use(sameOrigin(opts.ownHosts));
 
   router.get('/', (req, res, next) => {
     (async () => {

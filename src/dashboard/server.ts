@@ -11,13 +11,15 @@ import { requireAuthOffLoopback } from './bind-rule.ts';
 import { boardRouter } from './board.ts';
 import { collectBudget } from './budget-data.ts';
 import { renderBudgetPage } from './budget-page.ts';
+import { exportRouter } from './export-page.ts';
 import { importRouter, uploadKeepMs, type ImportPageOptions } from './import-page.ts';
 import { DASHBOARD_DEFAULTS, type Dashboard, type DashboardOptions } from './dashboard-options.ts';
 
 /**
  * Serves bull-board over the three queues at `/queues` and the budget page at `/budget`
- * (`/budget.json` for scripts); `/` leads to the queues. Resolves once listening. Refuses an
- * address other than loopback without basic auth (bind-rule.ts).
+ * (`/budget.json` for scripts); `/` leads to the queues; with `allowImports` the import page at
+ * `/import` and the export page at `/export`. Resolves once listening. Refuses an address other
+ * than loopback without basic auth (bind-rule.ts).
  */
 export async function startDashboard(opts: DashboardOptions & ImportPageOptions): Promise<Dashboard> {
   const prefix = opts.prefix ?? DASHBOARD_DEFAULTS.prefix;
@@ -42,6 +44,10 @@ export async function startDashboard(opts: DashboardOptions & ImportPageOptions)
   const imports = opts.allowImports
     ? importRouter({ redis, prefix, queues, env, timeScale: opts.timeScale, maxUploadMb: opts.maxUploadMb, uploadDir: opts.uploadDir, ownHosts: () => ownHosts, log: opts.log })
     : undefined;
+  // `--allow-imports` allows the page actions that send records or produce files: the export page too.
+  const exports = opts.allowImports
+    ? exportRouter({ redis, prefix, env, timeScale: opts.timeScale, keepMs: uploadKeepMs(env), ownHosts: () => ownHosts, log: opts.log })
+    : undefined;
   const app = express();
   app.disable('x-powered-by');
   if (opts.auth) app.use(basicAuth(opts.auth.user, opts.auth.password));
@@ -57,6 +63,7 @@ export async function startDashboard(opts: DashboardOptions & ImportPageOptions)
     );
   });
   if (imports) app.use('/import', imports.router);
+  if (exports) app.use('/export', exports.router);
   app.use(boardPath, boardRouter(queues.all(), { basePath: boardPath, allowActions: opts.allowActions ?? false, budgetPath }));
   app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     const e = coerceError(err);
@@ -70,6 +77,7 @@ export async function startDashboard(opts: DashboardOptions & ImportPageOptions)
     await once(server, 'listening');
   } catch (err) {
     await imports?.close().catch(() => {});
+    await exports?.close().catch(() => {});
     await closeData().catch(() => {});
     throw err;
   }
@@ -92,6 +100,7 @@ export async function startDashboard(opts: DashboardOptions & ImportPageOptions)
       setTimeout(() => server.closeAllConnections(), 1_000).unref();
       await closed;
       await imports?.close().catch((err: unknown) => (first ??= err));
+      await exports?.close().catch((err: unknown) => (first ??= err));
       await closeData().catch((err: unknown) => (first ??= err));
       if (first) throw first;
     },

@@ -4,8 +4,10 @@ import { writeFileAtomically } from '../atomic-file.ts';
 import { PROJECT_CSV_HEADER, projectCsvRowBytes } from './project-writer.ts';
 import { RowBatch } from './row-batch.ts';
 import { InterruptedError, UsageError } from '../errors/index.ts';
+import { SheetRows, XLSX_MAX_ROWS } from './xlsx/sheet-rows.ts';
+import { openXlsxFile } from './xlsx/xlsx-file.ts';
 
-export type ExportFormat = 'csv' | 'jsonl';
+export type ExportFormat = 'csv' | 'jsonl' | 'xlsx';
 
 /**
  * Which "My Documents" pseudo-projects (seed §1) go into the export.
@@ -40,6 +42,8 @@ export interface ExportOptions {
   signal?: AbortSignal;
   /** Called each time a batch reaches the file, and once at the end with the totals. */
   onProgress?: (p: { projects: number; bytes: number }) => void;
+  /** The most projects an .xlsx takes (tests lower it). @defaultValue XLSX_MAX_ROWS, Excel's 1,048,575 data rows */
+  xlsxMaxRows?: number;
 }
 
 export interface ExportResult {
@@ -68,7 +72,7 @@ export function isMyDocuments(record: Record<string, unknown>): boolean {
 }
 
 /**
- * `exports/projects-YYYY-MM-DD.csv` (or `.jsonl`), dated by the local calendar day of `date`
+ * `exports/projects-YYYY-MM-DD.csv` (or `.jsonl`, `.xlsx`), dated by the local calendar day of `date`
  * (CONTRACT.md §2).
  */
 export function defaultExportPath(format: ExportFormat, date: Date = new Date(), dir = 'exports'): string {
@@ -77,7 +81,7 @@ export function defaultExportPath(format: ExportFormat, date: Date = new Date(),
 }
 
 /**
- * Writes every record of `source` to `opts.out`, as CSV or JSON Lines (CONTRACT.md §2, §5). The
+ * Writes every record of `source` to `opts.out`, as CSV, JSON Lines or .xlsx (CONTRACT.md §2, §5). The
  * file appears only when complete; on any failure or abort nothing is left at `opts.out` (an
  * earlier file there stays until a successful export replaces it) and no temporary file remains.
  *
@@ -98,9 +102,12 @@ export async function exportProjects(
 
   const out = opts.out ?? 'the export';
   const sinks = opts.sinks ?? [];
-  const format: (record: Record<string, unknown>) => string | Uint8Array = opts.out === null ? noRow : opts.format === 'csv' ? projectCsvRowBytes : jsonLine;
+  const sheet = opts.format === 'xlsx' && opts.out !== null ? new SheetRows() : undefined;
+  const maxRows = sheet ? (opts.xlsxMaxRows ?? XLSX_MAX_ROWS) : Infinity;
+  const format: (record: Record<string, unknown>) => string | Uint8Array =
+    opts.out === null ? noRow : sheet ? (record) => sheet.row(record) : opts.format === 'csv' ? projectCsvRowBytes : jsonLine;
   const myDocuments = new MyDocumentsPolicy(opts.myDocuments);
-  const file = opts.out === null ? NO_FILE : await writeFileAtomically(opts.out);
+  const file = opts.out === null ? NO_FILE : sheet ? await openXlsxFile(await writeFileAtomically(opts.out), sheet) : await writeFileAtomically(opts.out);
   const records = readRecords(source, signal, out);
   // Returns a promise only when a sink needs the export to wait: most records go through
   // without one (an async function per record costs a promise and a microtask each).
@@ -127,6 +134,8 @@ export async function exportProjects(
       if (next.done) break;
       const record = next.value;
       if (isMyDocuments(record) && !myDocuments.admit(record)) continue;
+      // Stops as soon as the sheet is full, rather than listing the rest for nothing.
+      if (projects >= maxRows) throw tooManyRows(out, maxRows);
       batch.add(format(record));
       projects++;
       const wait = toSinks(record);
@@ -134,6 +143,7 @@ export async function exportProjects(
       if (batch.full || (opts.out === null && projects % 1000 === 0)) await flush();
     }
     for (const record of myDocuments.heldBack()) {
+      if (projects >= maxRows) throw tooManyRows(out, maxRows);
       batch.add(format(record));
       projects++;
       const wait = toSinks(record);
@@ -161,19 +171,26 @@ export async function exportProjects(
   };
 }
 
-const FORMATS: readonly string[] = ['csv', 'jsonl'] satisfies ExportFormat[];
+const FORMATS: readonly string[] = ['csv', 'jsonl', 'xlsx'] satisfies ExportFormat[];
 const MY_DOCUMENTS_MODES: readonly string[] = ['exclude', 'official', 'all'] satisfies MyDocumentsMode[];
 
 /** The CLI validates its flags; this catches a caller (a job's data) that did not. */
 function checkOptions(opts: ExportOptions): void {
   if (!FORMATS.includes(opts.format)) {
-    throw new UsageError(`unknown export format ${JSON.stringify(opts.format)}; use csv or jsonl`);
+    throw new UsageError(`unknown export format ${JSON.stringify(opts.format)}; use csv, jsonl or xlsx`);
   }
   if (!MY_DOCUMENTS_MODES.includes(opts.myDocuments)) {
     throw new UsageError(
       `unknown --my-documents value ${JSON.stringify(opts.myDocuments)}; use exclude, official or all`,
     );
   }
+}
+
+/** More projects than a sheet holds: the user's choice of format, so exit 2 (README, .xlsx). */
+function tooManyRows(out: string, max: number): UsageError {
+  return new UsageError(
+    `more than ${max.toLocaleString('en-US')} projects: an .xlsx sheet holds at most ${max.toLocaleString('en-US')} rows below its header (Excel's limit), so ${out} was not written; export as csv or jsonl instead`,
+  );
 }
 
 function noRow(): string {

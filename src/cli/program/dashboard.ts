@@ -11,7 +11,7 @@ export function registerDashboard(program: Command): void {
     .option('--port <port>', 'port to listen on', '3000')
     .option('--host <host>', 'address to bind; anything but loopback needs --auth-user and --auth-password-env', '127.0.0.1')
     .option('--allow-actions', 'let the dashboard retry, remove, promote and pause jobs and queues')
-    .option('--allow-imports', 'serve the import page at /import')
+    .option('--allow-imports', 'allow the page actions that send records or produce files: the import page at /import and the export page at /export')
     .option('--max-upload-mb <mb>', 'with --allow-imports: the largest file the import page accepts, in MB', '50')
     .option('--auth-user <user>', 'require HTTP Basic authentication with this user name')
     .option('--auth-password-env <VAR>', 'the environment variable holding the password for --auth-user (never the password itself)')
@@ -19,7 +19,7 @@ export function registerDashboard(program: Command): void {
       'after',
       examples([
         'buildsync dashboard                                  # http://127.0.0.1:3000/queues, read-only',
-        'buildsync dashboard --allow-imports                  # and the import page at /import',
+        'buildsync dashboard --allow-imports                  # and the import page at /import, the export page at /export',
         'DASH_PASSWORD=… buildsync dashboard --host 0.0.0.0 --auth-user ops --auth-password-env DASH_PASSWORD',
       ]),
     )

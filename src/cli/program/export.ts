@@ -14,7 +14,7 @@ export function registerExport(program: Command): void {
     exp
       .command('projects')
       .description('write every visible project to one file, which appears only when complete')
-      .option('--out <path>', 'output file, or - for standard output (default exports/projects-YYYY-MM-DD.csv or .jsonl)'),
+      .option('--out <path>', 'output file, or - for standard output (default exports/projects-YYYY-MM-DD.csv, .jsonl or .xlsx); a name ending in .xlsx writes a workbook'),
   )
     .option('--no-queue', 'run the export in this process without Redis')
     .option('--detach', 'submit the job, print its id and return')
@@ -24,6 +24,7 @@ export function registerExport(program: Command): void {
       examples([
         'buildsync export projects                                   # exports/projects-YYYY-MM-DD.csv',
         'buildsync export projects --format jsonl --out all.jsonl',
+        'buildsync export projects --out projects.xlsx                # a workbook for Excel: typed cells, one sheet Projects',
         'buildsync export projects --source paged --page-size 500 --my-documents official',
         'buildsync export projects --include-client-sub no --no-queue   # no Redis needed',
         'buildsync export projects --out - > projects.csv            # the file on standard output',
@@ -37,7 +38,7 @@ export function registerExport(program: Command): void {
           status: 'failed',
           jobId: null,
           path: null,
-          format: flags.format === 'jsonl' ? 'jsonl' : 'csv',
+          format: flags.format === 'jsonl' || flags.format === 'xlsx' ? flags.format : flags.format === undefined && /\.xlsx$/i.test(flags.out ?? '') ? 'xlsx' : 'csv',
           projects: null,
           bytes: null,
           seconds: null,

@@ -13,7 +13,7 @@ export function registerSchedule(program: Command): void {
   addExportOptions(
     schedule
       .command('export-projects')
-      .description('create or update a schedule that exports projects to DIR/projects-YYYY-MM-DD.csv')
+      .description('create or update a schedule that exports projects to DIR/projects-YYYY-MM-DD.csv (.jsonl, .xlsx)')
       .requiredOption('--cron <expr>', 'cron expression (minute hour day-of-month month day-of-week), e.g. "0 2 * * *" for 02:00 every night')
       .option('--tz <zone>', 'IANA time zone of the cron expression, e.g. America/Chicago (default: the worker\'s)')
       .option('--out-dir <dir>', 'folder for the dated files', 'exports')
@@ -25,6 +25,7 @@ export function registerSchedule(program: Command): void {
         'buildsync schedule export-projects --cron "0 2 * * *"                       # 02:00 every night',
         'buildsync schedule export-projects --cron "30 6 * * 1-5" --tz America/Chicago --out-dir /srv/exports',
         'buildsync schedule export-projects --cron "0 3 * * *" --format jsonl --name nightly-jsonl',
+        'buildsync schedule export-projects --cron "0 6 * * 1-5" --format xlsx --name office-xlsx   # a workbook for Excel',
       ]),
     )
     .action(action(async (ctx, flags: ScheduleFlags) => (await import('../schedule-command.ts')).upsertSchedule(ctx, flags)));

@@ -1,0 +1,85 @@
+/**
+ * The export page (README, "The export page"): `/export` beside the import page, served with
+ * `buildsync dashboard --allow-imports`. Two buttons start an export of the account's projects
+ * (`POST /export/run`), which the dashboard runs itself (export-runs.ts); the page follows it by
+ * polling `/export/status.json` and then offers the file at `/export/download`. The same Host and
+ * Origin checks as the import page (same-origin.ts); basic auth is the dashboard's, before it.
+ */
+import { createReadStream } from 'node:fs';
+import express from 'express';
+import type { Logger } from 'pino';
+import type { Env } from '../config.ts';
+import type { RedisConnection } from '../redis-layout.ts';
+import { listAccounts } from './accounts.ts';
+import { renderExportPage } from './export-html.ts';
+import { ExportRuns } from './export-runs.ts';
+import { PageError, pageErrorHandler } from './http-errors.ts';
+import { sameOrigin } from './same-origin.ts';
+
+export interface ExportRouterOptions {
+  redis: RedisConnection;
+  prefix: string;
+  env: Env;
+  timeScale?: number;
+  /** How long a finished file waits for its download. */
+  keepMs: number;
+  /** The `host:port` values this dashboard answers to (known once it listens). */
+  ownHosts: () => readonly string[];
+  log?: Logger;
+}
+
+const TYPES = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv; charset=utf-8',
+} as const;
+
+export function exportRouter(opts: ExportRouterOptions): { router: express.Router; close(): Promise<void> } {
+  const runs = new ExportRuns({ redis: opts.redis, prefix: opts.prefix, env: opts.env, timeScale: opts.timeScale, keepMs: opts.keepMs, log: opts.log });
+  const router = express.Router();
+  router.use(sameOrigin(opts.ownHosts));
+
+  router.get('/', (_req, res, next) => {
+    listAccounts(opts.env, opts.redis, opts.prefix).then(
+      (accounts) => res.set('Cache-Control', 'no-store').type('html').send(renderExportPage({ accounts })),
+      next,
+    );
+  });
+
+  router.post('/run', express.json({ limit: '4kb' }), (req, res, next) => {
+    (async () => {
+      const body = req.body as { format?: unknown; account?: unknown };
+      if (body.format !== 'xlsx' && body.format !== 'csv') throw new PageError(400, 'choose Export projects (.xlsx) or Export projects (.csv)');
+      const accounts = await listAccounts(opts.env, opts.redis, opts.prefix);
+      if (typeof body.account !== 'string' || !accounts.includes(body.account)) throw new PageError(400, 'choose one of the configured accounts');
+      const run = await runs.start(body.account, body.format);
+      res.status(202).json(run);
+    })().catch(next);
+  });
+
+  router.get('/status.json', (req, res, next) => {
+    const run = runs.get(req.query.id);
+    if (!run) {
+      next(new PageError(404, 'this export is unknown or its file has expired; export again'));
+      return;
+    }
+    const { file: _file, ...shown } = run;
+    res.set('Cache-Control', 'no-store').json({ ...shown, done: run.state !== 'running' });
+  });
+
+  router.get('/download', (req, res, next) => {
+    const run = runs.get(req.query.id);
+    if (!run || run.state === 'failed') {
+      next(new PageError(404, 'this export is unknown, failed or its file has expired; export again'));
+      return;
+    }
+    if (run.state !== 'done' || !run.file) {
+      next(new PageError(409, 'the export is still running; download it once it is done'));
+      return;
+    }
+    res.set({ 'Content-Type': TYPES[run.format as keyof typeof TYPES], 'Content-Disposition': `attachment; filename="${run.name}"`, 'Cache-Control': 'no-store' });
+    createReadStream(run.file).on('error', next).pipe(res);
+  });
+
+  router.use(pageErrorHandler({ maxBytes: 4096, log: opts.log }));
+  return { router, close: () => runs.close() };
+}
