@@ -8,12 +8,13 @@ import type { CellValue } from '../../tables/index.ts';
 
 export type TotalLabel = { grand: true; name: undefined } | { grand: false; name: string | undefined };
 
+const TOTAL_WORD = /total/i;
 const BUILT_IN = /^(grand[\s_-]*total|sub[\s-]?total|total|invoice\s+total)(?![a-z0-9])/i;
 
-/** A key compared as a person reads it: case, leading, trailing and repeated spaces (no-break ones too) ignored. */
-export function readKey(text: string): string {
-  return text.replace(/[\s\u00a0]+/g, ' ').trim().toLowerCase();
-}
+/** A key compared as a person reads it: the one rule of every record key (values/key-text.ts). */
+import { keyText as readKey } from '../../values/key-text.ts';
+
+export { readKey };
 
 /** `02 - Demolition` → `Demolition`: a section's name without its number. */
 export function withoutNumber(text: string): string {
@@ -30,6 +31,9 @@ export class TotalLabels {
   /** The label a cell holds, or undefined when it is no total's label. */
   of(cell: CellValue): TotalLabel | undefined {
     if (typeof cell !== 'string' || cell.length === 0) return undefined;
+    // Nearly every row is no total: the built-in labels all hold "total", so without labels of the
+    // mapping's own a cell without it is decided before any other work.
+    if (this.extra.length === 0 && !TOTAL_WORD.test(cell)) return undefined;
     const text = cell.replace(/[\s\u00a0]+/g, ' ').trim();
     let rest: string | undefined;
     let grand = false;

@@ -69,6 +69,14 @@ export class Totals {
   /** Estimates: the estimate of the last row that named one. */
   private estimate = '';
   private estimateShown = '';
+  /** Estimates: the project and name cells of the last row (`noteEstimate`), and the keys of the current estimate's levels. */
+  private lastName: CellValue | undefined = undefined;
+  private lastProjects: CellValue[] = [];
+  private estimateKeys: string[] = [];
+  /** Estimates: the last level of each kind a row added to (`level$`). */
+  private readonly lastLevel: Partial<Record<'e' | 'c' | 's', { est: string; cell: CellValue; sum: Sum }>> = {};
+  /** A total row has been met: from then on every level is kept. */
+  private sawTotal = false;
 
   readonly classify: RowRule = { apply: (row, ctx) => this.recognise(row, ctx) };
   readonly observe: RowRule = { apply: (row, ctx) => (this.add(row, ctx.splitOf), true) };
@@ -92,6 +100,7 @@ export class Totals {
     const label = this.labelOf(row);
     if (!byFormula && label === undefined) return true;
     ctx.total = true;
+    this.sawTotal = true;
     if (this.setup.kind === 'bills') ctx.totalRef = this.billNamed(row, label?.label);
     if (this.setup.rules === undefined) return false;
     const shown = label === undefined ? 'a row of SUM formulas' : JSON.stringify(label.text);
@@ -140,50 +149,86 @@ export class Totals {
   /** A row that stays: its amount counts toward every level that holds it. */
   private add(row: SourceRow, splitOf: string | undefined): void {
     if (this.setup.rules === undefined) return;
-    const amount = this.amountOf(row);
+    const amount = this.amountOf(row) ?? 0;
     const line = row.line;
-    const into = (key: string, name: string): void => {
-      let s = this.byKey.get(key);
-      if (s === undefined) this.byKey.set(key, (s = { sum: 0, last: undefined, name: flat(name) }));
-      s.sum += amount ?? 0;
-      s.last = line;
-    };
     if (this.setup.kind === 'bills') {
       const ref = this.setup.sumsByBill === false ? undefined : (splitOf ?? text(cellOf(this.ref, row.values)));
-      if (ref !== undefined) into(`b\0${readKey(ref)}`, ref);
+      if (ref !== undefined) addTo(this.sumOf(`b\0${readKey(ref)}`, ref), amount, line);
       const vendor = text(cellOf(this.vendor, row.values));
-      if (vendor !== undefined) into(`v\0${readKey(vendor)}`, vendor);
+      if (vendor !== undefined) addTo(this.sumOf(`v\0${readKey(vendor)}`, vendor), amount, line);
     } else {
       this.noteEstimate(row);
       const est = this.estimate;
-      into(`e\0${est}`, this.estimateShown);
-      const cat = text(cellOf(this.category, row.values));
+      const whole = this.level$('e', est, this.estimateShown);
+      if (whole !== undefined) addTo(whole, amount, line);
+      const cat = this.level$('c', est, cellOf(this.category, row.values));
       if (cat !== undefined) {
-        into(`${est}\0c:${readKey(cat)}`, cat);
-        const bare = readKey(withoutNumber(cat));
-        if (bare !== readKey(cat)) this.byKey.set(`${est}\0c:${bare}`, this.byKey.get(`${est}\0c:${readKey(cat)}`)!);
-        const sub = text(cellOf(this.subcategory, row.values));
-        if (sub !== undefined) {
-          into(`${est}\0s:${readKey(sub)}`, sub);
-          const bareSub = readKey(withoutNumber(sub));
-          if (bareSub !== readKey(sub)) this.byKey.set(`${est}\0s:${bareSub}`, this.byKey.get(`${est}\0s:${readKey(sub)}`)!);
+        addTo(cat, amount, line);
+        const sub = this.level$('s', est, cellOf(this.subcategory, row.values));
+        if (sub !== undefined) addTo(sub, amount, line);
+      }
+    }
+    addTo(this.closing, amount, line);
+    addTo(this.grand, amount, line);
+  }
+
+  private sumOf(key: string, name: string): Sum {
+    let s = this.byKey.get(key);
+    if (s === undefined) this.byKey.set(key, (s = { sum: 0, last: undefined, name: flat(name) }));
+    return s;
+  }
+
+  /**
+   * The sum of one level of the current estimate (`e` the estimate, `c` a category, `s` a
+   * subcategory), made on first use; a category or subcategory written with its section number
+   * (`02 - Demolition`) is also found by its bare name. Consecutive rows of one level (the rule)
+   * reuse the last one found without building its key again.
+   */
+  private level$(kind: 'e' | 'c' | 's', est: string, cell: CellValue): Sum | undefined {
+    const last = this.lastLevel[kind];
+    if (last !== undefined && last.est === est && last.cell === cell) return last.sum;
+    const shown = text(cell);
+    if (shown === undefined) return undefined;
+    const key = kind === 'e' ? `e\0${est}` : `${est}\0${kind}:${readKey(shown)}`;
+    let sum = this.byKey.get(key);
+    if (sum === undefined) {
+      this.byKey.set(key, (sum = { sum: 0, last: undefined, name: flat(shown) }));
+      this.estimateKeys.push(key);
+      if (kind !== 'e') {
+        const bare = `${est}\0${kind}:${readKey(withoutNumber(shown))}`;
+        if (bare !== key) {
+          this.byKey.set(bare, sum);
+          this.estimateKeys.push(bare);
         }
       }
     }
-    this.closing.sum += amount ?? 0;
-    this.closing.last = line;
-    this.grand.sum += amount ?? 0;
-    this.grand.last = line;
+    this.lastLevel[kind] = { est, cell, sum };
+    return sum;
   }
 
   private noteEstimate(row: SourceRow): void {
+    // Most rows repeat the project and name of the row above: compared as read, not rebuilt.
+    const name = cellOf(this.name, row.values);
+    let same = name === this.lastName;
+    for (let i = 0; same && i < this.projects.length; i++) same = cellOf(this.projects[i], row.values) === this.lastProjects[i];
+    if (same) return;
+    this.lastName = name;
+    this.lastProjects = this.projects.map((c) => cellOf(c, row.values));
     const project = this.projects.map((c) => text(cellOf(c, row.values)) ?? '').join('\0');
-    const name = text(cellOf(this.name, row.values));
-    if (project.replaceAll('\0', '') === '' && name === undefined) return;
-    const key = `${readKey(project)}\0${readKey(name ?? '')}`;
+    const nameText = text(name);
+    if (project.replaceAll('\0', '') === '' && nameText === undefined) return;
+    const key = `${readKey(project)}\0${readKey(nameText ?? '')}`;
     if (key === this.estimate) return;
+    // Until a total row has been met, no level of an estimate left behind is kept: a file without
+    // totals (the usual one) holds the sums of one estimate at a time, not of every estimate. A
+    // total that names a level of an estimate left before the file's first total finds no sum and
+    // stops its row (never a silent pass).
+    if (!this.sawTotal) {
+      for (const k of this.estimateKeys) this.byKey.delete(k);
+      this.estimateKeys = [];
+    }
     this.estimate = key;
-    this.estimateShown = flat(`project ${project.replaceAll('\0', '').trim() || '?'} / ${name ?? '?'}`);
+    this.estimateShown = flat(`project ${project.replaceAll('\0', '').trim() || '?'} / ${nameText ?? '?'}`);
   }
 
   private amountOf(row: SourceRow): number | undefined {
@@ -275,6 +320,11 @@ export class Totals {
     const message = `total row ${shown} says ${money(amount)} but the lines it closes (${closes.what}) add up to ${money(sum)}; ${closes.stops ? 'not sent: ' : ''}correct the amounts, or the total`;
     report.stop(closes.stops ? closes.sum.last : undefined, row.line, closes.stops ? closes.what : '', message);
   }
+}
+
+function addTo(s: Sum, amount: number, line: number): void {
+  s.sum += amount;
+  s.last = line;
 }
 
 function round(n: number): number {
