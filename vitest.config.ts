@@ -24,7 +24,7 @@ const common = {
   pool: 'forks' as const,
   maxWorkers: 2,
   testTimeout: 30_000,
-  // CI's Redis keeps nothing on disk; the suite sends records anyway (CONTRACT.md §2,
+  // CI's Redis keeps nothing on disk; the suite sends records anyway (README, Commands,
   // Durability). The tests of the refusal unset it for their own runs.
   env: { BUILDSYNC_ALLOW_VOLATILE_REDIS: '1' },
   hookTimeout: 30_000,

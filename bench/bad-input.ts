@@ -1,5 +1,5 @@
 /**
- * Peak memory of the CLI on inputs far larger than any real row (CONTRACT.md §3 limits): a
+ * Peak memory of the CLI on inputs far larger than any real row (docs/reading-rules.md limits): a
  * 200 MB cell, a 200 MB header line, a 100,000-column header, a 200 MB file with an open quote.
  * Each must stop with a short error (exit 2) in memory that does not grow with the input.
  *

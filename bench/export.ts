@@ -141,7 +141,7 @@ async function download(t: Target): Promise<Measured> {
 }
 
 /**
- * The CSV rules of CONTRACT.md §5 expressed as csv-stringify options: the seed's columns in
+ * The CSV rules of README, Reports, re-runs and `unknown` expressed as csv-stringify options: the seed's columns in
  * order, CRLF, booleans true/false, null empty, SCOPE_OF_WORK percent-decoded, text starting
  * with = + - @ TAB CR prefixed with `'` (numbers are not: a negative amount stays a number),
  * cells holding a quote, comma, CR or LF quoted.

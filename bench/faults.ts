@@ -1,5 +1,5 @@
 /**
- * Nothing lost, nothing stored twice, no false `unknown` (CONTRACT.md §5) under the faults real
+ * Nothing lost, nothing stored twice, no false `unknown` (README, Reports, re-runs and `unknown`) under the faults real
  * deployments see, judged by the sandbox's own store and request log:
  * - (a) two `buildsync import bills FILE` of the same 50-bill file started together (a user who
  *   starts an import again because the first looks stuck), each CLI running its own worker;

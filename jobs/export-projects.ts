@@ -17,9 +17,9 @@ export const exportJobData = z.object({
   /** Exact output path; when absent the file is `projects-YYYY-MM-DD.<ext>` in `outDir`. */
   out: z.string().optional(),
   outDir: z.string().default('exports'),
-  /** `postgres`: upsert into buildsync_projects of the worker's BUILDSYNC_EXPORT_DATABASE_URL (CONTRACT.md §5b); no export file. */
+  /** `postgres`: upsert into buildsync_projects of the worker's BUILDSYNC_EXPORT_DATABASE_URL (docs/data-teams.md); no export file. */
   to: z.enum(['file', 'postgres']).default('file'),
-  /** Also write the changes file beside the export file's path (CONTRACT.md §5b). */
+  /** Also write the changes file beside the export file's path (docs/data-teams.md). */
   changes: z.boolean().default(false),
 });
 export type ExportJobData = z.infer<typeof exportJobData>;

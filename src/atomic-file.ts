@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { FileError } from './errors/index.ts';
 
 /**
- * A file that appears at its final path only when complete (CONTRACT.md §5): everything is
+ * A file that appears at its final path only when complete (README, Reports, re-runs and `unknown`): everything is
  * written to a hidden temporary file in the same directory (so the rename stays on one file
  * system and is atomic), fsynced, then renamed over the final path. Until `commit()` succeeds
  * an earlier file at the final path is left untouched; `abort()` removes the temporary file.

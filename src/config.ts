@@ -7,7 +7,7 @@ import { DEFAULT_LIMITS, formatLimits, parseLimits, type Limits } from './thrott
 import type { DateOrder } from './values/index.ts';
 
 /**
- * Configuration of CONTRACT.md §1, in one place. Every default lives in `DEFAULTS`; every value
+ * Configuration of README, Configuration, in one place. Every default lives in `DEFAULTS`; every value
  * is checked once, at start-up, and a bad one is named with what to write instead.
  */
 export const DEFAULTS = {
@@ -101,7 +101,7 @@ export interface ServiceAccount extends AccountConfig {
 export { readEnv, type Env } from './env.ts';
 
 /**
- * The process-wide variables of CONTRACT.md §1 and the test knobs (knobs.ts, where each is read);
+ * The process-wide variables of README, Configuration and the test knobs (knobs.ts, where each is read);
  * each message says what to write instead.
  */
 const processSchema = z.object({
@@ -117,7 +117,7 @@ const processSchema = z.object({
     .default(DEFAULTS.concurrency),
   BUILDSYNC_PREFIX: z
     .string()
-    // CONTRACT.md §1: no braces. On a Redis Cluster the tool adds the hash tags itself
+    // README, Configuration: no braces. On a Redis Cluster the tool adds the hash tags itself
     // (queue/names.ts); a brace of the user's would change which part of a key is hashed.
     .refine((v) => !/[{}]/.test(v), 'no braces: on a Redis Cluster (REDIS_CLUSTER=1) buildsync adds the hash tags itself; write the plain name, e.g. BUILDSYNC_PREFIX=buildsync')
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, e.g. BUILDSYNC_PREFIX=buildsync')
@@ -249,7 +249,7 @@ export function requireService(account: AccountConfig, opts: { allowInsecureHttp
   return account as ServiceAccount;
 }
 
-/** BUILDSYNC_NOTIFY_URL, checked (CONTRACT.md §1); undefined when unset. */
+/** BUILDSYNC_NOTIFY_URL, checked (README, Configuration); undefined when unset. */
 export function notifyUrl(env: Env = readEnv()): Secret | undefined {
   const value = env.BUILDSYNC_NOTIFY_URL || undefined;
   if (value === undefined) return undefined;
@@ -295,7 +295,7 @@ function redactRedis(url: string): string {
 }
 
 /**
- * BUILDSYNC_ALLOW_VOLATILE_REDIS=1 (CONTRACT.md §1): send even when Redis would lose the ledger
+ * BUILDSYNC_ALLOW_VOLATILE_REDIS=1 (README, Configuration): send even when Redis would lose the ledger
  * in a crash. Read like every other variable (the environment over `.env`) and checked by the
  * same schema as `loadConfig`: a value other than 1 or 0 is named, not taken for "no".
  */
@@ -304,7 +304,7 @@ export function allowVolatileRedis(env: Env = readEnv()): boolean {
 }
 
 /**
- * REDIS_CLUSTER=1 (CONTRACT.md §1): REDIS_URL names one node of a Redis Cluster. Read like every
+ * REDIS_CLUSTER=1 (README, Configuration): REDIS_URL names one node of a Redis Cluster. Read like every
  * other variable (the environment over `.env`) and checked by the same schema as `loadConfig`.
  */
 export function redisClusterEnabled(env: Env = readEnv()): boolean {

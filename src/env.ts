@@ -9,7 +9,7 @@ export type Env = Record<string, string | undefined>;
 
 /**
  * The process environment over the `.env` file of the working directory: the real environment
- * wins (CONTRACT.md §1), as with dotenv's default of not overriding.
+ * wins (README, Configuration), as with dotenv's default of not overriding.
  */
 export function readEnv(cwd = process.cwd(), env: Env = process.env): Env {
   const file = resolve(cwd, '.env');

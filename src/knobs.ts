@@ -41,11 +41,11 @@ export const KNOB_SHAPE = {
   BUILDSYNC_EXPORT_MAX_STARTS: whole('BUILDSYNC_EXPORT_MAX_STARTS', '8', 'starts')
     .min(1, 'must be at least 1, e.g. BUILDSYNC_EXPORT_MAX_STARTS=8')
     .optional(),
-  /** How long a command waits for a Redis that went away (CONTRACT.md §2: a 30 s grace). */
+  /** How long a command waits for a Redis that went away (README, Commands: a 30 s grace). */
   BUILDSYNC_REDIS_GRACE_MS: ms('BUILDSYNC_REDIS_GRACE_MS', 0, '30000').default(30_000),
   /**
    * How long the import page keeps an upload never sent, and an import's rows to fix once sent
-   * (CONTRACT.md §7: "for an hour").
+   * (README, The import page: "for an hour").
    */
   BUILDSYNC_UPLOAD_KEEP_MS: z.coerce
     .number({ error: 'not a number; write a whole number of milliseconds, e.g. BUILDSYNC_UPLOAD_KEEP_MS=3600000 (an hour)' })

@@ -16,7 +16,7 @@ import { ConfigError, RedisUnavailableError, redactUrl } from './errors/index.ts
 export type RedisConnection = Redis | Cluster;
 
 /**
- * The key layout (CONTRACT.md §1, BUILDSYNC_PREFIX), in one place. Redis Cluster hashes only the
+ * The key layout (README, Configuration, BUILDSYNC_PREFIX), in one place. Redis Cluster hashes only the
  * part of a key between its first `{` and the next `}` (the hash tag) when there is one, and a
  * Lua script or MULTI may only touch keys of one slot. So, on a cluster:
  * - every BullMQ key is under `{PREFIX}:…`: the three queues share one slot, as BullMQ's flows
@@ -103,7 +103,7 @@ export function keySlot(key: string): number {
 }
 
 /**
- * The comparison state of `export projects --changes` / `--to postgres` (CONTRACT.md §5b), one
+ * The comparison state of `export projects --changes` / `--to postgres` (docs/data-teams.md), one
  * per account and listing variant (`v2:true:exclude`, source:includeClientSub:myDocuments):
  * `PREFIX:export-state:ACCOUNT:VARIANT` or, on a cluster, `PREFIX:{ACCOUNT}:export-state:VARIANT`.
  * `next` names the state being written by one export (its `token`): in the same slot, so that the

@@ -27,7 +27,7 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 
 const projects = Array.from({ length: 25 }, (_, i) => project(i + 1, { SCOPE_OF_WORK: '%3Cp%3Eé–日本%3C%2Fp%3E'.repeat(i) }));
 
-describe('every request carries the credentials and headers of seed §5', () => {
+describe('every request carries the credentials and headers of docs/service.md, Authentication', () => {
   it('sends Basic, APIKey, Accept and Accept-Encoding', async () => {
     server = await startServer((_req, res) => json(res, 200, projects));
     const c = clientFor(server);
@@ -112,7 +112,7 @@ describe('listings are accepted as a bare array or an object wrapping one', () =
   });
 });
 
-describe('createEstimate posts the payload as JSON to /api/v2/estimates (seed §4.3)', () => {
+describe('createEstimate posts the payload as JSON to /api/v2/estimates (docs/service.md, Estimates)', () => {
   const estimate = { NAME: 'Kitchen', PROJECT_ID: 1042, CATS: [{ NAME: 'Cabinets', SUBCATS: [{ NAME: 'Uppers', QTY: 3, UNIT_COST: 99.5 }] }] };
 
   it('returns the new ID and the record', async () => {
@@ -145,7 +145,7 @@ describe('createEstimate posts the payload as JSON to /api/v2/estimates (seed §
   });
 });
 
-describe('createBill puts the bill in the Info query parameter of POST /api/Bills (seed §4.4)', () => {
+describe('createBill puts the bill in the Info query parameter of POST /api/Bills (docs/service.md, Bills)', () => {
   const bill: BillPayload = {
     PRJ_ID: 1042,
     VENDOR_ID: 55,

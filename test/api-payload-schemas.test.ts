@@ -4,7 +4,7 @@ import { projectSchema } from '../src/api/index.ts';
 import { estimatePayloadSchema } from '../src/payloads/index.ts';
 import { parseProject } from '../src/api/project-schema.ts';
 
-describe('the estimate payload schema is strict (seed §2.2)', () => {
+describe('the estimate payload schema is strict (docs/service.md, Estimates)', () => {
   const estimate = {
     NAME: 'Kitchen remodel',
     PROJECT_ID: 1042,
@@ -41,7 +41,7 @@ describe('the estimate payload schema is strict (seed §2.2)', () => {
   });
 });
 
-describe('the project schema is lenient but requires ID and NAME (seed §2.1)', () => {
+describe('the project schema is lenient but requires ID and NAME (docs/service.md, Project records)', () => {
   it('passes unknown fields through and accepts nulls', () => {
     const record = { ID: 7, NAME: 'My Documents', NEW_FIELD: { any: 'thing' }, LAT: null, ADDRESS: null, ATTACH_FOLDER_ID: 'x', IS_ARCHIVED: false };
     expect(projectSchema.parse(record)).toEqual(record);

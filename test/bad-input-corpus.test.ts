@@ -9,7 +9,7 @@ import { REDIS_URL } from './helpers/redis.ts';
 import { semaphore } from './helpers/semaphore.ts';
 
 // The bad-input corpus (issue 11): every case of test/helpers/bad-input-cases.ts run as a user
-// runs it — `buildsync import … FILE` as a child process — and held to CONTRACT.md §2–§5:
+// runs it — `buildsync import … FILE` as a child process — and held to the README:
 // the exit code; every row's status in the report; the file, line and column named; no stack
 // trace; short messages and bounded memory; the errors file beside the report; and, for the
 // cases run through the queue against the sandbox, that nothing went out for a bad group (and
@@ -28,7 +28,7 @@ const MAX_RSS_MB = 300;
 const FIXTURE_PROJECTS = [10008, 10009, 10013];
 const slot = semaphore(3);
 
-describe.concurrent('what bad input gets (CONTRACT.md §2–§5)', () => {
+describe.concurrent('what bad input gets (the README)', () => {
   it('the corpus has at least 45 cases', () => {
     fileExpect(BAD_INPUT_CASES.length).toBeGreaterThanOrEqual(45);
   });
@@ -59,12 +59,12 @@ async function runCase(c: BadInputCase, expect: ExpectStatic, skip: (note?: stri
     const output = run.stdout + run.stderr;
     const shown = `buildsync ${args.join(' ').slice(0, 200)}\nexit ${run.code}\n--- stderr (${run.stderrBytes} bytes)\n${run.stderr.slice(0, 2500)}\n--- stdout (${run.stdoutBytes} bytes)\n${run.stdout.slice(0, 1500)}`;
 
-    // A user's mistake never prints a stack trace (CONTRACT §2).
+    // A user's mistake never prints a stack trace (README, Commands).
     expect.soft(output, `no stack trace\n${shown}`).not.toMatch(/^\s+at \S/m);
     expect.soft(output, `no "unexpected error"\n${shown}`).not.toMatch(/unexpected error/i);
     expect.soft(run.code, `exit code\n${shown}`).toBe(c.exit);
 
-    // The report: one line per input row, every status as the contract says (CONTRACT §5).
+    // The report: one line per input row, every status as the contract says (README, Reports, re-runs and `unknown`).
     const reportPath = `${file}.report.csv`;
     const errorsPath = `${file}.errors.csv`;
     let messages = '';
@@ -76,7 +76,7 @@ async function runCase(c: BadInputCase, expect: ExpectStatic, skip: (note?: stri
         messages = report.map((r) => r.message).join('\n');
         if (c.rows) expect.soft(report.map((r) => [Number(r.line), r.status]), `report statuses\n${messages.slice(0, 2000)}`).toEqual(c.rows);
       }
-      // The rows to fix (CONTRACT §5): present when some rows were invalid, absent otherwise.
+      // The rows to fix (README, Reports, re-runs and `unknown`): present when some rows were invalid, absent otherwise.
       const toFix = report.filter((r) => ['invalid', 'failed', 'unknown'].includes(r.status)).map((r) => Number(r.line));
       if (toFix.length === 0) {
         expect.soft(existsSync(errorsPath), `no ${basename(errorsPath)} when nothing is to fix`).toBe(false);
@@ -91,7 +91,7 @@ async function runCase(c: BadInputCase, expect: ExpectStatic, skip: (note?: stri
       }
     }
 
-    // What the user is told names the file, the line and the column (CONTRACT §3). Everything
+    // What the user is told names the file, the line and the column (docs/reading-rules.md). Everything
     // else is looked for with the folder and file names blanked out, so that a name (amount-abc.csv,
     // a random temp folder) never passes for what a message says.
     if (c.exit !== 0) expect.soft(`${output}\n${messages}`, `names the file ${basename(file)}\n${shown}`).toContain(basename(file));
@@ -133,7 +133,7 @@ function namesLine(n: number): RegExp {
   return new RegExp(`(?:\\blines?\\s+(?:\\d+\\s*(?:,|and|-|–)\\s*)*|:)${n}\\b`, 'i');
 }
 
-/** The errors file, in whatever delimiter the original used (CONTRACT §5). */
+/** The errors file, in whatever delimiter the original used (README, Reports, re-runs and `unknown`). */
 function readErrorsFile(text: string): string[][] {
   const first = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/, 1)[0] ?? '';
   const count = (ch: string) => first.split(ch).length;

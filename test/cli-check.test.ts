@@ -4,7 +4,7 @@ import { startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
 import { runCli, type CliResult } from './helpers/cli.ts';
 import { freePort, startRedisServer, type RedisServer } from './helpers/redis-server.ts';
 
-// `buildsync check` (CONTRACT.md §2; issue 13): passes against the sandbox, and names the failure
+// `buildsync check` (README, Commands; issue 13): passes against the sandbox, and names the failure
 // of each broken piece with its exit code: 2 configuration or Redis, 3 credentials refused, 4 the
 // service unreachable. The CLI runs as a child process; Redis servers with a password and an ACL
 // user are started here on free loopback ports and stopped by PID.
@@ -75,7 +75,7 @@ describe('buildsync check, one at a time', () => {
     expect(out.at(-1)).toMatch(/^all good/);
     expect(linesOf(r, 'service')[0]).toMatch(/^ok .*accepted the credentials/);
     expect(linesOf(r, 'redis-acl')[0]).toMatch(/^ok /);
-    // The volatile Redis is a warning that says why (CONTRACT.md §2, Durability).
+    // The volatile Redis is a warning that says why (README, Commands, Durability).
     expect(linesOf(r, 'redis-durability')[0]).toMatch(/^warning .*BUILDSYNC_ALLOW_VOLATILE_REDIS=1/);
     expect(linesOf(r, 'budget')[0]).toMatch(/hour 99\/100 left, day 999\/1000 left/);
     const sent = requestsSince(before);

@@ -5,7 +5,7 @@ import { csv, freeProjectIds, startE2eRig, type E2eRig } from './helpers/import-
 import { runCli, spawnCli } from './helpers/cli.ts';
 import { startWorkerProcess, type WorkerProcess } from './helpers/worker-processes.ts';
 
-// CONTRACT.md §2: the exit code is the same whether the work ran in this process or as a queued
+// README, Commands: the exit code is the same whether the work ran in this process or as a queued
 // job on a worker in another process: 3 credentials refused, 4 the service unreachable or failing.
 let rig: E2eRig;
 

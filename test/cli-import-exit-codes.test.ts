@@ -7,7 +7,7 @@ import { csv, freeProjectIds, parseReport, silentLog, startE2eRig, type E2eRig }
 import { runCli } from './helpers/cli.ts';
 
 // `buildsync import` as a user runs it: a child process, its environment, its exit code
-// (CONTRACT.md §2: 0 done, 1 some rows invalid or failed, 2 usage/config, 3 credentials refused).
+// (README, Commands: 0 done, 1 some rows invalid or failed, 2 usage/config, 3 credentials refused).
 let rig: E2eRig;
 let free: number[];
 const HEADER = ['project_id', 'estimate_name', 'category', 'subcategory', 'item', 'qty', 'unit_cost'];

@@ -1,5 +1,5 @@
 /**
- * `buildsync ledger export | import | prune` through the CLI as a child process (CONTRACT §2):
+ * `buildsync ledger export | import | prune` through the CLI as a child process (README, Commands):
  * JSON Lines on standard output or written whole to --out, merged by import, pruned by age with
  * BUILDSYNC_LEDGER_RETENTION_DAYS as the default; bad input exits 2 naming the line.
  */

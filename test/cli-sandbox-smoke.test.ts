@@ -1,6 +1,6 @@
 /**
  * The binary as a user runs it: `buildsync sandbox` in a child process answering over HTTP, help,
- * a bad flag and missing credentials with the exit codes of CONTRACT §2.
+ * a bad flag and missing credentials with the exit codes of README, Commands.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

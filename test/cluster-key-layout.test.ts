@@ -1,5 +1,5 @@
 /**
- * The key layout on a real Redis Cluster (CONTRACT.md §1, BUILDSYNC_PREFIX): each account's
+ * The key layout on a real Redis Cluster (README, Configuration, BUILDSYNC_PREFIX): each account's
  * budget and ledger in one slot of its own, the accounts spread over the masters, the queues of
  * an import (parent and record children) in the one slot of `{PREFIX}`, and scans that see the
  * keys of every master. Runs in the `cluster` vitest project only.

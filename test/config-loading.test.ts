@@ -1,4 +1,4 @@
-/** CONTRACT §1: defaults, .env under the real environment, --account variables, and named errors. */
+/** README, Configuration: defaults, .env under the real environment, --account variables, and named errors. */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 describe('defaults', () => {
-  it('an empty environment gives the defaults of CONTRACT §1 and no credentials', () => {
+  it('an empty environment gives the defaults of README, Configuration and no credentials', () => {
     const cfg = loadConfig({ env: {} });
     expect(cfg.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(cfg.concurrency).toBe(8);
@@ -165,7 +165,7 @@ describe('bad values are named in the ConfigError', () => {
   });
 });
 
-describe('plain http:// (CONTRACT §1)', () => {
+describe('plain http:// (README, Configuration)', () => {
   const account = (baseUrl: string) =>
     loadConfig({ env: { BUILDSYNC_BASE_URL: baseUrl, BUILDSYNC_EMAIL: 'a@b.c', BUILDSYNC_PASSWORD: 'p', BUILDSYNC_API_KEY: 'k' } }).account;
 

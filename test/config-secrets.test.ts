@@ -1,5 +1,5 @@
 /**
- * CONTRACT §1: secrets never reach a log line, a report or an error message. `Secret` hides the
+ * README, Configuration: secrets never reach a log line, a report or an error message. `Secret` hides the
  * value on every accidental path out; the logger's redaction catches what is logged by field name.
  */
 import { Writable } from 'node:stream';

@@ -1,7 +1,7 @@
 /**
  * The import page in Chromium with the keyboard alone (Tab, Space, Enter), a reload in the middle
  * of the import (the import id is in the address), a screenshot of each step, and no secret in
- * anything the browser received (CONTRACT.md §7).
+ * anything the browser received (README, The import page).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -39,7 +39,7 @@ async function openChooserWithSpace(page: Page): Promise<FileChooser> {
   }
 }
 
-describe.skipIf(!hasChromium)('the import page with the keyboard alone (CONTRACT.md §7)', () => {
+describe.skipIf(!hasChromium)('the import page with the keyboard alone (README, The import page)', () => {
   let rig: ImportPageRig;
 
   beforeAll(async () => {

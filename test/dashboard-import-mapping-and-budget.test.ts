@@ -1,5 +1,5 @@
 /**
- * The import page in Chromium (CONTRACT.md §7): a saved mapping downloaded and uploaded back
+ * The import page in Chromium (README, The import page): a saved mapping downloaded and uploaded back
  * (next month's file read the same way, the CLI reads it too), and the budget before sending
  * with every window counted.
  */
@@ -38,7 +38,7 @@ async function readFile(page: Page, kind: 'Bills' | 'Estimates', name: string, c
 
 let rigUrl = '';
 
-describe.skipIf(!hasChromium)('the import page: saved mappings and the budget of every window (CONTRACT.md §7)', () => {
+describe.skipIf(!hasChromium)('the import page: saved mappings and the budget of every window (README, The import page)', () => {
   let rig: ImportPageRig;
   let work: string;
 

@@ -27,7 +27,7 @@ function postWithHost(url: string, host: string, body: string): Promise<number> 
   });
 }
 
-describe.skipIf(!hasChromium)('the import page in a browser (CONTRACT.md §7)', () => {
+describe.skipIf(!hasChromium)('the import page in a browser (README, The import page)', () => {
   let sandbox: Sandbox;
   let dashboard: Dashboard;
   let browser: Browser;
@@ -237,7 +237,7 @@ describe('buildsync dashboard --allow-imports', () => {
   });
 });
 
-describe.skipIf(!hasChromium)('the import page: a bad cell fixed in place (CONTRACT.md §7)', () => {
+describe.skipIf(!hasChromium)('the import page: a bad cell fixed in place (README, The import page)', () => {
   let sandbox: Sandbox;
   let dashboard: Dashboard;
   let browser: Browser;

@@ -1,5 +1,5 @@
 /**
- * The import page's uploads (CONTRACT.md §7): "kept in a private directory until sent or for an
+ * The import page's uploads (README, The import page): "kept in a private directory until sent or for an
  * hour", and no secret in anything the page answers. Real dashboard, sandbox and Redis; plain
  * HTTP requests as the page's own script makes them (Host and Origin of the dashboard).
  */
@@ -15,7 +15,7 @@ import { choices, pageClient, uploadDirs, waitFor } from './helpers/page-client.
 /** A Redis URL with a password, in the accounts' environment: it must never reach an answer. */
 const REDIS_URL_WITH_PASSWORD = 'redis://buildsync:redis-pw-8c1f2@127.0.0.1:6379';
 
-describe('import page uploads: a private directory, removed once sent or when their time is up (CONTRACT.md §7)', () => {
+describe('import page uploads: a private directory, removed once sent or when their time is up (README, The import page)', () => {
   let rig: ImportPageRig;
   let parent: string;
   const seen: string[] = [];

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeProjectIds, parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
 import { runCli } from './helpers/cli.ts';
 
-// CONTRACT.md §5, the rows to fix, as a user meets them: a European bill export with bad rows,
+// README, Reports, re-runs and `unknown`, the rows to fix, as a user meets them: a European bill export with bad rows,
 // its errors file fixed in place and imported as it is, and every bill created exactly once.
 let rig: E2eRig;
 let p1: number;

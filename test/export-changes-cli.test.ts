@@ -2,7 +2,7 @@
  * Issue 17 through the binary: `export projects --changes` writes `NAME-changes.csv` beside the
  * export file (first run: every project `added`), `--no-queue --to postgres` upserts from the
  * command's own process, and a bad or missing database URL is a configuration error that never
- * prints the password (CONTRACT.md §5b).
+ * prints the password (docs/data-teams.md).
  */
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';

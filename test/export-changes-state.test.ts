@@ -1,5 +1,5 @@
 /**
- * The change state of `--changes` / `--to postgres` (CONTRACT.md §5b) is written to Redis in
+ * The change state of `--changes` / `--to postgres` (docs/data-teams.md) is written to Redis in
  * batches that a Lua script splits into HSET fields (src/export/changes.ts): whatever a
  * project's number and name hold (multi-byte text, colons, line breaks, digits that look like
  * the batch's length fields), they come back exactly as last seen when the project is removed.

@@ -10,7 +10,7 @@ import { exportProjects } from '../src/export/index.ts';
 
 /**
  * The export writes its CSV rows as bytes (src/export/project-writer.ts, src/export/row-batch.ts).
- * These tests hold those bytes to the CONTRACT §5 rules as csv-stringify applies them (the same
+ * These tests hold those bytes to the README, Reports, re-runs and `unknown` rules as csv-stringify applies them (the same
  * options as bench/export.ts's naive pipeline), on the cells where a byte writer can go wrong:
  * long and short text, non-ASCII, quotes, formula starts, numbers at the edges, a row far larger
  * than the buffers.
@@ -18,7 +18,7 @@ import { exportProjects } from '../src/export/index.ts';
 
 const guard = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
 
-/** CONTRACT §5 through csv-stringify, as UTF-8 (a lone surrogate becomes U+FFFD, as in any UTF-8 file). */
+/** README, Reports, re-runs and `unknown` through csv-stringify, as UTF-8 (a lone surrogate becomes U+FFFD, as in any UTF-8 file). */
 function expectedRow(record: Record<string, unknown>): Buffer {
   const text = stringify([record], {
     columns: [...PROJECT_FIELDS],

@@ -33,7 +33,7 @@ async function exportAndParse(records: Record<string, unknown>[]) {
 const col = (name: string) => PROJECT_FIELDS.indexOf(name);
 
 describe('project CSV export', () => {
-  it('writes one header row with every seed §2.1 field in seed order', async () => {
+  it('writes one header row with every docs/service.md, Project records field in seed order', async () => {
     const { header, text } = await exportAndParse([{ ID: 1, NAME: 'A' }]);
     expect(header).toEqual([...PROJECT_FIELDS]);
     expect(header[0]).toBe('ID');
@@ -88,7 +88,7 @@ describe('project CSV export', () => {
     ]);
     expect(objects[0]!.SCOPE_OF_WORK).toBe(html);
     expect(objects[1]!.SCOPE_OF_WORK).toBe("'=SUM(A1:A9)");
-    expect(objects[2]!.PROJECT_NOTES).toBe('%3Cb%3E'); // only SCOPE_OF_WORK is encoded (seed §2.1)
+    expect(objects[2]!.PROJECT_NOTES).toBe('%3Cb%3E'); // only SCOPE_OF_WORK is encoded (docs/service.md, Project records)
   });
 
   it('decodes malformed percent-encoding tolerantly, keeping bad sequences as written', async () => {

@@ -13,7 +13,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-// As seed §1 describes the listing: the official My Documents first with the lowest ID,
+// As docs/service.md, Overview describes the listing: the official My Documents first with the lowest ID,
 // stale references to it further on.
 const LISTING = [
   { ID: 5, NAME: 'My Documents' },

@@ -1,6 +1,6 @@
 /**
  * Issue 17: two `--to postgres` exports of the same account into the same table at the same time
- * (CONTRACT.md §5b). src/export/postgres/postgres.ts takes a transaction-scoped advisory lock on
+ * (docs/data-teams.md). src/export/postgres/postgres.ts takes a transaction-scoped advisory lock on
  * `schema.buildsync_projects` before it reads the table, so the second waits for the first to
  * commit, then reads the rows the first wrote: no duplicate key, no row written twice.
  */

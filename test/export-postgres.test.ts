@@ -1,6 +1,6 @@
 /**
  * Issue 17: `export projects --to postgres --changes` through the queue, against this machine's
- * PostgreSQL (a schema of each test's own) and the sandbox over HTTP (CONTRACT.md §5b).
+ * PostgreSQL (a schema of each test's own) and the sandbox over HTTP (docs/data-teams.md).
  */
 import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Issue 3: the export file appears only when complete (CONTRACT.md §5), also when the export runs
+ * Issue 3: the export file appears only when complete (README, Reports, re-runs and `unknown`), also when the export runs
  * as a queued job: never at its final path while running, never after a failure, and no
  * temporary file left behind.
  */

@@ -11,7 +11,7 @@ import {
 } from './helpers/fault-rounds.ts';
 import { startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
 
-// The short version of `npm run bench -- faults` (CONTRACT.md §5: nothing is lost, nothing is
+// The short version of `npm run bench -- faults` (README, Reports, re-runs and `unknown`: nothing is lost, nothing is
 // sent twice, `unknown` only for a request the service may have received), judged by the
 // sandbox's own store and request log. Every request waits 100 ms in the sandbox so that kills
 // land mid-request; the knobs bring a dead worker's jobs and claims back in 1.5 s.

@@ -9,7 +9,7 @@ import { ConfigError } from '../src/errors/index.ts';
 import { RedisNotDurableError, confirmNote, durabilityDecision, readDurabilityFacts, supportsWaitaof, type RedisDurabilityFacts } from '../src/ledger/index.ts';
 import { REDIS_URL } from './helpers/redis.ts';
 
-// CONTRACT.md §2 "Durability". This machine runs Redis 7.0, so the WAITAOF rows are tested with
+// README, Commands "Durability". This machine runs Redis 7.0, so the WAITAOF rows are tested with
 // facts objects; every other row also meets a real server started here on a free loopback port.
 
 const base: RedisDurabilityFacts = {

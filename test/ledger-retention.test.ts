@@ -1,5 +1,5 @@
 /**
- * The ledger as JSON Lines (CONTRACT §2 `ledger export | import | prune`, §1
+ * The ledger as JSON Lines (README, Commands `ledger export | import | prune`, §1
  * BUILDSYNC_LEDGER_RETENTION_DAYS): export and import round-trip, importing never forgets a
  * created record, pruning forgets only old created entries, bad lines are named by number.
  */

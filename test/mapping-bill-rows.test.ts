@@ -56,7 +56,7 @@ describe('bill rows become bills', () => {
         { NAME: 'Pump truck', RATE: '480', QTY: 1, UNIT: 'day', COST_CODE_ID: 310 },
       ],
     });
-    // The wire form (seed §2.3): the field is spelled RECIEVED_DATE, identifiers and RATE are decimal text.
+    // The wire form (docs/service.md, Bills): the field is spelled RECIEVED_DATE, identifiers and RATE are decimal text.
     const info = JSON.parse(encodeBillInfo(bill)) as Record<string, unknown>;
     expect(info.RECIEVED_DATE).toBe('2026-03-04T00:00:00');
     expect('RECEIVED_DATE' in info).toBe(false);
@@ -81,7 +81,7 @@ describe('bill rows become bills', () => {
     const wire = plan.records.map((r) => (JSON.parse(encodeBillInfo(r.payload)) as { ITEMS: Array<{ RATE: string }> }).ITEMS[0]!.RATE);
     expect(wire).toEqual(['0.10', '0.20', '1234.56', '0.30', '-12.00']);
     expect(plan.statics.map((l) => [l.line, l.status, l.message])).toEqual([
-      // A point and three digits can be grouping too (CONTRACT.md §3): never read as either.
+      // A point and three digits can be grouping too (docs/reading-rules.md): never read as either.
       [7, 'invalid', `${file}:7 column rate: "2.675" can be read two ways: 2675 (with "." grouping thousands) or 2.675 (with "." as the decimal mark). Write 2675 for the first or 2.6750 for the second, or say how the file writes numbers with --decimal-separator . or ,`],
       [8, 'invalid', `${file}:8 column rate: "1,234.567" has more than two decimals; a rate is sent with exactly two and is never rounded. Write the rate to the cent (or split the line into a quantity and a unit rate)`],
       [9, 'invalid', `${file}:9 column rate: "2.6751" has more than two decimals; a rate is sent with exactly two and is never rounded. Write the rate to the cent (or split the line into a quantity and a unit rate)`],

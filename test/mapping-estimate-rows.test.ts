@@ -67,7 +67,7 @@ describe('estimate rows become one payload per (project, estimate name)', () => 
         { NAME: 'Demolition', DESCRIPTION: 'Strip-out', COST_CODE_ID: 100 },
       ],
     });
-    // No markup rows: COMS is left out, so the service makes its five default rows (seed §4.3 rule 5).
+    // No markup rows: COMS is left out, so the service makes its five default rows (docs/service.md, Estimates rule 5).
     expect('COMS' in plan.records[0]!.payload).toBe(false);
     expect(plan.records[0]!.contentHash).toMatch(/^[0-9a-f]{16}$/);
   });

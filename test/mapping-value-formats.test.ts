@@ -13,7 +13,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('cell formats through real files (CONTRACT.md §3)', () => {
+describe('cell formats through real files (docs/reading-rules.md)', () => {
   it('reads every boolean spelling, and a blank as not given', async () => {
     const file = path.join(dir, 'booleans.csv');
     const cells = ['true', 'FALSE', 'yes', 'No', 'y', 'n', '1', '0', 'x', ''];

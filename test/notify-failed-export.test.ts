@@ -1,6 +1,6 @@
 /**
  * Issue 17: BUILDSYNC_NOTIFY_URL gets one JSON POST when a scheduled export fails after its last
- * attempt (not one per attempt), and nothing that looks like a secret (CONTRACT.md §1, §5b).
+ * attempt (not one per attempt), and nothing that looks like a secret (README, Configuration, §5b).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

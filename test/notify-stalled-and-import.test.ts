@@ -1,6 +1,6 @@
 /**
  * Issue 17: BUILDSYNC_NOTIFY_URL gets one JSON POST for an export or import job that fails for
- * good, whatever failed it (CONTRACT.md §1, §5b):
+ * good, whatever failed it (README, Configuration, §5b):
  * - an export that BullMQ fails because its workers kept dying: real worker processes SIGKILLed
  *   mid-export until the job has stalled more than maxStalledCount (2, worker-host.ts). BullMQ
  *   (moveStalledJobsToWait) then marks it with a deferred failure, and the next worker to fetch it

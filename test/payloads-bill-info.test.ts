@@ -20,7 +20,7 @@ const bill: BillPayload = {
   ],
 };
 
-describe('encodeBillInfo writes the bill in the observed wire shape (seed §2.3)', () => {
+describe('encodeBillInfo writes the bill in the observed wire shape (docs/service.md, Bills)', () => {
   it('writes identifiers and RATE as decimal text, RATE with two decimals, booleans as strings', () => {
     const info = JSON.parse(encodeBillInfo(bill));
     expect(info.PRJ_ID).toBe('1042');

@@ -7,7 +7,7 @@ import { FileError, UsageError } from '../src/errors/index.ts';
 import { parseMappingFile } from '../src/mapping/index.ts';
 import { failure } from './helpers/failure.ts';
 
-// CONTRACT.md §3: how a file writes numbers and dates is settled once per file, from the options
+// docs/reading-rules.md: how a file writes numbers and dates is settled once per file, from the options
 // or from the file itself, and a reading the file leaves open stops the import instead of guessing.
 let dir: string;
 beforeAll(async () => {

@@ -130,7 +130,7 @@ describe('the documented least-privilege Redis user', () => {
     expect(sandbox.bills().filter((b) => projects.includes(b.projectId))).toHaveLength(3);
     expectClean(r);
     importId = /\[import (import-[^\]]+)\]/.exec(r.stdout)![1]!;
-    // CONFIG is not granted: appendfsync cannot be read, so it counts as everysec (CONTRACT.md §2);
+    // CONFIG is not granted: appendfsync cannot be read, so it counts as everysec (README, Commands);
     // before 7.2 that is a warning, from 7.2 each note is confirmed with WAITAOF instead.
     if (!atLeast72(redisVersion)) expect(r.stderr).toMatch(/CONFIG GET is not permitted/);
   });

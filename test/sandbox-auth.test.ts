@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { authHeaders, call } from './sandbox-http.ts';
 
-describe('sandbox authentication (seed §5: Basic + APIKey on every request)', () => {
+describe('sandbox authentication (docs/service.md, Authentication: Basic + APIKey on every request)', () => {
   let sb: Sandbox;
   beforeAll(async () => {
     sb = await startSandbox();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { call, freeProjectId, postBill } from './sandbox-http.ts';
 
-describe('sandbox POST /api/Bills?Info=<json> (seed §2.3, §4.4)', () => {
+describe('sandbox POST /api/Bills?Info=<json> (docs/service.md, Bills, §4.4)', () => {
   let sb: Sandbox;
   let projectId: number;
   /** The observed request shape: identifiers and RATE as strings of decimal text. */

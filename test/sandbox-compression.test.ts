@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { authHeaders } from './sandbox-http.ts';
 
-describe('sandbox response compression (seed §5: gzip, deflate, br by Accept-Encoding)', () => {
+describe('sandbox response compression (docs/service.md, Authentication: gzip, deflate, br by Accept-Encoding)', () => {
   let sb: Sandbox;
   let expected: number[];
   beforeAll(async () => {

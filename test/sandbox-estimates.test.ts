@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { call, freeProjectId, postEstimate } from './sandbox-http.ts';
 
-describe('sandbox POST /api/v2/estimates (seed §2.2, §4.3)', () => {
+describe('sandbox POST /api/v2/estimates (docs/service.md, Estimates, §4.3)', () => {
   let sb: Sandbox;
   let next = 0;
   const fresh = () => freeProjectId(sb, next++);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { call } from './sandbox-http.ts';
 
-describe('sandbox GET /api/Projects?skip&take (seed §4.1)', () => {
+describe('sandbox GET /api/Projects?skip&take (docs/service.md, Projects listing (paged))', () => {
   let sb: Sandbox;
   beforeAll(async () => {
     sb = await startSandbox({ projects: 120, limits: 'none' });

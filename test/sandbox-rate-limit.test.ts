@@ -6,7 +6,7 @@ import { call } from './sandbox-http.ts';
 const PATH = '/api/Projects?skip=0&take=1';
 const MESSAGE = /^Rate limit exceeded: (\d+) requests per (\w+)\. Try again in (\d+(?:\.\d+)?) seconds\.$/;
 
-describe('sandbox rate limits (seed §8: per user over hour, day, week, month)', () => {
+describe('sandbox rate limits (docs/service.md, Rate limits: per user over hour, day, week, month)', () => {
   let sb: Sandbox | undefined;
   const start = async (o: SandboxOptions) => (sb = await startSandbox({ projects: 5, ...o }));
   afterEach(async () => {

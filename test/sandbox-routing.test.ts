@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { call } from './sandbox-http.ts';
 
-describe('sandbox routing (seed §7: unknown controller, §9: versioned paths)', () => {
+describe('sandbox routing (docs/service.md, Errors: unknown controller, §9: versioned paths)', () => {
   let sb: Sandbox;
   beforeAll(async () => {
     sb = await startSandbox({ limits: 'none' });

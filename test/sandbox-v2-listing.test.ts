@@ -17,7 +17,7 @@ CHANGE_ORDER_UNQUALIFIED_ACTUALS CHANGE_ORDER_UNQUALIFIED_EXPENSES`.split(/\s+/)
 
 type P = Record<string, any>;
 
-describe('sandbox GET /api/v2/Projects?includeClientSub (seed §4.2)', () => {
+describe('sandbox GET /api/v2/Projects?includeClientSub (docs/service.md, Projects listing (v2))', () => {
   let sb: Sandbox;
   const list = async (flag: string, creds = sb?.credentials): Promise<P[]> => {
     const r = await call(sb, 'GET', `/api/v2/Projects?includeClientSub=${flag}`, { creds });

@@ -26,7 +26,7 @@ function expectNoSecret(err: unknown, secrets: string[]): void {
   for (const text of texts) for (const secret of secrets) expect(text).not.toContain(secret);
 }
 
-describe('credentials (seed §5)', () => {
+describe('credentials (docs/service.md, Authentication)', () => {
   it.each([
     ['a wrong password', { password: WRONG_PASSWORD }, 'the e-mail address or password is wrong'],
     ['a wrong API key', { apiKey: WRONG_KEY }, 'the API key is not valid for this account'],
@@ -71,7 +71,7 @@ describe('credentials (seed §5)', () => {
   });
 });
 
-describe('errors (seed §7, §8)', () => {
+describe('errors (docs/service.md, Errors, §8)', () => {
   it('an unknown controller path answers 404 with Message and MessageDetail', async () => {
     const res = await request(`${sandbox.url}/api/Nope?x=1`, { headers: authHeaders(sandbox.credentials) });
     const body = (await res.body.json()) as Record<string, unknown>;

@@ -20,7 +20,7 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-describe('POST /api/Bills?Info= (seed §4.4)', () => {
+describe('POST /api/Bills?Info= (docs/service.md, Bills)', () => {
   it('sends the bill in the observed wire shape of §2.3, field by field', async () => {
     const bill: BillPayload = {
       PRJ_ID: projectId,

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 const DEFAULT_MARKUPS = ['Company Overhead', 'Company Margin', 'Contingency', 'Other 1', 'Other 2'];
 
-describe('POST /api/v2/estimates (seed §4.3)', () => {
+describe('POST /api/v2/estimates (docs/service.md, Estimates)', () => {
   it('returns the new ID, and the sandbox stored exactly the payload sent (rule 7)', async () => {
     const payload: EstimatePayload = {
       NAME: 'Kitchen remodel',

@@ -1,7 +1,7 @@
 /**
  * Seed §7 (500) and the failures a network adds: what the client retries on its own (reads,
  * and creates that certainly never left), and what it hands back (a create that may have been
- * stored is never resent by the client: CONTRACT §5).
+ * stored is never resent by the client: README, Reports, re-runs and `unknown`).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../src/api/index.ts';

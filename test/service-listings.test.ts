@@ -22,7 +22,7 @@ afterAll(async () => {
 
 const ids = (records: { ID: number }[]) => records.map((r) => r.ID);
 
-describe('GET /api/v2/Projects (seed §4.2)', () => {
+describe('GET /api/v2/Projects (docs/service.md, Projects listing (v2))', () => {
   it('with includeClientSub=true lists every visible project exactly once, in the sandbox order, and no deleted one', async () => {
     const email = sandbox.credentials.email;
     const listed = await collect(client.listProjectsV2({ includeClientSub: true }));
@@ -52,7 +52,7 @@ describe('GET /api/v2/Projects (seed §4.2)', () => {
     expect(ids(without).every((id) => ids(withSub).includes(id))).toBe(true);
   });
 
-  it('puts the official My Documents first with the lowest ID, followed later by the stale ones (seed §1)', async () => {
+  it('puts the official My Documents first with the lowest ID, followed later by the stale ones (docs/service.md, Overview)', async () => {
     for (const includeClientSub of [true, false]) {
       const listed = await collect(client.listProjectsV2({ includeClientSub }));
       const myDocs = listed.filter((p) => p.NAME === 'My Documents');
@@ -69,7 +69,7 @@ describe('GET /api/v2/Projects (seed §4.2)', () => {
   });
 });
 
-describe('GET /api/Projects?skip&take (seed §4.1)', () => {
+describe('GET /api/Projects?skip&take (docs/service.md, Projects listing (paged))', () => {
   it.each([2, 7, 1000])('with page size %i reads the same set as v2 with includeClientSub=true', async (pageSize) => {
     const before = requestsTo(sandbox, 'GET', '/api/Projects?').length;
     const paged = await collect(client.listProjectsPaged({ pageSize }));
@@ -77,7 +77,7 @@ describe('GET /api/Projects?skip&take (seed §4.1)', () => {
     expect(ids(paged)).toEqual(v2);
     expect(paged[0]!.NAME).toBe('My Documents');
     const sent = requestsTo(sandbox, 'GET', '/api/Projects?').slice(before);
-    // Both parameters on every request (seed §8), take always the page size.
+    // Both parameters on every request (docs/service.md, Rate limits), take always the page size.
     for (const r of sent) expect(r.path).toMatch(new RegExp(`^/api/Projects\\?skip=\\d+&take=${pageSize}$`));
     expect(sent.every((r) => r.status === 200)).toBe(true);
   });

@@ -85,7 +85,7 @@ describe.each([false, true])('429 with retryAfterHeader %s', (retryAfterHeader) 
   });
 });
 
-describe('the window a 429 names (seed §8: hour, day, week, month)', () => {
+describe('the window a 429 names (docs/service.md, Rate limits: hour, day, week, month)', () => {
   it.each(['hour', 'day', 'week', 'month'] as const)('a full %s budget is a RateLimitError for that window with its wait', async (window) => {
     const sb = await sandboxWith({ limits: { [window]: 1 } });
     const c = client(sb);
@@ -99,7 +99,7 @@ describe('the window a 429 names (seed §8: hour, day, week, month)', () => {
   });
 });
 
-describe('per-user budgets (seed §8: "per user")', () => {
+describe('per-user budgets (docs/service.md, Rate limits: "per user")', () => {
   it("one user's exhausted budget does not stop another user", async () => {
     const sb = await sandboxWith({ limits: { day: 2 } });
     const main = client(sb, { retries: 0 });

@@ -12,7 +12,7 @@ import { failure } from './helpers/failure.ts';
 /*
  * Workbooks written the way Excel writes them (test/helpers/excel-xml.ts), read through
  * openTable: each cell keeps the type Excel gave it, and a cell with no readable value is an
- * UnreadableCell (CONTRACT.md §3), never empty and never its text.
+ * UnreadableCell (docs/reading-rules.md), never empty and never its text.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'buildsync-excel-xml-'));
@@ -383,7 +383,7 @@ describe('the sheet as Excel lays it out', () => {
   }, 120_000);
 });
 
-describe('limits (CONTRACT.md §3): file errors naming file, line and column', () => {
+describe('limits (docs/reading-rules.md): file errors naming file, line and column', () => {
   it('more than 1,000 columns in the header row is a FileError naming the line and column', async () => {
     let cells = '';
     for (let c = 1; c <= 1001; c++) cells += `<c t="inlineStr"><is><t>col${c}</t></is></c>`;

@@ -56,7 +56,7 @@ describe('reading .xlsx workbooks', () => {
       formats: [undefined, undefined, shortDate, undefined, undefined, undefined, undefined],
     });
     expect(rows[1]!.line).toBe(4);
-    // An error value is never read as its text (CONTRACT.md §3): it is an UnreadableCell.
+    // An error value is never read as its text (docs/reading-rules.md): it is an UnreadableCell.
     expect(rows[1]!.values).toEqual([
       1043,
       0.1,

@@ -63,7 +63,7 @@ describe('parsing dates', () => {
     expect(() => parseDate('26-03-01')).toThrow('has a two-digit year');
   });
 
-  // English month names (CONTRACT.md §3): full or three letters, any case, read alike in every order.
+  // English month names (docs/reading-rules.md): full or three letters, any case, read alike in every order.
   const named: [string, string][] = [
     ['2 Mar 2026', '2026-03-02T00:00:00'],
     ['02 March 2026', '2026-03-02T00:00:00'],

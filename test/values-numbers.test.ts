@@ -101,7 +101,7 @@ describe('parsing exact decimal text for money', () => {
   });
 });
 
-describe('what a written number proves about the decimal separator (CONTRACT.md §3)', () => {
+describe('what a written number proves about the decimal separator (docs/reading-rules.md)', () => {
   const cases: Array<[string, '.' | ',' | undefined]> = [
     // both marks: the last one is the decimal one
     ['1,234.50', '.'], ['$1,234.50', '.'], ["1'234.50", '.'], ['(1,250.00)', '.'], ['1,234,567.891', '.'],
@@ -125,7 +125,7 @@ describe('what a written number proves about the decimal separator (CONTRACT.md 
   });
 });
 
-describe('numbers read under each separator (CONTRACT.md §3)', () => {
+describe('numbers read under each separator (docs/reading-rules.md)', () => {
   const read: Array<[string, ReadingRules | undefined, number]> = [
     ["1'234.50", undefined, 1234.5],
     ['2.500,00', COMMA, 2500],

@@ -5,10 +5,10 @@ import type { RequestGate } from './request-retry.ts';
 export interface ClientOptions {
   /** The service's base address, e.g. `https://api.example.com` (a path prefix is kept). */
   baseUrl: string;
-  /** HTTP Basic user name (seed §5). */
+  /** HTTP Basic user name (docs/service.md, Authentication). */
   email: string;
   password: string;
-  /** Value of the `APIKey` header (seed §5). */
+  /** Value of the `APIKey` header (docs/service.md, Authentication). */
   apiKey: string;
   /** undici Pool connections. @defaultValue 8 */
   connections?: number;

@@ -1,7 +1,7 @@
 import { ResponseInvalidError } from '../errors/index.ts';
 
 /**
- * The ID of a record the service just created (seed §1: "every created record receives a unique
+ * The ID of a record the service just created (docs/service.md, Overview: "every created record receives a unique
  * numeric identifier in a field named ID"). The rest of the record is not shown by the seed and is
  * handed back untouched.
  */

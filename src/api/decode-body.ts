@@ -1,5 +1,5 @@
 /**
- * Undoes the response's Content-Encoding (seed §5: gzip, deflate and br may be used) with node:zlib
+ * Undoes the response's Content-Encoding (docs/service.md, Authentication: gzip, deflate and br may be used) with node:zlib
  * streams, so a compressed listing is inflated chunk by chunk and never held whole.
  */
 import { Readable, pipeline } from 'node:stream';

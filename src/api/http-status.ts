@@ -1,4 +1,4 @@
-/** Maps a non-2xx answer to the error class that decides how it is handled (seed §7). */
+/** Maps a non-2xx answer to the error class that decides how it is handled (docs/service.md, Errors). */
 import {
   AuthError,
   BadRequestError,

@@ -1,5 +1,5 @@
 /**
- * Keep-alive connections to the service, the headers of seed §5 on every request, decoding of
+ * Keep-alive connections to the service, the headers of docs/service.md, Authentication on every request, decoding of
  * compressed bodies, and non-2xx answers turned into the error classes of `src/errors/`.
  * No retries here: those live in `request-retry.ts`, one policy for every call.
  *
@@ -101,7 +101,7 @@ export class HttpTransport {
 
   /**
    * Headers of a create. Its answer is one small record: compressing it costs both ends CPU on
-   * every record of an import and saves nothing, so creates ask for identity (seed §5: stating
+   * every record of an import and saves nothing, so creates ask for identity (docs/service.md, Authentication: stating
    * Accept-Encoding is optional). Listings keep asking for compression.
    */
   #createHeaders(json: boolean): Record<string, string> {

@@ -1,5 +1,5 @@
 /**
- * A streaming reader for "a JSON array, or an object wrapping one array" (seed §4: the listing
+ * A streaming reader for "a JSON array, or an object wrapping one array" (docs/service.md: the listing
  * envelope is not shown). The v2 listing of 200,000 projects is ~400 MB of JSON: holding it as one
  * string would need well over a gigabyte, so this scanner walks the raw bytes chunk by chunk, finds
  * where each top-level element of the array begins and ends, and `JSON.parse`s only that element.

@@ -3,7 +3,7 @@
  * Only failures while opening the connection prove that nothing was sent: refused, unreachable,
  * name not resolved, connect timeout. Anything later (reset, "other side closed", headers timeout)
  * happened after the request was written or may have; a create that fails so is `unknown`
- * (CONTRACT §5) and is never resent automatically, since the service may have stored it.
+ * (README, Reports, re-runs and `unknown`) and is never resent automatically, since the service may have stored it.
  */
 import { BuildsyncError, NetworkError } from '../errors/index.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Reading GET /api/Projects?skip=&take= (seed §4.1) page by page while the listing may change
+ * Reading GET /api/Projects?skip=&take= (docs/service.md, Projects listing (paged)) page by page while the listing may change
  * underneath: the seed gives no snapshot or cursor, only "skip this many, take that many" over an
  * ordering whose first record is the official My Documents. Two things can go wrong between pages:
  *

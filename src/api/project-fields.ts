@@ -1,6 +1,6 @@
 /**
- * The project record's fields in the order of the seed's section 2.1, with the type seen in a
- * returned record. The export's CSV header is exactly this list (CONTRACT.md §5).
+ * The project record's fields in the order of docs/service.md, Project records, with the type seen in a
+ * returned record. The export's CSV header is exactly this list (README, Reports, re-runs and `unknown`).
  */
 export type ProjectFieldKind = 'integer' | 'number' | 'string' | 'boolean' | 'nullable';
 

@@ -1,5 +1,5 @@
 /**
- * The project record as both listings return it (seed §2.1), validated at the edge.
+ * The project record as both listings return it (docs/service.md, Project records), validated at the edge.
  *
  * Lenient on purpose: the seed shows one observed record, not a specification, so unknown fields
  * pass through untouched (the JSON Lines export writes the record as the service sent it), every

@@ -1,5 +1,5 @@
 /**
- * The service's four operations (seed §4) over one keep-alive pool, with validation at the edge:
+ * The service's four operations (docs/service.md) over one keep-alive pool, with validation at the edge:
  * payloads are checked before they are sent, listed records before they are handed on.
  */
 import { RecordInvalidError, backoffMs } from '../errors/index.ts';
@@ -45,7 +45,7 @@ export class ServiceClient {
   }
 
   /**
-   * Every visible project from GET /api/v2/Projects (seed §4.2), parsed as the body streams in, so
+   * Every visible project from GET /api/v2/Projects (docs/service.md, Projects listing (v2)), parsed as the body streams in, so
    * memory stays flat however many projects there are. Failures before the first project is
    * yielded are retried like any GET; a failure mid-stream is thrown (the caller restarts the
    * export, which writes to a temporary file).
@@ -78,12 +78,12 @@ export class ServiceClient {
     }
   }
 
-  /** Every visible project from GET /api/Projects?skip=&take= (seed §4.1); see `paged-listing.ts`. */
+  /** Every visible project from GET /api/Projects?skip=&take= (docs/service.md, Projects listing (paged)); see `paged-listing.ts`. */
   listProjectsPaged(opts: { pageSize: number; signal?: AbortSignal }): AsyncGenerator<ProjectRecord> {
     return readPagedProjects(opts.pageSize, (skip, take) => this.readPage(skip, take, opts.signal));
   }
 
-  /** POST /api/v2/estimates (seed §4.3). The payload is checked first (RecordInvalidError). */
+  /** POST /api/v2/estimates (docs/service.md, Estimates). The payload is checked first (RecordInvalidError). */
   async createEstimate(payload: EstimatePayload, opts: CreateOptions = {}): Promise<{ id: number; body: unknown }> {
     const parsed = estimatePayloadSchema.safeParse(payload);
     if (!parsed.success) throw payloadInvalid('estimate', parsed.error);
@@ -92,9 +92,9 @@ export class ServiceClient {
   }
 
   /**
-   * POST /api/Bills?Info=… with no body (seed §4.4), the bill in the observed wire shape
+   * POST /api/Bills?Info=… with no body (docs/service.md, Bills), the bill in the observed wire shape
    * (`bill-info.ts`). A bill whose query string would pass 2,000 characters is refused before
-   * sending (CONTRACT §4): a truncated bill must never reach the service.
+   * sending (README, import bills): a truncated bill must never reach the service.
    */
   async createBill(bill: BillPayload, opts: CreateOptions = {}): Promise<{ id: number; body: unknown }> {
     const query = billQueryString(bill);

@@ -4,7 +4,7 @@ import { formatLimits } from '../throttle/index.ts';
 import { error, ok, type AccountReading, type CheckFinding } from './finding.ts';
 
 /**
- * The variables of CONTRACT.md §1 for the account: `cfg` when they can be read at all, `account`
+ * The variables of README, Configuration for the account: `cfg` when they can be read at all, `account`
  * when the service settings are complete. The messages name variables, never their secret values.
  */
 export function checkConfig(opts: { account?: string; allowInsecureHttp?: boolean; env?: Env }): {

@@ -1,5 +1,5 @@
 /**
- * `buildsync check` (CONTRACT.md §2) as plain functions: each check returns findings, one per
+ * `buildsync check` (README, Commands) as plain functions: each check returns findings, one per
  * problem, each saying what to do; `runChecks` runs them in order and settles the exit code. The
  * CLI only prints. Nothing here writes: Redis commands that would write are only queued inside a
  * MULTI that is discarded (Redis checks ACL permissions when it queues a command, so a refusal

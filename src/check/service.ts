@@ -16,7 +16,7 @@ import { THROTTLE_DEFAULTS, budgetUsedReason, type AccountThrottle, type BudgetS
 import { CHECK_DEFAULTS, error, ok, warning, type CheckFinding } from './finding.ts';
 
 /**
- * One cheap authenticated read: the first page of GET /api/Projects?skip=0&take=2 (seed §4.1; two
+ * One cheap authenticated read: the first page of GET /api/Projects?skip=0&take=2 (docs/service.md, Projects listing (paged); two
  * is the smallest page the paged reader takes), stopped after its first project. It takes one
  * token from the account's budget when `throttle` is given; when the budget has no room now,
  * nothing is sent and the finding says when it has room again.
@@ -99,7 +99,7 @@ function budgetSpent(status: BudgetStatus): CheckFinding {
 }
 
 
-/** The variable names of an account (CONTRACT.md §1). */
+/** The variable names of an account (README, Configuration). */
 function accountVars(name: string): { baseUrl: string; email: string; password: string; apiKey: string; limits: string } {
   const p = name === DEFAULTS.account ? 'BUILDSYNC_' : `BUILDSYNC_${name.toUpperCase()}_`;
   return { baseUrl: `${p}BASE_URL`, email: `${p}EMAIL`, password: `${p}PASSWORD`, apiKey: `${p}API_KEY`, limits: `${p}LIMITS` };

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { BuildsyncError, InterruptedError } from '../errors/index.ts';
 import { EXIT } from '../errors/exit-codes.ts';
 
-/** Options every command accepts (CONTRACT.md §1). */
+/** Options every command accepts (README, Configuration). */
 export interface GlobalOptions {
   account?: string;
   allowInsecureHttp?: boolean;
@@ -40,7 +40,7 @@ export function wasSignalled(): NodeJS.Signals | undefined {
 
 /**
  * Wraps a command's action: builds its context, maps what it returns or throws to the exit codes
- * of CONTRACT.md §2 and prints a failure as one line, never as a stack trace for a user's mistake.
+ * of README, Commands and prints a failure as one line, never as a stack trace for a user's mistake.
  */
 /** A command's failure as `--json` reports it: the exit code, the stable error code when there is one, the message. */
 export interface JsonFailure {

@@ -75,7 +75,7 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
 
   if (!flags.queue || toStdout) {
     // No queue, but the account's budget is still shared with every worker: every request takes
-    // its token when Redis answers (CONTRACT.md §2, Budget); without Redis only 429s pace it.
+    // its token when Redis answers (README, Commands, Budget); without Redis only 429s pace it.
     const redis = await connectRedis(cfg.redisUrl, 'producer').catch(() => undefined);
     if (redis === undefined) ctx.err(`export: no Redis answers at ${redactUrl(cfg.redisUrl)}; its requests take no token from the account's shared budget (only the service's 429s pace them)`);
     const session = openSession(account, { redis, prefix: cfg.prefix, connections: cfg.concurrency, timeScale: timeScale() });
@@ -131,7 +131,7 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
       });
       progress.stop();
       if (done.state === 'failed') {
-        // The same exit code as the same failure in this process (CONTRACT.md §2).
+        // The same exit code as the same failure in this process (README, Commands).
         const f = parseFailureReason(done.job.failedReason);
         ctx.err(`buildsync: export job ${job.id} failed: ${f.message}${f.code ? ` [${f.code}]` : ''}`);
         const code = exitCodeOf(f.code);

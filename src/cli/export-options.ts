@@ -10,7 +10,7 @@ export interface ExportOptionFlags {
   source: string;
   pageSize: string;
   myDocuments: string;
-  /** `--to file|postgres` (CONTRACT.md §5b). */
+  /** `--to file|postgres` (docs/data-teams.md). */
   to?: string;
   /** `--changes`: also write the changes file. */
   changes?: boolean;

@@ -148,7 +148,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   }
 
   const account = serviceAccount(ctx, cfg);
-  // Redis first: it must answer and keep the ledger safely (CONTRACT.md §2, Durability) before
+  // Redis first: it must answer and keep the ledger safely (README, Commands, Durability) before
   // the file is read, and the project listing takes its token from the account's shared budget.
   const { redis, queues, close } = await openQueues(cfg, ctx);
   try {
@@ -243,14 +243,14 @@ function noteReading(ctx: CommandContext, rules: ReadingRules | undefined, sheet
   if (sheets !== undefined) ctx.err(sheetsNote(sheets));
 }
 
-/** `--sheet all` says which sheets it read and which it did not (CONTRACT.md §3a). */
+/** `--sheet all` says which sheets it read and which it did not (docs/reading-rules.md). */
 function sheetsNote({ read, notRead }: { read: string[]; notRead: string[] }): string {
   const names = (ns: string[]): string => ns.map((n) => `"${n}"`).join(', ');
   return `sheets read: ${names(read)}; not read: ${notRead.length === 0 ? 'none' : names(notRead)}`;
 }
 
 /**
- * A file with a header and no data rows: nothing to do, and the user is told so (CONTRACT.md §2);
+ * A file with a header and no data rows: nothing to do, and the user is told so (README, Commands);
  * its report (a header line) is written as every import's is, and a stale errors file removed
  * (`writeEmptyReport`).
  */

@@ -215,7 +215,7 @@ export async function reportJob(ctx: CommandContext, id: string, out: string | u
     const meta = await store.meta(importId);
     if (!meta) throw new UsageError(`no import ${id} (imports are kept 30 days); see buildsync jobs list`);
     const toStdout = out === undefined || out === '-';
-    // While the import runs, records without an outcome are `pending` (CONTRACT.md §5).
+    // While the import runs, records without an outcome are `pending` (README, Reports, re-runs and `unknown`).
     const parent = await queues.imports.getJob(importId);
     const state = parent ? await parent.getState() : 'unknown';
     const running = ['active', 'waiting', 'waiting-children', 'delayed', 'prioritized'].includes(state);

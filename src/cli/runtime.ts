@@ -68,7 +68,7 @@ export async function openQueues(cfg: AppConfig, ctx?: CommandContext): Promise<
     redis,
     queues,
     // Bounded: with Redis away, a clean close would wait for it (the offline queue), and a
-    // command told to stop must end within seconds (CONTRACT.md §2; issue "calm and precise").
+    // command told to stop must end within seconds (README, Commands; issue "calm and precise").
     close: async () => {
       closing = true;
       const clean = (async () => {
@@ -85,7 +85,7 @@ export async function openQueues(cfg: AppConfig, ctx?: CommandContext): Promise<
 
 /**
  * Starts a worker inside this process when no worker is listening on the queues, so that a
- * command run alone still gets its job done (CONTRACT.md §2). Returns undefined when workers run.
+ * command run alone still gets its job done (README, Commands). Returns undefined when workers run.
  */
 export async function ensureWorker(ctx: CommandContext, cfg: AppConfig, queues: Queues): Promise<WorkerHost | undefined> {
   const counts = await Promise.all(queues.all().map((q) => q.getWorkersCount()));

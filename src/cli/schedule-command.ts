@@ -49,7 +49,7 @@ export async function upsertSchedule(ctx: CommandContext, flags: ScheduleFlags):
     // The firing time itself (BullMQ 6 keeps it in prevMillis); timestamp + delay can be a few ms
     // short of it, which prints a 02:00 run as 01:59:59.98.
     const at = next ? new Date(next.opts.prevMillis ?? next.timestamp + (next.opts.delay ?? 0)) : undefined;
-    // --to postgres writes no file; --changes adds the changes file (CONTRACT.md §5b).
+    // --to postgres writes no file; --changes adds the changes file (docs/data-teams.md).
     const dest = data.to === 'postgres' ? `buildsync_projects of the worker's ${account.exportDatabaseVariable}` : `${data.outDir}/projects-YYYY-MM-DD.${data.format}`;
     const changes = data.changes ? ` + ${data.outDir}/projects-YYYY-MM-DD-changes.csv` : '';
     ctx.out(`schedule ${name}: ${flags.cron}${flags.tz ? ` (${flags.tz})` : ''} -> ${dest}${changes}${at ? `; next run ${inZone(at.getTime(), flags.tz)}` : ''}`);

@@ -6,7 +6,7 @@ const EMAIL_VAR = /^BUILDSYNC_([A-Za-z][A-Za-z0-9_]*)_EMAIL$/;
 
 /**
  * The accounts whose budgets the dashboard shows: `default`, every NAME with a
- * `BUILDSYNC_<NAME>_EMAIL` (CONTRACT.md §1), and every account that already has a budget in Redis.
+ * `BUILDSYNC_<NAME>_EMAIL` (README, Configuration), and every account that already has a budget in Redis.
  * Redis is asked too because a budget's keys carry the name as the user typed it in `--account`
  * (`acme`), while the variable only has it upper-cased (`ACME`); a name found in Redis wins.
  */

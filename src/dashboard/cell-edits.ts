@@ -16,7 +16,7 @@ export interface CellEdit {
 /**
  * A CSV upload with the page's edits applied, written beside it as an errors-file-shaped CSV
  * (the original columns, then `source_line`), so that every row keeps the line the report names
- * and a bill without `bill_ref` keeps its key (CONTRACT.md §5).
+ * and a bill without `bill_ref` keeps its key (README, Reports, re-runs and `unknown`).
  */
 export async function applyEdits(up: Pick<Upload, 'file' | 'dir' | 'name'>, edits: readonly CellEdit[], encoding: EncodingOption | undefined): Promise<string> {
   const table = await openTable(up.file, { encoding });

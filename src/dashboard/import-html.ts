@@ -1,5 +1,5 @@
 /**
- * The import page's HTML (CONTRACT.md §7): server-rendered, one small inline script, no
+ * The import page's HTML (README, The import page): server-rendered, one small inline script, no
  * framework. Control names are the interface tests and users' scripts rely on.
  */
 

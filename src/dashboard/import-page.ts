@@ -1,5 +1,5 @@
 /**
- * The import page (CONTRACT.md §7): `/import` beside bull-board and the budget page, served with
+ * The import page (README, The import page): `/import` beside bull-board and the budget page, served with
  * `buildsync dashboard --allow-imports`. Upload (raw body + `X-Filename`), match columns (a saved
  * mapping applied by `/import/mapping`), check (with the budget of every window)
  * as the CLI's dry run, send (the CLI's queued import job), follow (polling `/import/status.json`),
@@ -44,7 +44,7 @@ export { IMPORT_PAGE_DEFAULTS, uploadKeepMs };
 
 /** What `startDashboard` takes for the import page (`--allow-imports`, `--max-upload-mb`). */
 export interface ImportPageOptions {
-  /** Serve the import page at `/import` (CONTRACT.md §7). @defaultValue false */
+  /** Serve the import page at `/import` (README, The import page). @defaultValue false */
   allowImports?: boolean;
   /** Upload cap in MB. @defaultValue 50 */
   maxUploadMb?: number;
@@ -294,7 +294,7 @@ function mappingOf(body: CheckBody): MappingFile {
 }
 
 /**
- * The budget before sending, every window counted (CONTRACT.md §7): the ETA under all windows at
+ * The budget before sending, every window counted (README, The import page): the ETA under all windows at
  * once, and per window the requests needed, those left now and the time that window alone needs.
  * The same estimate as the CLI's progress line (`AccountThrottle.estimateWindows`).
  */

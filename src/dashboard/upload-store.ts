@@ -1,5 +1,5 @@
 /**
- * The import page's uploads (CONTRACT.md §7): kept in a private directory (mode 0700, files 0600)
+ * The import page's uploads (README, The import page): kept in a private directory (mode 0700, files 0600)
  * "until sent or for an hour": once the import's records are sent (its job ended), its rows to fix
  * are read from it and kept with its report in Redis (rows-to-fix.ts), and the upload is removed;
  * an upload never sent is removed an hour after it came (BUILDSYNC_UPLOAD_KEEP_MS, a test knob).

@@ -107,7 +107,7 @@ export class RowError extends BuildsyncError {
   }
 }
 
-/** A payload that the service's rules (seed section 2) would refuse; never sent. */
+/** A payload that the service's rules (docs/service.md) would refuse; never sent. */
 export class RecordInvalidError extends BuildsyncError {
   constructor(message: string) {
     super('BUILDSYNC_RECORD_INVALID', message);

@@ -8,7 +8,7 @@ import { HeapTrim } from '../heap-trim.ts';
 import { base64Bits48, copyRow, legacySha1 } from './postgres/copy-row.ts';
 
 /**
- * `--changes` (CONTRACT.md §5b): what was added, changed or removed since the previous successful
+ * `--changes` (docs/data-teams.md): what was added, changed or removed since the previous successful
  * export of the same account, source, `--include-client-sub` and `--my-documents`.
  *
  * The comparison state is one Redis hash per account and variant: field = project ID, value =
@@ -42,7 +42,7 @@ export interface ChangeCounts {
   removed: number;
 }
 
-/** `projects-2026-11-23.csv` → `projects-2026-11-23-changes.csv`; always `.csv` (CONTRACT.md §5b). */
+/** `projects-2026-11-23.csv` → `projects-2026-11-23-changes.csv`; always `.csv` (docs/data-teams.md). */
 export function changesPathFor(exportPath: string): string {
   const ext = path.extname(exportPath);
   const stem = ext ? exportPath.slice(0, -ext.length) : exportPath;

@@ -10,8 +10,8 @@ import { openXlsxFile } from './xlsx/xlsx-file.ts';
 export type ExportFormat = 'csv' | 'jsonl' | 'xlsx';
 
 /**
- * Which "My Documents" pseudo-projects (seed §1) go into the export.
- * - `exclude`: none of them (the default, CONTRACT.md §2).
+ * Which "My Documents" pseudo-projects (docs/service.md, Overview) go into the export.
+ * - `exclude`: none of them (the default, README, Commands).
  * - `official`: only the official one: the lowest ID among the records named "My Documents".
  * - `all`: every one, the stale references included.
  */
@@ -66,14 +66,14 @@ const BATCH_BYTES = 256 * 1024;
 
 const MY_DOCUMENTS = 'My Documents';
 
-/** Whether a project record is one of the "My Documents" pseudo-projects (seed §1). */
+/** Whether a project record is one of the "My Documents" pseudo-projects (docs/service.md, Overview). */
 export function isMyDocuments(record: Record<string, unknown>): boolean {
   return record.NAME === MY_DOCUMENTS;
 }
 
 /**
  * `exports/projects-YYYY-MM-DD.csv` (or `.jsonl`, `.xlsx`), dated by the local calendar day of `date`
- * (CONTRACT.md §2).
+ * (README, Commands).
  */
 export function defaultExportPath(format: ExportFormat, date: Date = new Date(), dir = 'exports'): string {
   const day = `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())}`;
@@ -81,7 +81,7 @@ export function defaultExportPath(format: ExportFormat, date: Date = new Date(),
 }
 
 /**
- * Writes every record of `source` to `opts.out`, as CSV, JSON Lines or .xlsx (CONTRACT.md §2, §5). The
+ * Writes every record of `source` to `opts.out`, as CSV, JSON Lines or .xlsx (README, Commands, §5). The
  * file appears only when complete; on any failure or abort nothing is left at `opts.out` (an
  * earlier file there stays until a successful export replaces it) and no temporary file remains.
  *
@@ -206,7 +206,7 @@ const NO_FILE = {
 };
 
 function jsonLine(record: Record<string, unknown>): string {
-  // As the service sent it: every field, unknown ones included (CONTRACT.md §5).
+  // As the service sent it: every field, unknown ones included (README, Reports, re-runs and `unknown`).
   return `${JSON.stringify(record)}\n`;
 }
 

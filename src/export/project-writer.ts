@@ -2,15 +2,15 @@ import { PROJECT_FIELDS } from '../api/project-fields.ts';
 import { writeAscii, writeWholeNumber } from './ascii-bytes.ts';
 
 /**
- * The project export's CSV rows (CONTRACT.md §5), written by hand rather than through
+ * The project export's CSV rows (README, Reports, re-runs and `unknown`), written by hand rather than through
  * csv-stringify: the export formats ~400 MB for 200,000 projects and this formatter is several
  * times faster than csv-stringify's per-record path (see bench/export-format.ts).
  *
- * - Columns: every field of the seed's section 2.1 in that order; fields the service sends
+ * - Columns: every field of docs/service.md, Project records in that order; fields the service sends
  *   beyond those are left out (they are in the JSON Lines export).
  * - Rows end with CRLF, as RFC 4180 writes them; no BOM, so the header's first cell is `ID`.
  * - Booleans `true`/`false`; null and missing fields are empty cells.
- * - `SCOPE_OF_WORK` is percent-decoded (seed §2.1: "percent-encoded text containing HTML").
+ * - `SCOPE_OF_WORK` is percent-decoded (docs/service.md, Project records: "percent-encoded text containing HTML").
  * - A *string* value starting with `=`, `+`, `-`, `@`, tab or CR gets a leading `'` so a
  *   spreadsheet shows it instead of running it as a formula. Numbers are written as they are:
  *   the service sends them as JSON numbers, a spreadsheet reads `-12.5` as the number it is, and

@@ -10,7 +10,7 @@ import { exportProjects, type ExportFormat, type ExportResult, type ExportSink, 
 export type ExportDestination = 'file' | 'postgres';
 
 export interface ProjectExportSpec {
-  /** `v2`: GET /api/v2/Projects, streamed (seed §4.2); `paged`: GET /api/Projects?skip&take (seed §4.1). */
+  /** `v2`: GET /api/v2/Projects, streamed (docs/service.md, Projects listing (v2)); `paged`: GET /api/Projects?skip&take (docs/service.md, Projects listing (paged)). */
   source: 'v2' | 'paged';
   includeClientSub: boolean;
   pageSize: number;
@@ -21,9 +21,9 @@ export interface ProjectExportSpec {
    * the changes file (`changesPathFor(out)`).
    */
   out: string;
-  /** `file` (the default) or `postgres`: upsert into `buildsync_projects` (CONTRACT.md §5b). @defaultValue 'file' */
+  /** `file` (the default) or `postgres`: upsert into `buildsync_projects` (docs/data-teams.md). @defaultValue 'file' */
   to?: ExportDestination;
-  /** Also write the changes file (CONTRACT.md §5b). @defaultValue false */
+  /** Also write the changes file (docs/data-teams.md). @defaultValue false */
   changes?: boolean;
 }
 
@@ -45,7 +45,7 @@ export interface ProjectExportResult extends ExportResult {
   postgres?: UpsertCounts;
 }
 
-/** The part of the comparison state's key that tells one listing variant from another (CONTRACT.md §5b). */
+/** The part of the comparison state's key that tells one listing variant from another (docs/data-teams.md). */
 export function exportVariant(spec: Pick<ProjectExportSpec, 'source' | 'includeClientSub' | 'myDocuments'>): string {
   return `${spec.source}:${spec.includeClientSub}:${spec.myDocuments}`;
 }
@@ -55,7 +55,7 @@ export function tracksChanges(spec: Pick<ProjectExportSpec, 'to' | 'changes'>): 
   return spec.changes === true || spec.to === 'postgres';
 }
 
-/** The listing an export reads. The paged listing has no includeClientSub (seed §4.1 scope: client/sub projects included). */
+/** The listing an export reads. The paged listing has no includeClientSub (docs/service.md, Projects listing (paged) scope: client/sub projects included). */
 export function projectSource(client: ServiceClient, spec: ProjectExportSpec, signal?: AbortSignal): AsyncIterable<Record<string, unknown>> {
   return spec.source === 'v2'
     ? client.listProjectsV2({ includeClientSub: spec.includeClientSub, signal })

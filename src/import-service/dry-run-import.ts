@@ -42,7 +42,7 @@ export interface DryRunImport {
  */
 async function dryRunResolver(o: DryRunImportOptions): Promise<ProjectResolver | undefined> {
   if (o.account === undefined) return undefined;
-  // Without Redis a dry run's one listing request takes no budget token (CONTRACT.md §2: "says so").
+  // Without Redis a dry run's one listing request takes no budget token (README, Commands: "says so").
   o.notice('dry run: reading the project listing to resolve project numbers and names (one request, not counted in the shared budget)');
   try {
     return await listProjects(o.account, { prefix: o.prefix, connections: 1, signal: o.signal });
@@ -77,7 +77,7 @@ export async function dryRunImport(kind: ImportKind, file: string, o: DryRunImpo
 }
 
 /**
- * A file with a header and no data rows: nothing to do (CONTRACT.md §2); its report (a header
+ * A file with a header and no data rows: nothing to do (README, Commands); its report (a header
  * line) is written as every import's is, and a stale errors file removed.
  */
 export async function writeEmptyReport(reportPath: string, errorsPath: string): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * What a dry run leaves behind (CONTRACT.md §2, §5), shared by the CLI and the import page: the
+ * What a dry run leaves behind (README, Commands, §5), shared by the CLI and the import page: the
  * report, the rows to fix, the payloads as they would go on the wire, and how long sending would
  * take under the account's budget.
  */
@@ -64,7 +64,7 @@ function namedLabel(label: string, unresolved: UnresolvedProjects | undefined, v
 }
 
 /**
- * What would go on the wire (CONTRACT.md §4): an estimate's JSON body; a bill's `Info` JSON,
+ * What would go on the wire (README, import bills): an estimate's JSON body; a bill's `Info` JSON,
  * decoded, with its strings. A project or vendor a dry run could not resolve is shown as null.
  */
 export function wirePayload(kind: 'estimates' | 'bills', r: MappedRecord, unresolved?: UnresolvedProjects, vendors?: Pick<UnresolvedVendors, 'isPlaceholder'>): string {

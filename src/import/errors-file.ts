@@ -1,5 +1,5 @@
 /**
- * The rows to fix (CONTRACT.md §5): beside the report, the input rows that were invalid, failed
+ * The rows to fix (README, Reports, re-runs and `unknown`): beside the report, the input rows that were invalid, failed
  * or `unknown`, with their original columns in their original order, then `source_line` and
  * `error`, as UTF-8 with the original delimiter. The user fixes them in a spreadsheet and imports
  * the file as it is; `source_line` and `error` are recognised on import.
@@ -33,7 +33,7 @@ export interface ErrorsFileSource {
   encoding?: EncodingOption;
   /** The input's delimiter (`,` for .xlsx), used again for the errors file. */
   delimiter: string;
-  /** The line (sheet row) of the input's header row: a title block above it is no part of the table (CONTRACT.md §3a). Absent from sources kept before it was recorded: the first row. */
+  /** The line (sheet row) of the input's header row: a title block above it is no part of the table (docs/reading-rules.md). Absent from sources kept before it was recorded: the first row. */
   headerLine?: number;
   rules: ReadingRules;
   /** The canonical column of each header (null when ignored or unknown), by header index. */

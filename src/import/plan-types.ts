@@ -12,7 +12,7 @@ export interface ImportPlan<P = unknown> {
   records: MappedRecord<P>[];
   /** Report lines decided while planning: every row of an invalid group, and rows that belong to no group. */
   statics: StaticLine[];
-  /** How the file was read: what the errors file (CONTRACT.md §5) needs to write rows that read the same. */
+  /** How the file was read: what the errors file (README, Reports, re-runs and `unknown`) needs to write rows that read the same. */
   table?: {
     kind: TableKind;
     headers: string[];

@@ -1,6 +1,6 @@
 /**
  * Planning an import: read FILE, validate and map every row, group rows into records
- * (CONTRACT.md §3-§5). Needs neither Redis nor the service: a resolver over the project listing
+ * (the README). Needs neither Redis nor the service: a resolver over the project listing
  * is passed in when project numbers or names must be resolved. The plan is what a dry run
  * reports and what an import then sends.
  *
@@ -39,13 +39,13 @@ export { projectResolverFromListing, type ProjectResolver } from '../mapping/ind
 export interface PlanOptions extends ReadingOptions, BillRowOptions {
   /** `--mapping MAP.json`, already loaded (`loadMappingFile`), or a built-in preset (`presetMapping`). */
   mapping?: MappingFile;
-  /** `--sheet NAME|all` (.xlsx only); default the one visible sheet with a header row (CONTRACT.md §3a). */
+  /** `--sheet NAME|all` (.xlsx only); default the one visible sheet with a header row (docs/reading-rules.md). */
   sheet?: string;
   /** `--hidden include|skip`: how hidden rows and used hidden columns are read; default they stop the import. Wins over the mapping file's `hidden`. */
   hidden?: HiddenOption;
-  /** `--header-row N`: the line (sheet row) of the header row; default the first row that has every required column (CONTRACT.md §3a). Wins over the mapping file's `headerRow`. */
+  /** `--header-row N`: the line (sheet row) of the header row; default the first row that has every required column (docs/reading-rules.md). Wins over the mapping file's `headerRow`. */
   headerRow?: number;
-  /** `--fill-down COLS`: canonical columns whose empty cells take the value of the row above (CONTRACT.md §3a). Wins over the mapping file's `fillDown`. */
+  /** `--fill-down COLS`: canonical columns whose empty cells take the value of the row above (docs/reading-rules.md). Wins over the mapping file's `fillDown`. */
   fillDown?: string[];
   /** `--layout sections` (estimates): heading rows give the category of the rows under them. Wins over the mapping file's `layout`. */
   layout?: 'sections';
@@ -124,7 +124,7 @@ function provedOtherwise(later: SeparatorWeigher | undefined, rules: ReadingRule
 
 /**
  * `planBills` handed to `sink` in batches as the bills are complete, holding only the bills still
- * open: memory stays flat however long the file (CONTRACT.md §4: a bill's rows need not be
+ * open: memory stays flat however long the file (README, import bills: a bill's rows need not be
  * adjacent, so a first pass, the one that settles the date order, notes where each bill_ref's
  * last row is). The sink gets records in the order they complete, not in file order. A
  * file-level error can come after batches were handed out: whoever sends them must wait until
@@ -191,7 +191,7 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
 /**
  * `planEstimates` handed to `sink` in batches as the estimates are complete (the same plan, in
  * another order). An estimate's rows need not be adjacent and a project may have one estimate
- * (CONTRACT.md §3), so a first pass notes the last row naming each project; an estimate is handed
+ * (docs/reading-rules.md), so a first pass notes the last row naming each project; an estimate is handed
  * out once that row is passed. As with `streamBills`, nothing may be sent before this resolves.
  */
 export async function streamEstimates(file: string, opts: PlanOptions, sink: PlanSink): Promise<PlanFacts> {
@@ -287,7 +287,7 @@ function requireColumns(table: OpenedTable, missing: string[]): void {
 
 /**
  * How an import opens its file: the header row is the first row with every required column
- * (CONTRACT.md §3a), after the mapping and the options, or the one `--header-row` names.
+ * (docs/reading-rules.md), after the mapping and the options, or the one `--header-row` names.
  */
 function tableOptions(file: string, kind: 'estimates' | 'bills', opts: PlanOptions, reading: { encoding?: OpenTableOptions['encoding'] }): OpenTableOptions {
   return { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding, header: importHeaderRule(file, kind, opts.mapping), headerRow: opts.headerRow ?? opts.mapping?.headerRow };
@@ -345,7 +345,7 @@ function unnamedColumns(headers: readonly string[], columns: ColumnMap): number[
 }
 
 /**
- * A value under a column with no header name would be lost: stop and name it (CONTRACT.md §3),
+ * A value under a column with no header name would be lost: stop and name it (docs/reading-rules.md),
  * before anything is sent.
  */
 function checkUnnamed(table: OpenedTable, unnamed: readonly number[], row: SourceRow): void {
@@ -370,7 +370,7 @@ function columnLetter(col: number): string {
 const DRY_RUN_MESSAGE = 'dry run: valid, not sent';
 
 /**
- * The report of a dry run (CONTRACT.md §2, §5): one line per input row in line order; rows of
+ * The report of a dry run (README, Commands, §5): one line per input row in line order; rows of
  * valid records are `skipped` ("dry run: valid, not sent"), the others as planned.
  */
 export function dryRunReportLines(plan: ImportPlan): ReportLine[] {

@@ -4,7 +4,7 @@ import { projectResolverFromListing, type ProjectResolver } from '../mapping/ind
 /**
  * One listing of the account's visible projects (v2, client/sub included: a bill or estimate may
  * target such a project), kept as ID, number and name only, for resolving `project_number` and
- * `project_name` and checking `project_id` (CONTRACT.md §3). One request of the budget per import.
+ * `project_name` and checking `project_id` (docs/reading-rules.md). One request of the budget per import.
  */
 export async function loadProjectResolver(client: ServiceClient, signal?: AbortSignal): Promise<ProjectResolver> {
   const compact: Record<string, unknown>[] = [];

@@ -1,6 +1,6 @@
 /**
  * How a file writes numbers and dates, settled once per file before any row is mapped
- * (CONTRACT.md §3). Nothing here guesses: where the file and the options leave the reading open,
+ * (docs/reading-rules.md). Nothing here guesses: where the file and the options leave the reading open,
  * planning stops (a `FileError`, exit 2) and asks for the option that settles it.
  */
 import type { CellFormat, CellValue, EncodingOption, OpenedTable, SourceRow } from '../tables/index.ts';
@@ -258,7 +258,7 @@ function settleOrder(
   ]);
 }
 
-/** The summary's line for a file whose dates nothing in it proved (CONTRACT.md §3), or undefined. */
+/** The summary's line for a file whose dates nothing in it proved (docs/reading-rules.md), or undefined. */
 export function readingNote(rules: ReadingRules): string | undefined {
   if (rules.dateOrderFrom === undefined) return undefined;
   const first = { MDY: 'month', DMY: 'day', YMD: 'year' }[rules.dateOrder];

@@ -6,7 +6,7 @@ import { EXIT, type ErrorCode, ImportUnknownError, exitCodeOf, firstExit } from 
 import type { IgnoredCounts, ImportStore, OutcomeCounts, ReportLine } from './import-store.ts';
 import { sheetLineName } from '../tables/workbook-sheets.ts';
 
-/** The report's columns (CONTRACT.md §5). */
+/** The report's columns (README, Reports, re-runs and `unknown`). */
 export const REPORT_COLUMNS = ['line', 'record', 'status', 'id', 'message'] as const;
 
 export interface ImportSummary {
@@ -120,7 +120,7 @@ export async function writeReportIfPossible(store: ImportStore, importId: string
 }
 
 /**
- * Exit code of a finished import (CONTRACT.md §2): 3 credentials refused; 4 some records failed or
+ * Exit code of a finished import (README, Commands): 3 credentials refused; 4 some records failed or
  * stayed unknown because the service could not be reached or kept failing (run again later:
  * nothing is wrong with the input); 1 some rows or records invalid, refused or unknown; else 0.
  * When several apply, the table's precedence picks (`firstExit`).

@@ -22,7 +22,7 @@ export interface SendRecordInput {
   kind: RecordKind;
   account: string;
   importId: string;
-  /** The record's key in the ledger (CONTRACT.md §5: an estimate by project, a bill by ref/project/vendor or content). */
+  /** The record's key in the ledger (README, Reports, re-runs and `unknown`: an estimate by project, a bill by ref/project/vendor or content). */
   key: string;
   contentHash: string;
   payload: EstimatePayload | BillPayload;
@@ -37,7 +37,7 @@ function newOwner(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
-/** The service's refusal of a second estimate for a project (seed §4.3 rule 3; status not shown). */
+/** The service's refusal of a second estimate for a project (docs/service.md, Estimates rule 3; status not shown). */
 export function isEstimateExists(err: unknown): boolean {
   return err instanceof BadRequestError && /already (has|have|exists?)|exists/i.test(err.serviceMessage ?? '');
 }

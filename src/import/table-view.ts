@@ -2,7 +2,7 @@ import { SHEET_STRIDE, viewTable, type HiddenOption, type OpenedTable } from '..
 import type { ColumnMap, MappedRecord, MappingFile, StaticLine } from '../mapping/index.ts';
 
 /**
- * How an import reads the table it opened (CONTRACT.md §3a): merged cells filled, hidden rows and
+ * How an import reads the table it opened (docs/reading-rules.md): merged cells filled, hidden rows and
  * hidden columns the mapping reads as `--hidden` (or the mapping's `"hidden"`) says
  * (`tables/sheet-view.ts`). `numbers` are the kind's numeric columns.
  */

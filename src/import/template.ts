@@ -1,5 +1,5 @@
 /**
- * `buildsync template estimates|bills` (CONTRACT.md §2): an empty spreadsheet with every column
+ * `buildsync template estimates|bills` (README, Commands): an empty spreadsheet with every column
  * of §3 or §4, in the order the importer lists them, and one example row that imports cleanly,
  * for a user to fill in.
  *
@@ -68,7 +68,7 @@ const EXAMPLES: Record<TemplateKind, Record<string, ExampleValue>> = {
   },
 };
 
-/** The template's columns, in the importer's order (CONTRACT.md §3, §4). */
+/** The template's columns, in the importer's order (docs/reading-rules.md, §4). */
 export function templateColumns(kind: TemplateKind): string[] {
   return (kind === 'estimates' ? ESTIMATE_COLUMNS : BILL_COLUMNS).filter((c) => !LEFT_OUT.has(c));
 }

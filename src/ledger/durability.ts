@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/index.ts';
 import { masterNodes, nodeForKey, type RedisConnection } from '../redis-layout.ts';
 
 /**
- * Would the ledger's note "this record is being sent" survive a Redis crash? (CONTRACT.md §2,
+ * Would the ledger's note "this record is being sent" survive a Redis crash? (README, Commands,
  * "Durability"). A record is only sent once it would: otherwise a Redis restart, or a failover to
  * a replica that had not received the note yet, makes a re-run send the record a second time
  * (issue 12, item 5: 119 bills stored twice after a restart, 21 after a failover).
@@ -50,7 +50,7 @@ export type DurabilityDecision =
 
 /**
  * A Redis that would lose or evict the ledger, or a note it did not confirm in time. Exit 2 like
- * any configuration problem ("Redis … refusing", CONTRACT.md §2); nothing was sent.
+ * any configuration problem ("Redis … refusing", README, Commands); nothing was sent.
  */
 export class RedisNotDurableError extends ConfigError {
   /** `refused`: the server's set-up; `unconfirmed`: one note's WAIT/WAITAOF came back short. */

@@ -6,7 +6,7 @@ import { isOldField, markLedgerKeysStale } from './key-migration.ts';
 
 /**
  * The ledger as JSON Lines, to back it up, move it to another Redis and keep it bounded
- * (CONTRACT.md §2, `buildsync ledger export | import | prune`).
+ * (README, Commands, `buildsync ledger export | import | prune`).
  *
  * One line per entry: `{"account": …, "key": …, "entry": {…}}`, the entry exactly as the ledger
  * holds it, fields this file does not know included, so that a newer ledger survives a round trip.

@@ -6,7 +6,7 @@ import { LEDGER_KEYS_VERSION, ledgerFieldOf } from './record-key.ts';
 
 /**
  * What this tool knows about each record it ever tried to create, per account, in Redis:
- * the guard behind "nothing is sent twice" (CONTRACT.md §5).
+ * the guard behind "nothing is sent twice" (README, Reports, re-runs and `unknown`).
  *
  * An entry moves through these states:
  * - `claimed`: one sender (its `owner`: one attempt of one job on one worker) holds the record
@@ -150,7 +150,7 @@ type LedgerRedis = RedisConnection & {
 
 export interface LedgerOptions {
   /**
-   * Makes the `sending` note durable before the request goes out (CONTRACT.md §2, Durability):
+   * Makes the `sending` note durable before the request goes out (README, Commands, Durability):
    * `WAIT` for a replica, `WAITAOF`, or nothing when AOF fsyncs every write. It gets the
    * connection the note was written on: on a Redis Cluster, the one to the node that owns the
    * account's slot (WAIT and WAITAOF carry no key, and count that connection's writes).

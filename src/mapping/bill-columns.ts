@@ -8,7 +8,7 @@ import { PROJECT_REF_COLUMNS } from './project-refs.ts';
 
 export type FieldKind = 'text' | 'date' | 'boolean' | 'id' | 'number' | 'decimal' | 'approver' | 'ref';
 
-/** Bill-level columns → field (seed §2.3; received_date → RECIEVED_DATE, spelled so). */
+/** Bill-level columns → field (docs/service.md, Bills; received_date → RECIEVED_DATE, spelled so). */
 export const BILL_FIELDS: ReadonlyArray<[string, string, FieldKind]> = [
   ['title', 'TITLE', 'text'], ['due_date', 'DUE_DATE', 'date'], ['invoice_date', 'INVOICE_DATE', 'date'],
   ['received_date', 'RECIEVED_DATE', 'date'], ['active', 'ACTIVE', 'boolean'], ['ready_for_payment', 'READY_FOR_PAYMENT', 'boolean'],
@@ -26,10 +26,10 @@ export const ITEM_FIELDS: ReadonlyArray<[string, string, FieldKind]> = [
   ['tax_percent', 'TAX_PERCENT', 'number'],
 ];
 
-/** The bill columns that hold numbers (how the errors file writes them back, CONTRACT.md §5). */
+/** The bill columns that hold numbers (how the errors file writes them back, README, Reports, re-runs and `unknown`). */
 export const BILL_NUMBER_COLUMNS: readonly string[] = ITEM_FIELDS.filter(([, , k]) => k === 'number' || k === 'decimal').map(([c]) => c);
 
-/** Every column a bill file may have (CONTRACT.md §4). */
+/** Every column a bill file may have (README, import bills). */
 export const BILL_COLUMNS: readonly string[] = [
   'bill_ref', ...PROJECT_REF_COLUMNS, 'vendor_id', 'vendor', ...BILL_FIELDS.map(([c]) => c), ...ITEM_FIELDS.map(([c]) => c),
 ];

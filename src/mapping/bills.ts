@@ -1,5 +1,5 @@
 /**
- * Bill CSV rows → bill payloads (CONTRACT.md §4, seed §2.3).
+ * Bill CSV rows → bill payloads (README, import bills, docs/service.md, Bills).
  *
  * Rows with the same bill_ref, project and vendor are one bill, one item per row in file
  * order; rows need not be adjacent. A file without a bill_ref column is one bill per row.
@@ -11,7 +11,7 @@
  *     them. A different non-blank value on a later row makes that row invalid, naming both values.
  *   - RATE keeps the exact decimal text typed (`parseRateText`); the API's encoder writes it
  *     with the two decimals of the wire form, and a rate with more decimals that are not zeros
- *     is a row error (CONTRACT.md §4: never rounded). QTY and TAX_PERCENT are JSON numbers: the seed's
+ *     is a row error (README, import bills: never rounded). QTY and TAX_PERCENT are JSON numbers: the seed's
  *     observed shape makes only identifiers and RATE decimal text.
  *   - APPROVER is a user ID (sent as an identifier) when it is a whole number, else the name
  *     as written. BILL_TYPE, TRADE and TRAFFIC_COLOR are sent as written (text).
@@ -66,7 +66,7 @@ interface BillGroup {
   refKey: string | undefined;
   /** Rows whose bill_ref is spelled otherwise: the report's note on each. */
   notes: LineNotes | undefined;
-  /** In an errors file (CONTRACT.md §5): the `source_line` of the bill's first row, which keeps a row-keyed bill's key. */
+  /** In an errors file (README, Reports, re-runs and `unknown`): the `source_line` of the bill's first row, which keeps a row-keyed bill's key. */
   sourceLine: string | undefined;
   /** In an errors file: a row whose earlier import ended `unknown` (its `error` says so). */
   priorUnknown: boolean;
@@ -400,7 +400,7 @@ export class BillGrouper implements RecordStopper {
     return g;
   }
 
-  /** Bill-level fields must agree on every row of a bill (CONTRACT.md §4). */
+  /** Bill-level fields must agree on every row of a bill (README, import bills). */
   private checkAgreement(g: BillGroup, line: number): void {
     if (g.setOn === undefined) return;
     for (let i = 0; i < this.billFields.length; i++) {

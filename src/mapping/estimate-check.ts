@@ -1,6 +1,6 @@
 /**
  * A hand-written check of a finished estimate payload against `estimatePayloadSchema`
- * (src/payloads/estimate-schema.ts, seed §2.2), for the planning loop: zod's walk of a 100,000-estimate
+ * (src/payloads/estimate-schema.ts, docs/service.md, Estimates), for the planning loop: zod's walk of a 100,000-estimate
  * plan costs more than the mapping that built it.
  *
  * The check is conservative: whenever it passes, the schema passes too

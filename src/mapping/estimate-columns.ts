@@ -16,10 +16,10 @@ function columnsOf(list: ReadonlyArray<readonly [string, Exclude<EstimateFieldTy
   return list.map(([field, type]) => [field.toLowerCase(), KIND_OF[type]]);
 }
 
-/** Fields every level has (seed §2.2 CATS element), column → kind. */
+/** Fields every level has (docs/service.md, Estimates CATS element), column → kind. */
 export const COMMON_FIELDS = columnsOf(ESTIMATE_COMMON_FIELDS);
 
-/** Fields of subcategories and items only (seed §2.2 SUBCATS element). */
+/** Fields of subcategories and items only (docs/service.md, Estimates SUBCATS element). */
 export const LINE_FIELDS = columnsOf(ESTIMATE_LINE_FIELDS);
 
 /** The estimate's top-level fields, column → kind (`total_price` a number, the others booleans). */
@@ -27,12 +27,12 @@ export const TOP_FIELDS: ReadonlyArray<[string, 'number' | 'boolean']> = ESTIMAT
 
 export const MARKUP_COLUMNS = ['markup_name', 'markup_value', 'markup_type'] as const;
 
-/** The estimate columns that hold numbers (how the errors file writes them back, CONTRACT.md §5). */
+/** The estimate columns that hold numbers (how the errors file writes them back, README, Reports, re-runs and `unknown`). */
 export const ESTIMATE_NUMBER_COLUMNS: readonly string[] = [
   ...[...LINE_FIELDS, ...TOP_FIELDS].filter(([, k]) => k === 'number').map(([c]) => c), 'markup_value', 'markup_type',
 ];
 
-/** Every column an estimate file may have (CONTRACT.md §3), in the order messages list them. */
+/** Every column an estimate file may have (docs/reading-rules.md), in the order messages list them. */
 export const ESTIMATE_COLUMNS: readonly string[] = [
   ...PROJECT_REF_COLUMNS, 'estimate_name', 'category', 'subcategory', 'item',
   ...COMMON_FIELDS.map(([c]) => c), ...LINE_FIELDS.map(([c]) => c), ...TOP_FIELDS.map(([c]) => c), ...MARKUP_COLUMNS,

@@ -1,5 +1,5 @@
 /**
- * Estimate spreadsheet rows → estimate payloads (CONTRACT.md §3, seed §2.2).
+ * Estimate spreadsheet rows → estimate payloads (docs/reading-rules.md, docs/service.md, Estimates).
  *
  * Rows are grouped by (project, estimate_name); rows of one estimate need not be adjacent, so
  * every group stays open until the file ends. One row is one line of the estimate:
@@ -18,13 +18,13 @@
  *     different non-blank values for an estimate's top-level field, or for the same field of one
  *     category or subcategory, make the later row invalid, naming both values and lines.
  *   - A row without category and without markup_name is invalid (it names no line); so are an
- *     item without a subcategory (items live in subcategories, seed §2.2), line-only fields
+ *     item without a subcategory (items live in subcategories, docs/service.md, Estimates), line-only fields
  *     (qty, unit_cost, …) on a category row, markup columns on a line row and line fields on a
  *     markup row: never silently dropped.
  *   - A row whose project or estimate name is missing belongs to no estimate and is reported
  *     on its own. Rows naming the same unresolvable project are grouped by the value written.
  *   - When a file gives two estimate names for one project, the group appearing first keeps the
- *     project (the service allows one estimate per project, seed §3) and every row of the later
+ *     project (the service allows one estimate per project, docs/service.md, Project records) and every row of the later
  *     group is invalid.
  */
 import type { CellFormat, CellValue, SourceRow } from '../tables/index.ts';
@@ -144,7 +144,7 @@ export class EstimateGrouper implements RecordStopper {
     this.topScratch = new Array(this.top.length);
   }
 
-  /** The required columns the file lacks (CONTRACT.md §3). */
+  /** The required columns the file lacks (docs/reading-rules.md). */
   missingColumns(): string[] {
     return missingEstimateColumns(this.columns);
   }

@@ -1,5 +1,5 @@
 /**
- * Which row of a spreadsheet is its header row (CONTRACT.md §3a), as the mapping layer sees it:
+ * Which row of a spreadsheet is its header row (docs/reading-rules.md), as the mapping layer sees it:
  * the first of the first 30 rows in which every required column is found, after the mapping
  * (renames, ignores, constants, presets) and the options. The reader (`src/tables/`) does the
  * looking; this says what a header row is and what to tell the user when no row is one.

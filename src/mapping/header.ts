@@ -5,7 +5,7 @@ import { isBuiltInPreset } from './presets.ts';
 import { suggestColumn, suggestHeader } from './suggest.ts';
 
 /**
- * The comparable form of a header or column name (CONTRACT.md §3): lower case, without spaces,
+ * The comparable form of a header or column name (docs/reading-rules.md): lower case, without spaces,
  * `_`, `-` and `.`, so `Unit Cost`, `unit_cost` and `UNITCOST` are one column.
  */
 export function normalizeHeader(name: string): string {
@@ -25,7 +25,7 @@ export interface ColumnSource {
 }
 
 /**
- * The two columns an errors file (CONTRACT.md §5) adds after the input's own: `source_line`
+ * The two columns an errors file (README, Reports, re-runs and `unknown`) adds after the input's own: `source_line`
  * (the row's line in the original file) and `error`. Matched like any header. The errors file
  * (import/errors-file.ts) writes them, the import (`resolveColumns`) and the dashboard's import
  * page recognise them.
@@ -45,9 +45,9 @@ export function errorsFileColumnOf(header: string): (typeof ERRORS_FILE_COLUMNS)
 /** The canonical columns of one file, resolved once so each row is read by index. */
 export class ColumnMap {
   private readonly sources: Map<string, ColumnSource>;
-  /** Index of the errors file's `source_line` column (CONTRACT.md §5), -1 when the file has none. */
+  /** Index of the errors file's `source_line` column (README, Reports, re-runs and `unknown`), -1 when the file has none. */
   readonly sourceLineIndex: number;
-  /** Index of the errors file's `error` column (CONTRACT.md §5), -1 when the file has none. */
+  /** Index of the errors file's `error` column (README, Reports, re-runs and `unknown`), -1 when the file has none. */
   readonly errorIndex: number;
 
   constructor(readonly file: string, sources: Iterable<ColumnSource>, errorsFile: { sourceLineIndex?: number; errorIndex?: number } = {}) {
@@ -106,10 +106,10 @@ export interface ResolveColumnsOptions {
  * renames to, or sets a constant for, a column the importer does not know is a `ConfigError`.
  *
  * Headers that are empty are skipped: spreadsheets leave trailing empty columns behind.
- * `source_line` and `error`, the errors file's own columns (CONTRACT.md §5), are not unknown:
+ * `source_line` and `error`, the errors file's own columns (README, Reports, re-runs and `unknown`), are not unknown:
  * their indexes are `ColumnMap.sourceLineIndex` and `errorIndex`.
  *
- * Messages quote at most 200 characters of the input (CONTRACT.md §3): long lists end in
+ * Messages quote at most 200 characters of the input (docs/reading-rules.md): long lists end in
  * "and N more", long names are cut.
  */
 export function resolveColumns(
@@ -338,7 +338,7 @@ function more(n: number): string {
 const MAX_QUOTED_VALUE = 60;
 
 /**
- * Quotes input for one message, at most 200 characters of it in all (CONTRACT.md §3): a value
+ * Quotes input for one message, at most 200 characters of it in all (docs/reading-rules.md): a value
  * quoted twice counts once; a long value is cut (`…`); once the budget is spent, `quote` returns
  * undefined and the caller counts the rest instead of naming them.
  */

@@ -2,7 +2,7 @@ import { TextArena, type TextRef } from './text-arena.ts';
 
 /** One record to create, as the mapping plans it: an estimate (one per project) or a bill. */
 export interface MappedRecord<P = unknown> {
-  /** Ledger key (CONTRACT.md §5): `estimate:project:<id>`; `bill:ref:<ref>|<project>|<vendor>`; `bill:row:<hash>#<n>`. */
+  /** Ledger key (README, Reports, re-runs and `unknown`): `estimate:project:<id>`; `bill:ref:<ref>|<project>|<vendor>`; `bill:row:<hash>#<n>`. */
   key: string;
   /** How the report names it: `project 1042 / Kitchen remodel`, `bill INV-7 / project 1042 / vendor 55`. */
   label: string;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ConfigError } from '../errors/index.ts';
 
 /**
- * The `--mapping MAP.json` file (CONTRACT.md §3, §4): how a spreadsheet whose headers differ from
+ * The `--mapping MAP.json` file (docs/reading-rules.md, §4): how a spreadsheet whose headers differ from
  * the canonical columns is read.
  *
  * ```json
@@ -20,7 +20,7 @@ import { ConfigError } from '../errors/index.ts';
  * ```
  * `encoding` to `hidden`, `fillDown` and `layout` say how the file is read, as `--encoding`,
  * `--date-format`, `--decimal-separator`, `--header-row`, `--hidden`, `--fill-down` and `--layout`
- * do (CONTRACT.md §3, §3a); a saved mapping thus reads next month's export the same way;
+ * do (docs/reading-rules.md, §3a); a saved mapping thus reads next month's export the same way;
  * `totalLabels` adds labels of total rows. `kinds` and `status` (bills) say which rows of an
  * accounting export are bills, credits or neither (`bill-kinds.ts`); `credits`, `discounts` and
  * `ignoreTax` are `--credits negative`, `--discounts apply` and `--ignore-tax`.

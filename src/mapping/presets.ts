@@ -1,5 +1,5 @@
 /**
- * The built-in mappings (`--mapping quickbooks|xero`, CONTRACT.md §4), by name. A preset names
+ * The built-in mappings (`--mapping quickbooks|xero`, README, import bills), by name. A preset names
  * alternative spellings (`Vendor` or `Supplier`, `*ContactName` or `ContactName`), so
  * `resolveColumns` allows its entries for headers a file does not have.
  */

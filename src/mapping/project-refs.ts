@@ -1,5 +1,5 @@
 /**
- * The project a row targets (CONTRACT.md §3, §4): `project_id`, or `project_number` /
+ * The project a row targets (docs/reading-rules.md, §4): `project_id`, or `project_number` /
  * `project_name` resolved through the account's project listing.
  */
 import type { CellValue, SourceRow } from '../tables/index.ts';
@@ -199,7 +199,7 @@ export class ProjectRefReader {
 const PLACEHOLDER_BASE = 9_000_000_000_000;
 
 /**
- * A dry run without the service (CONTRACT.md §2, §3): project IDs are taken as written, and each
+ * A dry run without the service (README, Commands, §3): project IDs are taken as written, and each
  * distinct `project_number` / `project_name` stands for one project not yet resolved, so that
  * everything else of the file is still checked and grouped. The IDs it hands out are
  * placeholders: `describe` names what they stand for, and nothing with them is ever sent.

@@ -1,7 +1,7 @@
 import type { MappingFile } from './mapping-file.ts';
 
 /**
- * `--mapping quickbooks` (CONTRACT.md §4): the columns of a QuickBooks bill export ("Bill No.",
+ * `--mapping quickbooks` (README, import bills): the columns of a QuickBooks bill export ("Bill No.",
  * "Vendor", "Line Amount", …) read as bill columns. A QuickBooks line has no quantity: its
  * "Line Amount" is the line's total and becomes RATE (the service then takes one unit).
  *
@@ -11,7 +11,7 @@ import type { MappingFile } from './mapping-file.ts';
  * have are allowed (`resolveColumns` is lenient with built-in presets).
  *
  * Decision: QuickBooks exports also carry bookkeeping columns that have no field on the
- * service's bill (seed §2.3): `Account`, `Terms`, `Class`, `Open Balance`. The preset ignores
+ * service's bill (docs/service.md, Bills): `Account`, `Terms`, `Class`, `Open Balance`. The preset ignores
  * those few by name; any other unknown column is still an error, as with any mapping.
  *
  * A transaction list has a `Type` column (README, "Kinds of rows"): `Bill` rows are bills;

@@ -4,12 +4,12 @@
  * because the mapping rules produce these lines.
  */
 /**
- * A report line's status (CONTRACT.md §5); `pending` only while the import still runs; `ignored`
+ * A report line's status (README, Reports, re-runs and `unknown`); `pending` only while the import still runs; `ignored`
  * a row that is no part of any record (§3a: a title, a footer, ...), never a row to fix.
  */
 export type RowStatus = 'created' | 'exists' | 'invalid' | 'failed' | 'skipped' | 'unknown' | 'pending' | 'ignored';
 
-/** Why a row is `ignored` (CONTRACT.md §3a's reason codes), in the order summaries name them. */
+/** Why a row is `ignored` (docs/reading-rules.md reason codes), in the order summaries name them. */
 export const IGNORED_REASONS = ['title', 'footer', 'total', 'heading', 'hidden', 'kind', 'credit'] as const;
 export type IgnoredReason = (typeof IGNORED_REASONS)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The columns an import cannot do without (CONTRACT.md §3, §4), in one place: the groupers refuse
+ * The columns an import cannot do without (docs/reading-rules.md, §4), in one place: the groupers refuse
  * a header row that lacks one, and the reader looks for the header row as the first row that
  * lacks none (`headerRule`).
  */

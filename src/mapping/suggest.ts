@@ -1,5 +1,5 @@
 /**
- * "Did you mean" for headers (CONTRACT.md §3, §7): which known column an unknown header most
+ * "Did you mean" for headers (docs/reading-rules.md, §7): which known column an unknown header most
  * likely is, and which header of a file a mapping entry most likely meant. Shared by the CLI's
  * messages (`resolveColumns`) and the import page, which preselects its column comboboxes with it.
  *

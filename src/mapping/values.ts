@@ -24,7 +24,7 @@ import {
 } from '../values/index.ts';
 
 /**
- * Cell value parsing shared by the estimate and bill importers (CONTRACT.md §3, §4).
+ * Cell value parsing shared by the estimate and bill importers (docs/reading-rules.md, §4).
  *
  * Every parser takes a `CellValue` (CSV cells are strings; .xlsx cells may be numbers, booleans
  * or `Date`s) and returns the value, or `undefined` for a blank cell (null, empty or only
@@ -49,7 +49,7 @@ import {
  * cell in a text field is a row error.
  */
 
-/** How one file writes numbers and dates (CONTRACT.md §3). */
+/** How one file writes numbers and dates (docs/reading-rules.md). */
 export interface ReadingRules {
   /** `.`: `1,234.50`; `,`: `1.234,50`, `1 234,50`, `480,00`. */
   decimalSeparator: DecimalSeparator;
@@ -168,7 +168,7 @@ export function parseNumber(cell: CellValue, rules: ReadingRules = US_RULES, for
 }
 
 /**
- * Exact decimal text for money (a bill's RATE is sent as decimal text, CONTRACT.md §4): the same
+ * Exact decimal text for money (a bill's RATE is sent as decimal text, README, import bills): the same
  * forms as `parseNumber`, returned as `-1234.50`-style text with the fraction digits as written
  * and no floating point on the way. An .xlsx number is read as `parseNumber` reads it, as text
  * (`0.1` stays `0.1`, `=100*1.15` is `115`). Blank → undefined.
@@ -188,7 +188,7 @@ export function parseDecimalText(cell: CellValue, rules: ReadingRules = US_RULES
 
 /**
  * A bill item's rate: decimal text with at most two decimals that are not zeros (it goes on the
- * wire with exactly two, CONTRACT.md §4). `1,234.567` is refused, never rounded.
+ * wire with exactly two, README, import bills). `1,234.567` is refused, never rounded.
  */
 export function parseRateText(cell: CellValue, rules: ReadingRules = US_RULES, format?: CellFormat): string | undefined {
   const text = parseDecimalText(cell, rules, format);
@@ -231,7 +231,7 @@ const FALSE_WORDS = new Set(['false', 'no', 'n', '0']);
 /**
  * `true/false`, `yes/no`, `y/n`, `1/0` (any case), and `x` for true. Blank → undefined: the
  * "x / empty" convention of check-mark columns reads an empty cell as not set, which the caller
- * sends as false or leaves to the service's default (false, seed §2.2). .xlsx booleans and the
+ * sends as false or leaves to the service's default (false, docs/service.md, Estimates). .xlsx booleans and the
  * numbers 1/0 pass through.
  */
 export function parseBoolean(cell: CellValue): boolean | undefined {

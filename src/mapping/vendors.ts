@@ -1,5 +1,5 @@
 /**
- * Where the vendor names of a bill file become VENDOR_IDs: `--vendors VENDORS.csv` (CONTRACT.md
+ * Where the vendor names of a bill file become VENDOR_IDs: `--vendors VENDORS.csv` (the README
  * §4, a CSV of `vendor,vendor_id`), the account's vendor list (README, "Vendor lists"; read from
  * Redis by src/vendors/vendor-store.ts), or both, the file winning for the names it holds.
  *
@@ -146,7 +146,7 @@ const PLACEHOLDER_BASE = 9_000_000_000_000;
  * A dry run whose account's vendor list could not be read (Redis did not answer): names the
  * vendors file holds are looked up in it, the others get a placeholder ID each (the same one for
  * the same name) and are counted, so that the dry run checks everything else and says once that
- * vendor names were not resolved (CONTRACT.md §2).
+ * vendor names were not resolved (README, Commands).
  */
 export class UnresolvedVendors implements VendorLookup {
   private readonly byName = new Map<string, number>();

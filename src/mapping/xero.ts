@@ -1,19 +1,19 @@
 import type { MappingFile } from './mapping-file.ts';
 
 /**
- * `--mapping xero` (CONTRACT.md §4): the columns of Xero's bill export (the same layout as its
+ * `--mapping xero` (README, import bills): the columns of Xero's bill export (the same layout as its
  * bill import template) read as bill columns. One row is one line of a bill; rows with the same
  * `InvoiceNumber` (and contact) are one bill, as in Xero.
  *
  * Xero marks its required columns with a leading `*` (`*ContactName`, `*InvoiceNumber`) in its
  * templates and leaves it out in some exports. Header matching does not drop `*`
- * (`normalizeHeader` ignores only spaces, `_`, `-` and `.`, CONTRACT.md §3), so every column that
+ * (`normalizeHeader` ignores only spaces, `_`, `-` and `.`, docs/reading-rules.md), so every column that
  * Xero may star is listed in both spellings; a preset's entries for headers a file does not have
  * are allowed (`resolveColumns` is lenient with built-in presets).
  *
  * Xero has no project: the user adds a `project_id`, `project_number` or `project_name` column,
  * which is read as is. Xero's other columns (contact e-mail and addresses, totals, item code,
- * account and tax codes, tracking) have no field on the service's bill (seed §2.3) and are
+ * account and tax codes, tracking) have no field on the service's bill (docs/service.md, Bills) and are
  * ignored. `LineAmount` (quantity times unit amount, less discount) is ignored too: the bill's
  * lines carry the quantity and the unit amount.
  *

@@ -1,5 +1,5 @@
 /**
- * The wire form of a bill: JSON in the `Info` query parameter of POST /api/Bills (seed §4.4),
+ * The wire form of a bill: JSON in the `Info` query parameter of POST /api/Bills (docs/service.md, Bills),
  * written in the seed's observed request shape (§2.3): identifiers and RATE as JSON strings of
  * decimal text, RATE with exactly two decimals, booleans as the strings "true"/"false". Whether
  * the service accepts other encodings is unspecified, so the observed one is the safe one.
@@ -8,7 +8,7 @@ import { billPayloadSchema, type BillItem, type BillPayload } from './bill-schem
 import { fixedDecimalText } from '../values/index.ts';
 import { payloadInvalid } from './payload-issues.ts';
 
-/** The contract refuses a bill whose query string would pass this many characters (CONTRACT §4). */
+/** The contract refuses a bill whose query string would pass this many characters (README, import bills). */
 export const MAX_BILL_QUERY_LENGTH = 2000;
 
 const idText = (n: number | undefined) => (n === undefined ? undefined : String(n));

@@ -1,5 +1,5 @@
 /**
- * The bill as the mapping layer builds it (seed §2.3), before wire encoding (`bill-info.ts`).
+ * The bill as the mapping layer builds it (docs/service.md, Bills), before wire encoding (`bill-info.ts`).
  * Strict: required PRJ_ID, VENDOR_ID and a non-empty ITEMS with NAME and RATE on each; only the
  * listed properties. RATE is decimal text so that no amount ever passes through binary floating
  * point on its way to the two-decimal wire form. The seed's LMOD, LMOD_BY, DATE_CREATED and
@@ -11,7 +11,7 @@ import { fitsDecimalPlaces, isDecimalText } from '../values/index.ts';
 const id = z.int().positive();
 const dateTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/, "expected a date-time 'YYYY-MM-DDTHH:MM:SS' without zone");
 const decimalText = z.string().refine(isDecimalText, "expected plain decimal text such as '1250.5' (no exponent, separators or currency)");
-/** RATE goes on the wire with exactly two decimals (CONTRACT.md §4); more that are not zeros are refused, never rounded. */
+/** RATE goes on the wire with exactly two decimals (README, import bills); more that are not zeros are refused, never rounded. */
 const rateText = decimalText.refine((t) => fitsDecimalPlaces(t, 2), 'expected at most two decimals (a rate is never rounded)');
 const numberOrDecimalText = z.union([z.number(), decimalText]);
 
@@ -33,7 +33,7 @@ export const billPayloadSchema = z.strictObject({
   TITLE: z.string().optional(),
   DUE_DATE: dateTime.optional(),
   INVOICE_DATE: dateTime.optional(),
-  // Spelled so by the service (seed §2.3).
+  // Spelled so by the service (docs/service.md, Bills).
   RECIEVED_DATE: dateTime.optional(),
   ACTIVE: z.boolean().optional(),
   READY_FOR_PAYMENT: z.boolean().optional(),

@@ -1,5 +1,5 @@
 /**
- * The fields of an estimate payload (seed §2.2), in one list each level reads: the payload schema
+ * The fields of an estimate payload (docs/service.md, Estimates), in one list each level reads: the payload schema
  * (estimate-schema.ts), the planner's hand check (mapping/estimate-check.ts) and the estimate
  * file's columns (mapping/estimate-columns.ts, each field lower-cased) all derive from it, so a
  * field added here is a column the importer accepts, a key the schema allows and one the hand

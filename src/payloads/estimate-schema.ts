@@ -1,5 +1,5 @@
 /**
- * The estimate creation payload (seed §2.2), strict: only the listed properties ("properties
+ * The estimate creation payload (docs/service.md, Estimates), strict: only the listed properties ("properties
  * outside the listed ones are not part of the interface", §4.3), NAME required on every level,
  * each field typed as estimate-fields.ts lists it.
  */
@@ -43,7 +43,7 @@ export const estimateCategorySchema = z.strictObject({
   SUBCATS: z.array(estimateSubcategorySchema).optional(),
 });
 
-/** A markup row; every field optional (seed §2.2). */
+/** A markup row; every field optional (docs/service.md, Estimates). */
 export const estimateMarkupSchema = z.strictObject(optionalShape(ESTIMATE_MARKUP_FIELDS));
 
 export const estimatePayloadSchema = z.strictObject({
@@ -51,7 +51,7 @@ export const estimatePayloadSchema = z.strictObject({
   PROJECT_ID: z.int().positive(),
   ...optionalShape(ESTIMATE_TOP_FIELDS),
   CATS: z.array(estimateCategorySchema).optional(),
-  // Omitted COMS means five default rows; an empty array means none (seed §4.3 rule 5).
+  // Omitted COMS means five default rows; an empty array means none (docs/service.md, Estimates rule 5).
   COMS: z.array(estimateMarkupSchema).optional(),
 });
 

@@ -64,7 +64,7 @@ export function createRedis(url: string, role: RedisRole, target: RedisTarget = 
   return redis;
 }
 
-/** How long a command waits for a Redis that went away: BUILDSYNC_REDIS_GRACE_MS (knobs.ts; CONTRACT.md §2: a 30 s grace). */
+/** How long a command waits for a Redis that went away: BUILDSYNC_REDIS_GRACE_MS (knobs.ts; README, Commands: a 30 s grace). */
 export function redisGraceMs(): number {
   return knob('BUILDSYNC_REDIS_GRACE_MS');
 }

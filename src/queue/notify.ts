@@ -5,7 +5,7 @@ import type { Secret } from '../secret.ts';
 import { JOB } from './names.ts';
 
 /**
- * BUILDSYNC_NOTIFY_URL (CONTRACT.md §1, §5b): one JSON POST when an export or import job (never a
+ * BUILDSYNC_NOTIFY_URL (README, Configuration, §5b): one JSON POST when an export or import job (never a
  * per-record job) fails after its last attempt. The body (README, "For data teams"):
  *
  *   {"event":"job.failed","job_id":"…","kind":"export-projects","account":"default",

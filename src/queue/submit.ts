@@ -49,7 +49,7 @@ export interface SubmitImportOptions {
 }
 
 /**
- * One import being submitted while its file is planned (CONTRACT.md §3: nothing is sent before
+ * One import being submitted while its file is planned (docs/reading-rules.md: nothing is sent before
  * the whole file is read and validated). Planned records go to the import store in batches as
  * they are mapped (`add`), so the planner holds none of them; nothing runnable exists until
  * `commit`, which adds the parent job (held delayed), one record job per record, then releases

@@ -1,5 +1,5 @@
 /**
- * The bill's rules (seed §2.3, §4.4): PRJ_ID, VENDOR_ID and ITEMS required, NAME and RATE on each
+ * The bill's rules (docs/service.md, Bills, §4.4): PRJ_ID, VENDOR_ID and ITEMS required, NAME and RATE on each
  * item. Identifiers and RATE arrive as strings of decimal text in the observed shape; JSON
  * numbers are accepted too (DECISIONS.md).
  */
@@ -66,7 +66,7 @@ export interface BillMeta {
   now: string;
 }
 
-/** The record answered on creation (its fields are the sandbox's choice, seed §2.3 "not shown"). */
+/** The record answered on creation (its fields are the sandbox's choice, docs/service.md, Bills "not shown"). */
 export function billRecord(p: ParsedBill, meta: BillMeta): Node {
   const items: Node[] = p.items.map((item) => ({ ID: meta.nextChildId(), BILL_ID: meta.id, ...item }));
   const total = items.reduce((sum, it) => sum + (it.RATE as number) * ((it.QTY as number | null) ?? 1), 0);

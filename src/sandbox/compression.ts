@@ -1,5 +1,5 @@
 /**
- * Response compression by Accept-Encoding (seed §5: callers offer gzip, deflate and br).
+ * Response compression by Accept-Encoding (docs/service.md, Authentication: callers offer gzip, deflate and br).
  * Fast settings: the point is realistic wire sizes and decoding paths, not the best ratio.
  */
 import zlib from 'node:zlib';

@@ -1,4 +1,4 @@
-/** POST /api/Bills?Info=<json> (seed §4.4). */
+/** POST /api/Bills?Info=<json> (docs/service.md, Bills). */
 import { answerStored, queryParam, type RequestContext } from './context.ts';
 import { billRecord, parseBill } from './bill-rules.ts';
 import { formatServiceDate } from './project-record.ts';

@@ -1,4 +1,4 @@
-/** POST /api/v2/estimates (seed §4.3). */
+/** POST /api/v2/estimates (docs/service.md, Estimates). */
 import { answerStored, type RequestContext } from './context.ts';
 import { estimateRecord, parseEstimate } from './estimate-rules.ts';
 import { formatServiceDate } from './project-record.ts';

@@ -167,7 +167,7 @@ export class Dataset {
   }
 
   /**
-   * What a listing shows this user, in ID order (seed §1, §4.2): My Documents records of the
+   * What a listing shows this user, in ID order (docs/service.md, Overview, §4.2): My Documents records of the
    * user, projects of the user's company in any state but deleted, and, with includeClientSub,
    * projects of other companies where the user is client or subcontractor.
    */

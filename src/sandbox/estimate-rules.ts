@@ -1,5 +1,5 @@
 /**
- * The estimate payload's rules (seed §2.2, §4.3): required NAME and PROJECT_ID, NAME required on
+ * The estimate payload's rules (docs/service.md, Estimates, §4.3): required NAME and PROJECT_ID, NAME required on
  * every category, subcategory and item, defaults for the flags and for COMS.
  */
 import { bad } from './rule-violation.ts';
@@ -94,7 +94,7 @@ export interface EstimateMeta {
   now: string;
 }
 
-/** The record answered on creation (its fields are the sandbox's choice, seed §2.2 "not shown"). */
+/** The record answered on creation (its fields are the sandbox's choice, docs/service.md, Estimates "not shown"). */
 export function estimateRecord(p: ParsedEstimate, meta: EstimateMeta): Node {
   return {
     ID: meta.id,

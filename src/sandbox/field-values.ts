@@ -47,7 +47,7 @@ export function scalar(where: string, v: unknown): string | number {
   throw bad(`${where} must be a string or a number (got ${JSON.stringify(v)}).`);
 }
 
-/** JSON booleans, or the strings "true"/"false" of the observed bill shape (seed §2.3). */
+/** JSON booleans, or the strings "true"/"false" of the observed bill shape (docs/service.md, Bills). */
 export function flag(where: string, v: unknown): boolean {
   if (typeof v === 'boolean') return v;
   if (typeof v === 'string' && /^(true|false)$/i.test(v.trim())) return v.trim().toLowerCase() === 'true';

@@ -47,7 +47,7 @@ export function sendJson(
   res.end(payload);
 }
 
-/** `{ "Message": text }`, the ASP.NET Web API error body shape (seed §7). */
+/** `{ "Message": text }`, the ASP.NET Web API error body shape (docs/service.md, Errors). */
 export function sendMessage(
   req: IncomingMessage,
   res: ServerResponse,

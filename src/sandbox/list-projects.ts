@@ -1,4 +1,4 @@
-/** GET /api/Projects?skip&take (seed §4.1) and GET /api/v2/Projects?includeClientSub (§4.2). */
+/** GET /api/Projects?skip&take (docs/service.md, Projects listing (paged)) and GET /api/v2/Projects?includeClientSub (§4.2). */
 import { queryParam, type RequestContext } from './context.ts';
 import { streamJson, streamJsonArray } from './http-io.ts';
 import { generateProject } from './project-record.ts';

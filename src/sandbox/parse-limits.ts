@@ -3,7 +3,7 @@ import { WINDOW_NAMES, type Limits } from './options.ts';
 import type { WindowName } from './types.ts';
 
 /**
- * Parses `hour=500,day=10000` or `none` (the CLI's `--limits`, CONTRACT.md §1's syntax).
+ * Parses `hour=500,day=10000` or `none` (the CLI's `--limits`, README, Configuration syntax).
  * Throws ConfigError naming the bad part and what to write instead.
  */
 export function parseSandboxLimits(text: string): Limits {

@@ -1,5 +1,5 @@
 /**
- * One project record (seed §2.1), generated from (dataset seed, entry.gen). Fields appear in the
+ * One project record (docs/service.md, Project records), generated from (dataset seed, entry.gen). Fields appear in the
  * seed's order. Records are about 2 KB of JSON, like the real service's, so the benchmark's
  * 200,000 projects weigh about 400 MB.
  */

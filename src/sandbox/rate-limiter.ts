@@ -1,5 +1,5 @@
 /**
- * Per-user request budgets over several windows (seed §8: hour, day, week, month; the sandbox
+ * Per-user request budgets over several windows (docs/service.md, Rate limits: hour, day, week, month; the sandbox
  * also knows second and minute). O(1) per request and per window, so a 200,000-request run
  * stays cheap.
  */

@@ -1,6 +1,6 @@
 /**
- * The four operations of seed §4 and ASP.NET Web API's answers around them: paths match
- * case-insensitively, an unknown controller is a 404 with Message and MessageDetail (seed §7),
+ * The four operations of docs/service.md and ASP.NET Web API's answers around them: paths match
+ * case-insensitively, an unknown controller is a 404 with Message and MessageDetail (docs/service.md, Errors),
  * a known path with another method is a 405.
  */
 import type { Handler } from './context.ts';

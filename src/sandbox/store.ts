@@ -4,7 +4,7 @@ import type { StoredBill, StoredEstimate } from './types.ts';
 export class Store {
   readonly estimates: StoredEstimate[] = [];
   readonly bills: StoredBill[] = [];
-  /** Projects holding an estimate (seed §3: at most one per project). */
+  /** Projects holding an estimate (docs/service.md, Project records: at most one per project). */
   private readonly estimateProjects: Set<number>;
   private nextEstimateId = 300_001;
   private nextBillId = 900_001;

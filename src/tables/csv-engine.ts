@@ -40,11 +40,11 @@ export function createCsvEngine(delimiter: Delimiter): CsvEngine {
     // A quote inside an unquoted field (`6" pipe`) is kept as text, as spreadsheets do, rather
     // than failing the file; quoted fields still follow RFC 4180.
     relax_quotes: true,
-    // Title and footer lines have any number of fields (CONTRACT.md §3a); the reader compares
+    // Title and footer lines have any number of fields (docs/reading-rules.md); the reader compares
     // each data row with the header itself (csv-parse would compare it with the first line).
     relax_column_count: true,
     skip_empty_lines: true,
-    // CONTRACT.md §3: a row of more than 1 MiB stops the read (CSV_MAX_RECORD_SIZE), so memory
+    // docs/reading-rules.md: a row of more than 1 MiB stops the read (CSV_MAX_RECORD_SIZE), so memory
     // never grows with a runaway field (an open quote, a binary file).
     max_record_size: 1024 * 1024,
   }) as unknown as { api?: Partial<CsvEngine> };

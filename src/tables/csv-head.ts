@@ -14,7 +14,7 @@ export interface CsvTableStart {
   titles: IgnoredLine[];
 }
 
-/** Excel's delimiter hint, a first line `sep=;` (CONTRACT.md §3a): it sets the delimiter and is no part of the table. */
+/** Excel's delimiter hint, a first line `sep=;` (docs/reading-rules.md): it sets the delimiter and is no part of the table. */
 const SEP_LINE = /^sep=([,;\t])$/i;
 
 /**

@@ -15,7 +15,7 @@ export interface CsvHead {
   headerLine: number;
   encoding: InputEncoding;
   delimiter: Delimiter;
-  /** The rows above the header row (CONTRACT.md §3a). */
+  /** The rows above the header row (docs/reading-rules.md). */
   titles: IgnoredLine[];
 }
 
@@ -27,7 +27,7 @@ export interface CsvHead {
  */
 const MAX_HEADER_CHARS = 1024 * 1024;
 
-/** CONTRACT.md §3 limits: Excel's own cell limit, a row, and columns. */
+/** docs/reading-rules.md limits: Excel's own cell limit, a row, and columns. */
 export const MAX_CELL_CHARS = 32_767;
 export const MAX_RECORD_BYTES = 1024 * 1024;
 export const MAX_COLUMNS = 1000;
@@ -50,7 +50,7 @@ const FEED_BYTES = 64 * 1024;
  * reading the whole file). Then data rows come out in batches, one per slice of the file parsed.
  * Rows whose cells are all empty (`,,,` lines that spreadsheets leave behind) are skipped.
  *
- * Where the table is (CONTRACT.md §3a): the header row is found in the first lines
+ * Where the table is (docs/reading-rules.md): the header row is found in the first lines
  * (`findCsvTableStart`: `header`, `headerRow`, a `sep=` line); the lines above it are never
  * rows. A footer (a blank row, then rows with at most one value, to the end) is held back
  * (`FooterWatch`) and handed to `onFooter` at the end instead of coming out as rows.
@@ -205,7 +205,7 @@ function fieldCount(file: string, line: number, count: number, expected: number,
 
 function noop(): void {}
 
-/** Names the line and column of the first byte that does not fit the file's encoding (CONTRACT.md §3). */
+/** Names the line and column of the first byte that does not fit the file's encoding (docs/reading-rules.md). */
 async function encodingError(file: string, err: EncodingMismatch, encoding: InputEncoding): Promise<FileError> {
   const { line, column } = await locateByte(file, err.offset);
   if (err instanceof NulByte) return new FileError(file, `${file}:${line} column ${column}: ${err.why} (at byte offset ${err.offset}). ${err.hint}`);
@@ -248,7 +248,7 @@ function cellTooLong(file: string, line: number, index: number, header: string |
     `this cell holds ${cell.length.toLocaleString('en-US')} characters, over the ${MAX_CELL_CHARS.toLocaleString('en-US')} a spreadsheet cell can hold (it starts ${quote(cell)}). Is a quote left open above it? Shorten the cell.`);
 }
 
-/** At most 200 characters of the input, quoted (CONTRACT.md §3). */
+/** At most 200 characters of the input, quoted (docs/reading-rules.md). */
 export function quote(text: string): string {
   return JSON.stringify(text.length > 200 ? `${text.slice(0, 197)}...` : text);
 }

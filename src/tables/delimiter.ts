@@ -1,4 +1,4 @@
-/** The delimiters CONTRACT.md §3 accepts, in the order that wins a tie. */
+/** The delimiters docs/reading-rules.md accepts, in the order that wins a tie. */
 export const DELIMITERS = [',', ';', '\t'] as const;
 export type Delimiter = (typeof DELIMITERS)[number];
 

@@ -3,7 +3,7 @@ import type { CellValue, IgnoredLine, SourceRow } from './types.ts';
 const FOOTER_MESSAGE = 'footer below the last row: not part of the table';
 
 /**
- * The footer of a table (CONTRACT.md §3a): after the last record, a wholly blank row followed
+ * The footer of a table (docs/reading-rules.md): after the last record, a wholly blank row followed
  * only by rows with at most one value ("Cash Basis Tuesday, March 3, 2026 10:15 AM"). Whether a
  * row after a blank row is footer is known only later (a row with two values makes it data
  * again), so such rows are held back, not handed out, until that is known. Only rows after a

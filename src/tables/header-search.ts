@@ -1,7 +1,7 @@
 import { UsageError } from '../errors/index.ts';
 import type { HeaderCandidate, HeaderRule, IgnoredLine } from './types.ts';
 
-/** CONTRACT.md §3a: the header row is looked for among this many rows (blank rows not counted). */
+/** docs/reading-rules.md: the header row is looked for among this many rows (blank rows not counted). */
 export const HEADER_SEARCH_ROWS = 30;
 
 /** A row that is looked at, with what makes one candidate closer than another. */
@@ -11,7 +11,7 @@ interface Scored extends HeaderCandidate {
 }
 
 /**
- * Where the table starts (CONTRACT.md §3a), decided row by row as the reader meets the rows above
+ * Where the table starts (docs/reading-rules.md), decided row by row as the reader meets the rows above
  * it: the reader `offer`s each row until one is the header row; the rows offered before it are the
  * title block. One home for the rule, shared by the CSV and .xlsx readers:
  *  - `--header-row N` (`row`): the row at N is the header row, the rows above it are titles;

@@ -2,10 +2,10 @@ import { isAscii } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { FileError } from '../errors/index.ts';
 
-/** The encodings CONTRACT.md §3 accepts, as reported in `OpenedTable.encoding`. */
+/** The encodings docs/reading-rules.md accepts, as reported in `OpenedTable.encoding`. */
 export type InputEncoding = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
-/** `--encoding`: `auto` decides from the bytes; the others force one (CONTRACT.md §3). */
+/** `--encoding`: `auto` decides from the bytes; the others force one (docs/reading-rules.md). */
 export type EncodingOption = 'auto' | 'utf8' | 'utf16le' | 'cp1252';
 
 export const ENCODING_OPTIONS: readonly EncodingOption[] = ['auto', 'utf8', 'utf16le', 'cp1252'];

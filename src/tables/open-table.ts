@@ -7,7 +7,7 @@ import { openWorkbook } from './workbook-sheets.ts';
 import { probeXlsxSheets, readXlsx, readXlsxSheetFacts, type XlsxCache, type XlsxHead } from './xlsx/read-xlsx.ts';
 
 /**
- * Opens FILE (CSV or .xlsx, CONTRACT.md §3 and §4) and reads its header row; the rows are read
+ * Opens FILE (CSV or .xlsx, docs/reading-rules.md and §4) and reads its header row; the rows are read
  * later, streaming, each time `rows()` or `batches()` is iterated.
  *
  * .xlsx is recognised by its extension or by its zip signature (a workbook renamed to .csv still

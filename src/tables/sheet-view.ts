@@ -5,7 +5,7 @@ import { UnreadableCell, type CellFormat, type CellRange, type CellValue, type I
 import { columnLetter, describeValue, sheetRefName } from './xlsx-cell.ts';
 
 /*
- * A sheet read as people see it (CONTRACT.md §3a), not as its cells are stored:
+ * A sheet read as people see it (docs/reading-rules.md), not as its cells are stored:
  *  - a merged range shows its value in every cell it covers, but the file holds it in the
  *    top-left cell only: the other cells are filled with it. A range over several rows in a
  *    numeric field is a row error on each of its rows (a lump sum is not repeated);

@@ -8,7 +8,7 @@
 /**
  * A cell that holds nothing that can be read as a value: an .xlsx error value (`#DIV/0!`,
  * `#N/A`, …) or a formula with no saved result. It is never read as empty nor as its text
- * (CONTRACT.md §3): every value parser refuses it with `reason`, so its row is invalid.
+ * (docs/reading-rules.md): every value parser refuses it with `reason`, so its row is invalid.
  */
 export class UnreadableCell {
   constructor(
@@ -46,7 +46,7 @@ export interface SourceRow {
   /**
    * .xlsx only, and only on a row with such a cell: the indexes of `values` whose cell is a `SUM`
    * or `SUBTOTAL` formula over rows above (`xlsx/sum-formula.ts`), which proves a total row
-   * (CONTRACT.md §3a).
+   * (docs/reading-rules.md).
    */
   sums?: number[];
 }
@@ -155,7 +155,7 @@ export interface OpenedTable {
    */
   sheetFacts?: () => Promise<SheetFacts>;
   /**
-   * The rows above the header row that are not blank (a title block, CONTRACT.md §3a), as
+   * The rows above the header row that are not blank (a title block, docs/reading-rules.md), as
    * `title` lines; a `sep=` line and blank lines are not among them.
    */
   titles: IgnoredLine[];
@@ -198,7 +198,7 @@ export interface IgnoredLine {
 }
 
 /**
- * How the reader tells the header row from a title block above it (CONTRACT.md §3a): the header
+ * How the reader tells the header row from a title block above it (docs/reading-rules.md): the header
  * row is the first of the first `HEADER_SEARCH_ROWS` rows in which every required column is
  * found. The mapping layer knows which columns are required; the reader only asks.
  */
@@ -224,7 +224,7 @@ export interface OpenTableOptions {
   header?: HeaderRule;
   /** `--header-row N`: the physical line (CSV) or sheet row (.xlsx) of the header row; rows above it are the title block. */
   headerRow?: number;
-  /** CSV only: `--encoding`; default `auto` (CONTRACT.md §3). */
+  /** CSV only: `--encoding`; default `auto` (docs/reading-rules.md). */
   encoding?: import('./input-decoder.ts').EncodingOption;
   /**
    * .xlsx only: the sheet to read (a hidden one too), or `all` (`ALL_SHEETS`): every visible sheet

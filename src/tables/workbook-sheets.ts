@@ -5,7 +5,7 @@ import { columnLetter, sheetRefName } from './xlsx-cell.ts';
 import type { SheetTableOptions } from './xlsx/sheet.ts';
 
 /*
- * Which sheets of a workbook are read (CONTRACT.md §3a, ".xlsx sheets"). A workbook often keeps
+ * Which sheets of a workbook are read (docs/reading-rules.md, ".xlsx sheets"). A workbook often keeps
  * an old revision, a lists tab or notes beside the table people look at; reading its first tab
  * silently read the superseded one. So, for an import (a `header` rule says what a table is):
  *  - `--sheet NAME`: that sheet, hidden or not;

@@ -2,7 +2,7 @@ import { excelSerialToDate, isSerialMoment } from '../values/index.ts';
 import { UnreadableCell, type CellValue } from './types.ts';
 
 /**
- * How one .xlsx cell, as Excel wrote it in the sheet XML, becomes a `CellValue` (CONTRACT.md §3:
+ * How one .xlsx cell, as Excel wrote it in the sheet XML, becomes a `CellValue` (docs/reading-rules.md:
  * "a formula's saved result is read with its own type, as Excel wrote it"; an error value or a
  * formula with no saved result is an `UnreadableCell`, never empty and never its text).
  *
@@ -12,7 +12,7 @@ import { UnreadableCell, type CellValue } from './types.ts';
 
 /** Excel's own limit on the characters of one cell. */
 export const MAX_CELL_CHARS = 32_767;
-/** CONTRACT.md §3: more columns than this in the header row is a file error. */
+/** docs/reading-rules.md: more columns than this in the header row is a file error. */
 export const MAX_COLUMNS = 1_000;
 /** An error message quotes at most this many characters of the input. */
 export const MAX_QUOTE = 200;

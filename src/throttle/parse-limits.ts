@@ -4,7 +4,7 @@ import { WINDOW_NAMES, isWindowName, type WindowName } from './windows.ts';
 /** Requests allowed per window; a window that is absent is not limited. */
 export type Limits = Partial<Record<WindowName, number>>;
 
-/** The budget the real service publishes per API key (CONTRACT.md §1); it says these may change. */
+/** The budget the real service publishes per API key (README, Configuration); it says these may change. */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({ hour: 500, day: 10_000, week: 50_000, month: 200_000 });
 
 const EXAMPLE = 'e.g. hour=500,day=10000 or none';

@@ -1,7 +1,7 @@
 import { CellValueError, quoteWritten } from './value-error.ts';
 
 /**
- * Dates as a file writes them (CONTRACT.md §3), read into the service's zone-less
+ * Dates as a file writes them (docs/reading-rules.md), read into the service's zone-less
  * `YYYY-MM-DDTHH:MM:SS` form: the one home of the date shapes buildsync accepts, the day/month
  * order they are read in, and the calendar checks. A number in a date column is Excel's serial
  * day, read by `excel-serial.ts`.

@@ -3,7 +3,7 @@
  * as text from the cell to the wire and are never passed through binary floating point
  * (`Number('2.675')` is 2.67499999…). Nothing here rounds: an amount with more digits than the
  * wire form holds is refused, since a rounded amount in a company's books is a silently wrong
- * record (CONTRACT.md §4: "never rounded").
+ * record (README, import bills: "never rounded").
  *
  * How a file writes a number (separators, grouping, currency, signs) is read into
  * `DecimalParts` by `written-number.ts`; this module only knows the parts and plain notation.

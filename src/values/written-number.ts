@@ -2,7 +2,7 @@ import { integerDigits, significantDigits, type DecimalParts } from './decimal.t
 import { CellValueError, quoteWritten } from './value-error.ts';
 
 /**
- * A number as a file writes it (CONTRACT.md §3), read into exact `DecimalParts` under the file's
+ * A number as a file writes it (docs/reading-rules.md), read into exact `DecimalParts` under the file's
  * decimal separator: grouping, currency, signs, accounting parentheses and `%` are decided here,
  * once, for every importer.
  */
@@ -117,7 +117,7 @@ export function readWrittenNumber(text: string, separator: DecimalSeparator): De
 }
 
 /**
- * What a written number says about the file's decimal separator (CONTRACT.md §3): a value with
+ * What a written number says about the file's decimal separator (docs/reading-rules.md): a value with
  * both marks proves the last one (`1,234.50` and `1'234.50` prove `.`, `1.234,50` proves `,`);
  * so does one mark that grouping cannot explain: followed by other than three digits (`2.35`,
  * `480,00`), or after digits no group starts with (`0,500`, `1234.567`). `2,500`, `1.234`,

@@ -1,9 +1,9 @@
 /**
- * The bad-input corpus (issue 11, CONTRACT.md §2–§5): what bad input gets.
+ * The bad-input corpus (issue 11, the README): what bad input gets.
  *
  * One table: each case is one FILE (a small committed fixture from test/fixtures/bad-input/, or a
  * file generated at test time into the case's temp folder when it is large or an .xlsx), the
- * command a user would type, and what CONTRACT.md says must come of it. The expectations are the
+ * command a user would type, and what the README says must come of it. The expectations are the
  * contract's, not the current code's. test/bad-input-corpus.test.ts runs every case through the
  * CLI as a child process and checks it; generators and builders follow the table.
  *
@@ -31,7 +31,7 @@ export interface BadInputCase {
   /** `dry-run` (default): reading only, no Redis, no service, no credentials. `queue`: the real
    * import through BullMQ against a fresh sandbox over HTTP, to see what was sent. */
   via?: 'dry-run' | 'queue';
-  /** CONTRACT §2: 0 done; 1 some rows invalid; 2 file-level problem or limit, nothing sent. */
+  /** README, Commands: 0 done; 1 some rows invalid; 2 file-level problem or limit, nothing sent. */
   exit: 0 | 1 | 2;
   /** Every line of the report, in order, as [line, status]; checked whenever the exit is 0 or 1. */
   rows?: Array<[number, Status]>;
@@ -61,7 +61,7 @@ export interface BadInputCase {
 
 const printPayloads = () => ['--print-payloads'];
 const skipped = (...lines: number[]) => lines.map((l): [number, Status] => [l, 'skipped']);
-/** A bill's Info field in the printed wire form (CONTRACT §4: strings, two-decimal RATE). */
+/** A bill's Info field in the printed wire form (README, import bills: strings, two-decimal RATE). */
 const wire = (field: string, text: string) => new RegExp(`"${field}":\\s*"${text.replace(/[.$]/g, '\\$&')}"`);
 /** The unknown-column error proposes `column` for `header` (not merely lists every known column). */
 const proposes = (header: string, column: string) =>
@@ -83,7 +83,7 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   { name: 'a file of blank lines only stops: there is no header', import: 'estimates', file: fixture('blank-lines-only.csv'), exit: 2, says: [/empty|blank|no header|no column names/i] },
   { name: 'a header with no data rows exits 0 and says so', import: 'estimates', file: fixture('header-only.csv'), exit: 0, rows: [], says: [/no data rows|no rows|header only|only a header|nothing to import/i] },
 
-  // ── encodings (CONTRACT §3 "Files") ──
+  // ── encodings (docs/reading-rules.md "Files") ──
   { name: 'a UTF-8 file with a BOM reads its header and accents right', import: 'estimates', file: fixture('utf8-bom.csv'), flags: printPayloads, exit: 0, rows: skipped(2, 3), stdout: [/"Café crew"/], never: [/Ã/] },
   { name: 'a UTF-16 LE file with a BOM (Excel "Unicode text", tab-delimited) reads right', import: 'estimates', file: fixture('utf16le-bom-tabs.csv'), flags: printPayloads, exit: 0, rows: skipped(2, 3), stdout: [/"Café crew"/] },
   { name: 'a UTF-16 BE file with a BOM reads right', import: 'estimates', file: fixture('utf16be-bom.csv'), flags: printPayloads, exit: 0, rows: skipped(2, 3), stdout: [/"Café crew"/] },
@@ -114,7 +114,7 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     (v): BadInputCase => ({ name: `an amount of ${v} is a row error naming line and column, the rest is read`, import: 'estimates', file: fixture(`amount-${{ NaN: 'nan', Infinity: 'infinity', '1e309': '1e309', '0x10': 'hex', abc: 'abc' }[v]}.csv`), exit: 1, rows: [[2, 'invalid'], [3, 'skipped']], says: [quotes(v)], where: { line: 2, column: /unit_cost/ } }),
   ),
 
-  // ── dates (CONTRACT §3 "Dates") ──
+  // ── dates (docs/reading-rules.md "Dates") ──
   { name: 'a ;-file with decimal commas and 03/02/2026 but no proof of order stops before sending, asking for --date-format', import: 'bills', via: 'queue', file: fixture('dates-no-proof-semicolon.csv'), exit: 2, says: [/--date-format/], where: { anyLine: [2, 3] }, sent: { posts: 0, projects: [] } },
   { name: 'the same file with --date-format DMY reads 03/02/2026 as 3 February', import: 'bills', file: fixture('dates-no-proof-semicolon.csv'), flags: () => ['--date-format', 'DMY', '--print-payloads'], exit: 0, rows: skipped(2, 3), stdout: [wire('INVOICE_DATE', '2026-02-03T00:00:00'), wire('DUE_DATE', '2026-03-04T00:00:00'), wire('RATE', '1250.00')] },
   { name: 'a ;-file whose 13/02/2026 proves day-first reads 03/02/2026 as 3 February', import: 'bills', file: fixture('dates-day-first-semicolon.csv'), flags: printPayloads, exit: 0, rows: skipped(2, 3), stdout: [wire('INVOICE_DATE', '2026-02-03T00:00:00'), wire('INVOICE_DATE', '2026-02-13T00:00:00')] },
@@ -125,7 +125,7 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   { name: 'an impossible date 31/02/2026 is a row error naming line and column', import: 'bills', file: fixture('date-31-february.csv'), exit: 1, rows: [[2, 'invalid'], [3, 'skipped']], says: [/31\/02\/2026/], where: { line: 2, column: /invoice_date/ } },
   { name: 'an impossible date 2026-02-30 is a row error naming line and column', import: 'bills', file: fixture('date-february-30.csv'), exit: 1, rows: [[2, 'invalid'], [3, 'skipped']], says: [/2026-02-30/], where: { line: 2, column: /invoice_date/ } },
 
-  // ── decimals and money (CONTRACT §3 "Numbers", §4) ──
+  // ── decimals and money (docs/reading-rules.md "Numbers", §4) ──
   { name: 'decimal commas 1.234,50 and 480,00 in a ;-file read as 1234.50 and 480.00', import: 'bills', file: fixture('decimal-commas-semicolon.csv'), flags: printPayloads, exit: 0, rows: skipped(2, 3), stdout: [wire('RATE', '1234.50'), wire('RATE', '480.00')] },
   { name: "a Swiss ;-file (1'234.50) proves the decimal point and reads 1234.50", import: 'bills', file: fixture('swiss-semicolon.csv'), flags: printPayloads, exit: 0, rows: skipped(2, 3), stdout: [wire('RATE', '1234.50'), wire('RATE', '480.00'), wire('INVOICE_DATE', '2026-03-02T00:00:00')] },
   { name: 'a ;-file with US amounts ("$1,234.50", "1,250.00") proves the decimal point and reads them', import: 'bills', file: fixture('us-amounts-semicolon.csv'), flags: printPayloads, exit: 0, rows: skipped(2, 3), stdout: [wire('RATE', '1234.50'), wire('RATE', '1250.00')] },
@@ -143,7 +143,7 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   { name: 'a directory given as FILE stops', import: 'estimates', file: (d) => (mkdirSync(join(d, 'estimates.csv')), join(d, 'estimates.csv')), exit: 2, says: [/directory/i] },
   { name: 'a file the user may not read stops, saying so', import: 'estimates', asNobody: true, file: (d) => { const f = fixture('amount-abc.csv')(d); chmodSync(f, 0o000); return f; }, exit: 2, says: [/permission denied|not allowed|may not read/i] },
 
-  // ── .xlsx (CONTRACT §3: error cells, formulas, booleans as Excel writes them) ──
+  // ── .xlsx (docs/reading-rules.md: error cells, formulas, booleans as Excel writes them) ──
   { name: 'an .xlsx #DIV/0! cell is a row error naming Sheet1!F2; its estimate is not sent', import: 'estimates', via: 'queue', file: estimateBook('div0.xlsx', { F2: '<c r="F2" t="e"><f>1/0</f><v>#DIV/0!</v></c>' }), exit: 1, rows: [[2, 'invalid'], [3, 'created']], says: [/Sheet1!F2/, /#DIV\/0!/], sent: { posts: 1, projects: [10009] } },
   { name: 'an .xlsx #N/A result is a row error naming Sheet1!G2, never an empty cost', import: 'estimates', file: estimateBook('na.xlsx', { G2: '<c r="G2" t="e"><f>VLOOKUP("crew",A:B,2,FALSE)</f><v>#N/A</v></c>' }), exit: 1, rows: [[2, 'invalid'], [3, 'skipped']], says: [/Sheet1!G2/, /#N\/A/] },
   { name: 'an .xlsx #REF! in a text column is a row error naming Sheet1!H2, never sent as text', import: 'estimates', file: estimateBook('ref.xlsx', { H2: '<c r="H2" t="e"><f>#REF!</f><v>#REF!</v></c>' }), flags: printPayloads, exit: 1, rows: [[2, 'invalid'], [3, 'skipped']], says: [/Sheet1!H2/], neverSent: [/#REF!/] },
@@ -168,7 +168,7 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   { name: 'an .xlsx amount merged over two rows is a row error on each (a lump sum is not repeated)', import: 'estimates', file: workbookOf('merged-lump-sum.xlsx', () => [{ name: 'Sheet1', rows: estimateRows(), merged: ['G2:G3'] }]), exit: 1, rows: [[2, 'invalid'], [3, 'invalid']], says: [/Sheet1!G2:G3/, /lump sum/], where: { line: [2, 3], column: /unit_cost/ } },
   { name: 'a CSV number of more than 15 significant digits is a row error: its digits would be lost', import: 'estimates', file: fixture('seventeen-digits.csv'), exit: 1, rows: [[2, 'invalid'], [3, 'skipped']], says: [/1234567890123456\.5/, /15/], where: { line: 2, column: /unit_cost/ } },
 
-  // ── limits (CONTRACT §3 "Limits"): exit 2, file/line/column, short messages, memory that does not grow ──
+  // ── limits (docs/reading-rules.md "Limits"): exit 2, file/line/column, short messages, memory that does not grow ──
   { name: 'a cell of 32,768 characters stops, naming line and column', import: 'estimates', file: generated('cell-32768.csv', [`${EST_HEADER},description\n${KITCHEN},`, { repeat: 'x', bytes: 32_768 }, '\n']), exit: 2, says: [/32,?76[78]|characters|too long/i], where: { line: 2, column: /description|column\s*#?8\b/i }, shortLines: true },
   { name: 'a line of more than 1 MiB stops, naming the line', import: 'estimates', file: generated('line-over-1mib.csv', wideLine), exit: 2, says: [/MiB|1,?048,?576|bytes|too long/i], where: { line: 2 }, shortLines: true },
   { name: 'a header of 1,001 columns stops at the 1,000-column limit', import: 'estimates', file: generated('wide-header.csv', manyColumns(1001)), exit: 2, says: [THOUSAND_COLUMNS], where: { line: 1 }, shortLines: true },

@@ -3,7 +3,7 @@ import type { ImportPlan } from '../../src/import/index.ts';
 
 /**
  * A bill import of `count` one-item bills, built by hand as `planBills` would build it from a
- * file with `bill_ref` (CONTRACT.md §4-5): one record per bill, keyed by ref, project and vendor,
+ * file with `bill_ref` (the README): one record per bill, keyed by ref, project and vendor,
  * spread over the given projects (which must be visible to the importing sandbox user).
  */
 export function billPlan(count: number, projectIds: readonly number[], opts: { tag?: string } = {}): ImportPlan<BillPayload> {

@@ -8,7 +8,7 @@ import { startSandbox } from '../../src/sandbox/index.ts';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.ts';
 import { REDIS_URL, testRedis } from './redis.ts';
 
-/** The variables a worker needs to reach the sandbox as its main user (CONTRACT.md §1). */
+/** The variables a worker needs to reach the sandbox as its main user (README, Configuration). */
 export function sandboxEnv(sandbox: Sandbox, overrides: Record<string, string> = {}): Record<string, string> {
   return {
     BUILDSYNC_BASE_URL: sandbox.url,

@@ -3,7 +3,7 @@
  * (test/import-faults-overlap-and-kills.test.ts, test/redis-outage.test.ts): bill imports under
  * two imports of one file at once, under a worker process killed with SIGKILL mid-import, and
  * under the `redis-server` itself stopped or SIGKILLed mid-import and started again from its AOF,
- * judged against the sandbox's own store and request log, which are the truth (CONTRACT.md §5:
+ * judged against the sandbox's own store and request log, which are the truth (README, Reports, re-runs and `unknown`:
  * nothing is lost, nothing is sent twice, `unknown` only for a request the service may have
  * received).
  *

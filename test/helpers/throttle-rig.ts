@@ -48,7 +48,7 @@ export async function throttleRig(): Promise<ThrottleRig> {
   };
 }
 
-/** The variables of `--account NAME` pointing at one sandbox user (CONTRACT.md §1). */
+/** The variables of `--account NAME` pointing at one sandbox user (README, Configuration). */
 export function accountEnv(name: string, sandbox: Sandbox, userIndex: number, limits: string): Record<string, string> {
   const user = sandbox.users[userIndex]!;
   const p = name === 'default' ? 'BUILDSYNC_' : `BUILDSYNC_${name.toUpperCase()}_`;

@@ -14,7 +14,7 @@ export interface WorkerProcess {
 
 /**
  * Starts `node bin/buildsync.mjs worker` with `env` over this process's environment and
- * resolves once it says it is running (CONTRACT.md §2), so that timing starts with live workers.
+ * resolves once it says it is running (README, Commands), so that timing starts with live workers.
  */
 export async function startWorkerProcess(env: Record<string, string>, args: string[] = []): Promise<WorkerProcess> {
   // Tests and benches run against throwaway Redis servers that keep nothing on disk.

@@ -1,7 +1,7 @@
 import { PROJECT_FIELD_KINDS } from '../../api/project-fields.ts';
 
 /**
- * The columns of `buildsync_projects` (CONTRACT.md §5b): one per field of the seed's section 2.1,
+ * The columns of `buildsync_projects` (docs/data-teams.md): one per field of docs/service.md, Project records,
  * in that order and lower case, typed where the seed gives a type and `text` otherwise.
  *
  * - integer → `bigint` (the seed says "integer" without a width; IDs and counts fit a bigint);

@@ -87,7 +87,7 @@ FROM up`;
 const MARK_REMOVED = `UPDATE ${TABLE} SET removed_at = now() WHERE id = ANY($1::bigint[]) AND removed_at IS NULL`;
 
 /**
- * Writes an export's projects into `buildsync_projects` (CONTRACT.md §5b) in one transaction;
+ * Writes an export's projects into `buildsync_projects` (docs/data-teams.md) in one transaction;
  * nothing is visible to other sessions until `commit()`, and `abort()` (a failed or interrupted
  * export) leaves the table as it was.
  *

@@ -9,7 +9,7 @@ import { lastHadBreak, MAX_BYTES_PER_UNIT, writeXmlText } from './xml-text-bytes
  *
  * - a JSON number is a number cell (`<c><v>12.5</v></c>`), a JSON boolean a boolean cell
  *   (`t="b"`), null or a missing field an empty cell (`<c/>`);
- * - `LMOD` and `DATE_CREATED`, ISO 8601 date-times without a zone (seed §2.1), are date cells: the
+ * - `LMOD` and `DATE_CREATED`, ISO 8601 date-times without a zone (docs/service.md, Project records), are date cells: the
  *   Excel serial of that wall-clock time (seconds and milliseconds kept, no zone shift) with the
  *   `yyyy-mm-dd hh:mm` style; a value that is not such a date-time stays text;
  * - every other value is an inline text cell (`t="inlineStr"`): `02134` keeps its zero, a
@@ -239,7 +239,7 @@ export class SheetRows {
     }
   }
 
-  /** SCOPE_OF_WORK: percent-decoded text (seed §2.1), as in the CSV. */
+  /** SCOPE_OF_WORK: percent-decoded text (docs/service.md, Project records), as in the CSV. */
   private scope(value: unknown): void {
     if (typeof value === 'string') this.text(decodePercentText(value));
     else this.cell(value);

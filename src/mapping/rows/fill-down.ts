@@ -1,5 +1,5 @@
 /**
- * Split lines and fill-down (CONTRACT.md §3a). With `"fillDown": [columns]` (`--fill-down
+ * Split lines and fill-down (docs/reading-rules.md). With `"fillDown": [columns]` (`--fill-down
  * COLS`), an empty cell of those columns takes the value of the row above, as filled; it stops
  * at a blank row, a total row, a section heading and a row with a kind of its own (a new
  * transaction). Without fill-down of `bill_ref`, a file with a bill_ref column whose empty

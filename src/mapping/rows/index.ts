@@ -1,5 +1,5 @@
 /**
- * The row rules of one import (row-rules.ts), built in the contract's order (CONTRACT.md §3a):
+ * The row rules of one import (row-rules.ts), built in the contract's order (docs/reading-rules.md):
  * totals, then the kinds/status rules (`afterTotals`, the hook they plug into), fill-down (and,
  * for bills without fill-down of bill_ref, the split-line check), sections (estimates), and the
  * totals' sums last.

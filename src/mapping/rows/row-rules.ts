@@ -1,5 +1,5 @@
 /**
- * The rules a data row passes before a grouper sees it (CONTRACT.md §3a "Which rows are
+ * The rules a data row passes before a grouper sees it (docs/reading-rules.md "Which rows are
  * records"), one place for their order: total rows are recognised first, then (a hook for) kinds
  * and status, then fill-down, then section headings; last, the totals note what each row that
  * stays adds up to. A rule may stop a row (it reports it: `ignored`, or invalid) or change its

@@ -1,5 +1,5 @@
 /**
- * Sectioned estimates (CONTRACT.md §3a). An estimator's sheet often writes `02 - Demolition` on a
+ * Sectioned estimates (docs/reading-rules.md). An estimator's sheet often writes `02 - Demolition` on a
  * row of its own and the items under it. With `--layout sections` (mapping `"layout":
  * "sections"`), such a row, one with no quantity and no amount whose only text besides the
  * estimate's keys is in one cell, is a section heading (`ignored`, `heading`), and its text as

@@ -1,5 +1,5 @@
 /**
- * Which labels make a total row (CONTRACT.md §3a), and what level a label names: `Total`,
+ * Which labels make a total row (docs/reading-rules.md), and what level a label names: `Total`,
  * `Subtotal`, `Sub-total`, `Grand total` at the start, `Total for …`, `Invoice total` (case
  * ignored), and the mapping's `"totalLabels"`. The text after the word is the level it names
  * (`Total for QB-3004`: bill QB-3004; `Subtotal Demolition`: category Demolition).

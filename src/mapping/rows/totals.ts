@@ -1,5 +1,5 @@
 /**
- * Total rows (CONTRACT.md §3a), recognised before any other rule. A row is a total row when its
+ * Total rows (docs/reading-rules.md), recognised before any other rule. A row is a total row when its
  * label is one (`total-labels.ts`) or when its number cells are SUM/SUBTOTAL formulas over rows
  * above (`SourceRow.sums`, .xlsx). Formulas prove it: the row is `ignored` (`total`). A row found
  * by its label only is checked: its amount must equal the sum of the amounts of the rows it

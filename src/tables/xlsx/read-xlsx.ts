@@ -49,7 +49,7 @@ export type { XlsxHead } from './sheet.ts';
 /**
  * Reads one sheet of an .xlsx workbook, streaming. The sheet is `sheet` when given (exactly, else
  * ignoring case as Excel does), else the first visible worksheet in tab order. The header row is
- * the sheet's first non-empty row, or the one `options.table` finds (CONTRACT.md §3a); line
+ * the sheet's first non-empty row, or the one `options.table` finds (docs/reading-rules.md); line
  * numbers are the sheet's row numbers. Empty rows are skipped. A value in a column that has no
  * header is an error, since it would silently be lost. `onHead` also gets the workbook's tabs.
  */
@@ -78,7 +78,7 @@ export async function readXlsxSheetFacts(file: string, sheet: string | undefined
 /**
  * The workbook's tabs, and which of its visible worksheets hold a header row (`table.header` and
  * `table.headerRow` as the read would use them), in tab order. Each sheet is read only as far as
- * the header search looks (CONTRACT.md §3a: the first 30 rows).
+ * the header search looks (docs/reading-rules.md: the first 30 rows).
  */
 export async function probeXlsxSheets(file: string, table: SheetTableOptions, cache?: XlsxCache, signal?: AbortSignal): Promise<{ workbook: WorkbookFacts; withHeader: string[] }> {
   let workbook: WorkbookFacts | undefined;

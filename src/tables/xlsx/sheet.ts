@@ -31,11 +31,11 @@ export interface XlsxHead {
   sheet: string;
   /** The workbook's date system is 1904's (for numbers a date column reads as serial days). */
   date1904: boolean;
-  /** The rows above the header row (CONTRACT.md §3a). */
+  /** The rows above the header row (docs/reading-rules.md). */
   titles: IgnoredLine[];
 }
 
-/** Where the table is (CONTRACT.md §3a): how the header row is found, and where the footer goes. */
+/** Where the table is (docs/reading-rules.md): how the header row is found, and where the footer goes. */
 export interface SheetTableOptions {
   header?: HeaderRule;
   headerRow?: number;

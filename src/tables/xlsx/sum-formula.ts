@@ -1,5 +1,5 @@
 /**
- * Whether a cell's formula proves its row is a total (CONTRACT.md §3a): a `SUM` or `SUBTOTAL`
+ * Whether a cell's formula proves its row is a total (docs/reading-rules.md): a `SUM` or `SUBTOTAL`
  * over rows above it (`=SUM(D2:D4)`, `=SUBTOTAL(9,D$2:D9)`, `=SUM(D2,D3)`), and nothing else.
  * Only formula cells are looked at, so a sheet without formulas pays nothing.
  */
