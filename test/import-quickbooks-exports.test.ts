@@ -106,6 +106,23 @@ describe('a QuickBooks bill report', () => {
     expect(r.stderr.split('\n')).toContain('8 rows ignored: title 3, footer 1, total 2, kind 1, credit 1');
   });
 
+  it('a split line that is a row error: the rows to fix are written with their filled-down keys, the footer left out', async () => {
+    const file = qbFile('bill-details-bad.csv', BILL_REPORT.map((l) => l.replace('Hangers and fasteners,112.40', 'Hangers and fasteners,abc')));
+    const r = await dryRun(file);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.payloads).toEqual([qb3005()]);
+    const rows = readFileSync(`${file}.errors.csv`, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    expect(rows.map((l) => l.split(',').slice(0, 4).join(','))).toEqual([
+      'Type,Bill No.,Vendor,Bill Date',
+      'Bill,QB-3004,Summit Lumber & Millwork,2026-03-02',
+      ',QB-3004,Summit Lumber & Millwork,2026-03-02',
+      ',QB-3004,Summit Lumber & Millwork,2026-03-02',
+      'Total for QB-3004,,,',
+      'TOTAL,,,',
+    ]);
+    expect(rows[3]).toContain('Hangers and fasteners,abc,' + KITCHEN + ',8,');
+  });
+
   it('through the queue: exactly those bills are created; a second run creates nothing', async () => {
     const file = qbFile('bill-details.csv', BILL_REPORT);
     const first = await importForReal(file);
