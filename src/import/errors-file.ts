@@ -21,6 +21,7 @@ import { formatDateTime, numberToDecimalText } from '../values/index.ts';
 import type { ImportPlan } from './plan-types.ts';
 import type { RowRuleOptions } from '../mapping/index.ts';
 import { errorsFileRowRules } from './row-pipeline.ts';
+import { importHeaderRule } from './plan.ts';
 
 /** What the errors file needs to know of the input: kept with an import so that `jobs report --errors` can write it later. */
 export interface ErrorsFileSource {
@@ -145,8 +146,11 @@ type CellKind = 'date' | 'number' | 'percent' | 'rate' | 'other';
  * written as typed). Hidden rows are read (those left out are not rows to fix).
  */
 async function sourceTable(source: ErrorsFileSource, signal?: AbortSignal): Promise<OpenedTable> {
+  // The header row is known (`headerRow`); the import's header rule is passed so that the file is
+  // read as the import read it, its footer ("Cash Basis …") left out rather than a broken row.
+  const header = importHeaderRule(source.file, source.kind, undefined);
   const open = (sheet: string | undefined, headerRow: number | undefined): Promise<OpenedTable> =>
-    openTable(source.file, { sheet, encoding: source.tableKind === 'csv' ? source.encoding : undefined, headerRow, signal });
+    openTable(source.file, { sheet, encoding: source.tableKind === 'csv' ? source.encoding : undefined, header, headerRow, signal });
   let table: OpenedTable;
   if (source.sheetsRead === undefined) table = await open(source.sheet, source.headerLine);
   else {

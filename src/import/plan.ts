@@ -69,7 +69,7 @@ export async function planEstimates(file: string, opts: PlanOptions = {}): Promi
     const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine);
     const table = await viewForImport(opened, columns, ESTIMATE_NUMBER_COLUMNS, opts);
     let later: SeparatorWeigher | undefined;
-    const rowOptions = rowRuleOptions('estimates', opts, columns);
+    const rowOptions = rowRuleOptions('estimates', opts, columns, table.headers);
     const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
     const read = grouperColumns('estimates', rowOptions, columns, table.headers.length);
     const grouper = new EstimateGrouper(file, read, opts.resolver, rules);
@@ -91,12 +91,12 @@ export async function planBills(file: string, opts: PlanOptions = {}): Promise<I
     const table = await viewForImport(opened, columns, BILL_NUMBER_COLUMNS, opts);
     const vendors = await vendorLookup(opts.vendorsFile, opts.accountVendors, opts.signal);
     let later: SeparatorWeigher | undefined;
-    const rowOptions = rowRuleOptions('bills', opts, columns);
+    const rowOptions = rowRuleOptions('bills', opts, columns, table.headers);
     const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
     const billRules = await billRowRules(table, columns, opts.mapping, rules, opts);
     const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown, billRules);
     requireColumns(table, grouper.missingColumns());
-    const rowRules = planRowRules('bills', file, columns, rowOptions, rules);
+    const rowRules = planRowRules('bills', file, columns, rowOptions, rules, { afterTotals: (report) => billRules.kindsRule(report) });
     rowRules.report.stopper = grouper;
     const rows = await feed(table, columns, grouper, rowRules, undefined, later);
     const { records, statics } = oneSheetEach(table, withRuleLines(grouper.finish(), rowRules));
@@ -137,12 +137,12 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   const table = await viewForImport(opened, columns, BILL_NUMBER_COLUMNS, opts);
   const vendors = await vendorLookup(opts.vendorsFile, opts.accountVendors, opts.signal);
   const refOf = billRefReader(columns);
-  const rowOptions = rowRuleOptions('bills', opts, columns);
+  const rowOptions = rowRuleOptions('bills', opts, columns, table.headers);
   const lastLine = new Map<string, number>();
   const heap = new HeapTrim();
   // The first pass reads the rows as the rules leave them (a filled-down bill_ref), and keeps a
   // bill open until the row that closes it: its total, or a split line under it.
-  const replay = planRowRules('bills', file, columns, rowOptions, undefined);
+  const replay = planRowRules('bills', file, columns, rowOptions, undefined, { headers: table.headers });
   let above: string | undefined;
   let totals = false;
   const visit = refOf === undefined ? undefined : (rows: readonly SourceRow[]): void => {
@@ -167,7 +167,7 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   requireColumns(table, grouper.missingColumns());
   grouper.closeBillsAfter(lastLine);
   // Without a total row in the file (the first pass saw none), no bill's sum is kept.
-  const rowRules = planRowRules('bills', file, columns, rowOptions, rules, visit === undefined || totals);
+  const rowRules = planRowRules('bills', file, columns, rowOptions, rules, { sumsByBill: visit === undefined || totals, afterTotals: (report) => billRules.kindsRule(report) });
   rowRules.report.stopper = grouper;
   let records = 0;
   const tally = new StaticTally();
@@ -202,7 +202,7 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine);
   const table = await viewForImport(opened, columns, ESTIMATE_NUMBER_COLUMNS, opts);
   const projectOf = estimateProjectKeyReader(file, columns, opts.resolver);
-  const rowOptions = rowRuleOptions('estimates', opts, columns);
+  const rowOptions = rowRuleOptions('estimates', opts, columns, table.headers);
   const lastLine = new Map<string, number>();
   const heap = new HeapTrim();
   let above: string | undefined;

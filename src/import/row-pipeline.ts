@@ -1,5 +1,5 @@
 /**
- * The row rules of an import (mapping/rows/: totals, fill-down, sections) as a plan and the
+ * The row rules of an import (mapping/rows/: totals, kinds and status, fill-down, sections) as a plan and the
  * errors file use them: the options from the flags and the mapping file, checked against the
  * file's columns; the columns a grouper reads (a sectioned estimate's category and subcategory
  * added after the file's own when it has none); and a replay of the same rules that fills cells
@@ -7,25 +7,33 @@
  */
 import { UsageError } from '../errors/index.ts';
 import {
-  BILL_COLUMNS, BILL_NUMBER_COLUMNS, buildRowRules, ColumnMap, colOf, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, sectionColumns, type Col, type MappingFile, type ReadingRules, type RowRuleOptions, type RowRules,
+  BILL_COLUMNS, BILL_NUMBER_COLUMNS, buildRowRules, ColumnMap, colOf, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, isBuiltInPreset, kindColumnOf, normalizeHeader, sectionColumns, type Col, type MappingFile, type ReadingRules, type RowReport, type RowRule, type RowRuleOptions, type RowRules,
 } from '../mapping/index.ts';
 
 type Kind = 'estimates' | 'bills';
 
-/** `--fill-down` / `--layout` (which win) with the mapping's `fillDown` / `layout` / `totalLabels`, checked. */
-export function rowRuleOptions(kind: Kind, opts: { fillDown?: readonly string[]; layout?: 'sections'; mapping?: MappingFile }, columns: ColumnMap): RowRuleOptions {
-  const fillDown = opts.fillDown ?? opts.mapping?.fillDown ?? [];
+/**
+ * `--fill-down` / `--layout` (which win) with the mapping's `fillDown` / `layout` / `totalLabels`,
+ * checked. A built-in preset's `fillDown` names the columns of every export it reads: only those
+ * the file has fill down. With fill-down, the kind column the file has (`headers`) is noted, so
+ * that a replay stops where the import did.
+ */
+export function rowRuleOptions(kind: Kind, opts: { fillDown?: readonly string[]; layout?: 'sections'; mapping?: MappingFile }, columns: ColumnMap, headers: readonly string[]): RowRuleOptions {
+  const inFile = (c: string): boolean => columns.has(c) && columns.source(c)!.index >= 0;
+  const fillDown = opts.fillDown ?? (isBuiltInPreset(opts.mapping) ? opts.mapping!.fillDown?.filter(inFile) : opts.mapping?.fillDown) ?? [];
   const layout = opts.layout ?? opts.mapping?.layout;
   const known = kind === 'bills' ? BILL_COLUMNS : ESTIMATE_COLUMNS;
   for (const c of fillDown) {
     if (!known.includes(c)) throw new UsageError(`--fill-down ${c}: there is no ${kind.slice(0, -1)} column ${JSON.stringify(c)}; name the columns as the tool knows them (${known.join(', ')}), separated by commas`);
-    if (!columns.has(c) || columns.source(c)!.index < 0) throw new UsageError(`--fill-down ${c}: the file has no ${c} column to fill down (the header row names ${columns.columns().join(', ')}); map one, or leave ${c} out`);
+    if (!inFile(c)) throw new UsageError(`--fill-down ${c}: the file has no ${c} column to fill down (the header row names ${columns.columns().join(', ')}); map one, or leave ${c} out`);
   }
   if (layout === 'sections' && kind === 'bills') throw new UsageError('--layout sections reads sectioned estimates; bills have no sections. Remove it.');
   const out: RowRuleOptions = {};
   if (fillDown.length > 0) out.fillDown = [...new Set(fillDown)];
   if (layout !== undefined) out.layout = layout;
   if (opts.mapping?.totalLabels !== undefined) out.totalLabels = opts.mapping.totalLabels;
+  const kindColumn = kind === 'bills' && out.fillDown !== undefined ? kindColumnOf(headers, opts.mapping) : undefined;
+  if (kindColumn !== undefined) out.kindColumn = kindColumn;
   return out;
 }
 
@@ -44,13 +52,32 @@ export function grouperColumns(kind: Kind, options: RowRuleOptions, columns: Col
   return new ColumnMap(columns.file, sources, { sourceLineIndex: columns.sourceLineIndex, errorIndex: columns.errorIndex });
 }
 
+/** What a plan's rules add: the kinds and status rule (bills: `BillRowRules.kindsRule`), whether bills' sums are kept. */
+export interface PlanRowRulesExtra {
+  /** Bills: false when the file is known to hold no total row. */
+  sumsByBill?: boolean;
+  /** The kinds and status rule (bills, a plan). */
+  afterTotals?: (report: RowReport) => readonly RowRule[];
+  /** A replay: the file's headers, where it finds the kind column (`RowRuleOptions.kindColumn`). */
+  headers?: readonly string[];
+}
+
 /** The rules of a plan (`rules` settled) or of a replay (`rules` undefined: nothing checked or reported). */
-export function planRowRules(kind: Kind, file: string, columns: ColumnMap, options: RowRuleOptions, rules: ReadingRules | undefined, sumsByBill?: boolean): RowRules {
+export function planRowRules(kind: Kind, file: string, columns: ColumnMap, options: RowRuleOptions, rules: ReadingRules | undefined, extra: PlanRowRulesExtra = {}): RowRules {
   return buildRowRules({
-    kind, file, cols: (c) => colOf(columns, c), options, rules, sumsByBill,
+    kind, file, cols: (c) => colOf(columns, c), options, rules, sumsByBill: extra.sumsByBill, afterTotals: extra.afterTotals,
+    kindIndex: extra.headers === undefined ? undefined : kindIndexOf(extra.headers, options),
     numberColumns: kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS,
     skip: [columns.sourceLineIndex, columns.errorIndex].filter((i) => i >= 0),
   });
+}
+
+/** Where the kind column the import noted (`kindColumn`) is among `headers`, or undefined. */
+function kindIndexOf(headers: readonly string[], options: RowRuleOptions): number | undefined {
+  if (options.kindColumn === undefined) return undefined;
+  const name = normalizeHeader(options.kindColumn);
+  const i = headers.findIndex((h) => normalizeHeader(h) === name);
+  return i < 0 ? undefined : i;
 }
 
 /**
@@ -66,6 +93,6 @@ export function errorsFileRowRules(kind: Kind, file: string, headers: readonly s
     const e = extra.find((x) => x.column === c);
     return e === undefined ? undefined : { header: e.header, index: e.index, constant: null };
   };
-  const rules = buildRowRules({ kind, file, cols, options, rules: undefined, numberColumns: kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS, skip });
+  const rules = buildRowRules({ kind, file, cols, options, rules: undefined, kindIndex: kindIndexOf(headers, options), numberColumns: kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS, skip });
   return { rules, added: extra.map((e) => ({ header: e.header, index: e.index })) };
 }

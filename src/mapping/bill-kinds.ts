@@ -23,7 +23,8 @@ import { auxColumns, auxText, type AuxColumn } from './aux-columns.ts';
 import type { ColumnMap } from './header.ts';
 import { normalizeHeader } from './header.ts';
 import type { MappingFile } from './mapping-file.ts';
-import type { StaticLine } from './report-line.ts';
+import { ruleColumnHeaders } from './presets.ts';
+import { hasOwnKind } from './rows/fill-down.ts';
 
 type Verdict = 'bill' | 'credit' | 'ignore';
 
@@ -70,14 +71,24 @@ class RuleColumn {
     return said;
   }
 
+  /** True when the row's value is its own (not empty): a new transaction. */
+  own(values: readonly unknown[]): boolean {
+    return hasOwnKind(values, this.index);
+  }
+
   /** `Type "Bill Payment (Check)"`, with the line it continues for a split line. */
   named(said: Said, line: number): string {
     return `${this.header} ${JSON.stringify(said.value)}${said.line === line ? '' : ` (line ${said.line}: this split line continues it)`}`;
   }
 }
 
-/** What the rules make of one row: send it as a bill, as a credit (negative rates), or its `ignored` report line. */
-export type RowKind = 'bill' | 'credit' | StaticLine;
+/** What the rules make of one row: send it as a bill, as a credit (negative rates), or leave it out (`ignored`, with its reason and message). */
+export type RowKind = 'bill' | 'credit' | LeftOut;
+
+export interface LeftOut {
+  reason: 'kind' | 'credit';
+  message: string;
+}
 
 export class BillKinds {
   constructor(
@@ -88,6 +99,11 @@ export class BillKinds {
     /** `--credits negative`: credits are sent. */
     private readonly sendCredits: boolean,
   ) {}
+
+  /** True when the row has a kind of its own (its kind cell is not empty): a new transaction, where fill-down stops. */
+  ownKind(row: SourceRow): boolean {
+    return this.kind !== undefined && this.kind.own(row.values);
+  }
 
   /** The row's kind; problems (unlisted values, …) go to `problems` as [header, message] and the row reads as a bill. */
   classify(row: SourceRow, problems: Array<[string, string]>): RowKind {
@@ -101,18 +117,14 @@ export class BillKinds {
     }
     const kind = this.kind?.read(values, line, problems);
     const status = this.status?.read(values, line, problems);
-    if (kind?.verdict === 'ignore') return ignored(line, 'kind', this.kind!.named(kind, line));
-    if (status?.verdict === 'ignore') return ignored(line, 'kind', this.status!.named(status, line));
+    if (kind?.verdict === 'ignore') return { reason: 'kind', message: this.kind!.named(kind, line) };
+    if (status?.verdict === 'ignore') return { reason: 'kind', message: this.status!.named(status, line) };
     if (kind?.verdict === 'credit') {
       if (this.sendCredits) return 'credit';
-      return ignored(line, 'credit', `${this.kind!.named(kind, line)}: a credit; the service's bills hold no credit notes, so it is not sent (--credits negative sends it as a bill with negative rates)`);
+      return { reason: 'credit', message: `${this.kind!.named(kind, line)}: a credit; the service's bills hold no credit notes, so it is not sent (--credits negative sends it as a bill with negative rates)` };
     }
     return 'bill';
   }
-}
-
-function ignored(line: number, reason: 'kind' | 'credit', message: string): StaticLine {
-  return { line, record: '', status: 'ignored', reason, message };
 }
 
 /** A credit's rate: −|rate| (decimal text). */
@@ -121,10 +133,17 @@ export function creditRate(rate: string): string {
   return /^[0.]*$/.test(abs) ? abs : `-${abs}`;
 }
 
-/** Where `header` (a mapping's rule column, compared as headers are) is in the file, or -1. */
-function indexOf(headers: readonly string[], header: string): number {
-  const name = normalizeHeader(header);
-  return headers.findIndex((h) => normalizeHeader(h) === name);
+/**
+ * Where the mapping's `which` rule column is in the file (compared as headers are), or -1: the
+ * first of its headers the file has (a preset names alternatives: `Type` or `Transaction Type`).
+ */
+function indexOf(headers: readonly string[], mapping: MappingFile | undefined, which: 'kinds' | 'status'): number {
+  for (const header of ruleColumnHeaders(mapping, which)) {
+    const name = normalizeHeader(header);
+    const i = headers.findIndex((h) => normalizeHeader(h) === name);
+    if (i >= 0) return i;
+  }
+  return -1;
 }
 
 function verdicts(lists: ReadonlyArray<[Verdict, readonly string[]]>): Map<string, Verdict> {
@@ -148,12 +167,12 @@ export async function billKinds(
   let kind: RuleColumn | undefined;
   let status: RuleColumn | undefined;
   const k = mapping?.kinds;
-  const kindIndex = k === undefined ? -1 : indexOf(headers, k.column);
+  const kindIndex = indexOf(headers, mapping, 'kinds');
   if (k !== undefined && kindIndex >= 0) {
     kind = new RuleColumn(headers[kindIndex]!, kindIndex, verdicts([['bill', k.bill], ['credit', k.credit], ['ignore', k.ignore]]), '"kinds" (bill, credit, ignore)');
   }
   const s = mapping?.status;
-  const statusIndex = s === undefined ? -1 : indexOf(headers, s.column);
+  const statusIndex = indexOf(headers, mapping, 'status');
   if (s !== undefined && statusIndex >= 0) {
     status = new RuleColumn(headers[statusIndex]!, statusIndex, verdicts([['bill', s.keep], ['ignore', s.ignore]]), '"status" (keep, ignore)');
   }
@@ -175,11 +194,8 @@ async function holdingOtherRows(candidates: readonly AuxColumn[], rows: () => As
   return candidates.filter((c) => found.has(c));
 }
 
-/**
- * Whether a row has a kind of its own (a new transaction), for the rules that stop at one
- * (fill-down): undefined when the mapping names no kind column the file has.
- */
-export function ownKindReader(headers: readonly string[], mapping: MappingFile | undefined): ((row: SourceRow) => boolean) | undefined {
-  const index = mapping?.kinds === undefined ? -1 : indexOf(headers, mapping.kinds.column);
-  return index < 0 ? undefined : (row) => auxText(row.values, index) !== '';
+/** The header of the mapping's kind column as the file writes it, or undefined when the file has none. */
+export function kindColumnOf(headers: readonly string[], mapping: MappingFile | undefined): string | undefined {
+  const index = indexOf(headers, mapping, 'kinds');
+  return index < 0 ? undefined : headers[index];
 }

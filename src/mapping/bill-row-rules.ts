@@ -1,14 +1,20 @@
 /**
- * The rules a bill file's rows pass before they are mapped, in one object for the bill grouper
- * (`BillGrouper`'s hooks): which rows are bills (`bill-kinds.ts`) and which amounts may be sent
- * (`amount-rules.ts`).
+ * The rules a bill file's rows pass before they are mapped: which rows are bills
+ * (`bill-kinds.ts`) and which amounts may be sent (`amount-rules.ts`).
+ *
+ * Kinds and status run in the row rules (`kindsRule`, the `afterTotals` hook: after the totals,
+ * before fill-down, README "What is not a record"): there a row is classified, once; the rows
+ * the rules leave out are reported there, once; a row with a kind of its own is marked a new
+ * transaction, where fill-down stops. The grouper's `admit` then takes what the rule found of the
+ * row it passed (its problems, whether it is a credit) and checks its amounts, which apply to
+ * the rate as it is mapped (`rateCell`, `rate`).
  */
 import type { CellValue, SourceRow } from '../tables/index.ts';
 import { amountRules, type AmountOptions, type AmountRules } from './amount-rules.ts';
 import { billKinds, creditRate, type BillKinds } from './bill-kinds.ts';
+import type { RowReport, RowRule } from './rows/index.ts';
 import type { ColumnMap } from './header.ts';
 import type { MappingFile } from './mapping-file.ts';
-import type { StaticLine } from './report-line.ts';
 import type { ReadingRules } from './values.ts';
 
 /** The options the rules read: flags, or the mapping file's keys of the same meaning (either one turns a rule on). */
@@ -25,22 +31,56 @@ export interface BillRowOptions {
   currencyVariable?: string;
 }
 
+/** What the kinds rule found of the row it let through last. */
+interface Passed {
+  line: number;
+  credit: boolean;
+  problems: Array<[string, string]>;
+}
+
+const NO_PROBLEMS: ReadonlyArray<[string, string]> = [];
+
 export class BillRowRules {
   /** The row being mapped is a credit sent with negative rates. */
   private credit = false;
+  private passed: Passed | undefined;
 
   constructor(private readonly kinds: BillKinds | undefined, private readonly amounts: AmountRules) {}
 
   /**
-   * Before a row is mapped: its `ignored` report line when the rules leave it out; otherwise
-   * undefined, the row's problems added to `problems` as [header, message].
+   * The kinds and status rule of the row rules (`afterTotals`), or none when the file has no
+   * kind or status column to read: a row the rules leave out (`kind`, `credit`) is reported to
+   * `report` and goes no further; a row with a kind of its own is a new transaction.
    */
-  admit(row: SourceRow, problems: Array<[string, string]>): StaticLine | undefined {
-    const kind = this.kinds === undefined ? 'bill' : this.kinds.classify(row, problems);
-    if (typeof kind === 'object') return kind;
-    this.credit = kind === 'credit';
+  kindsRule(report: RowReport): RowRule[] {
+    const kinds = this.kinds;
+    if (kinds === undefined) return [];
+    return [{
+      apply: (row, ctx) => {
+        const problems: Array<[string, string]> = [];
+        const kind = kinds.classify(row, problems);
+        if (kinds.ownKind(row)) ctx.newTransaction = true;
+        if (typeof kind === 'object') {
+          this.passed = undefined;
+          report.ignored(row.line, kind.reason, kind.message);
+          return false;
+        }
+        this.passed = { line: row.line, credit: kind === 'credit', problems };
+        return true;
+      },
+    }];
+  }
+
+  /**
+   * Before a row is mapped (the row rules have passed it): the problems its kind or status had
+   * and those of its amounts, added to `problems` as [header, message].
+   */
+  admit(row: SourceRow, problems: Array<[string, string]>): void {
+    const passed = this.kinds === undefined ? undefined : this.passed;
+    if (this.kinds !== undefined && passed?.line !== row.line) throw new Error(`bill row rules: line ${row.line} reached the grouper without passing the kinds rule`);
+    this.credit = passed?.credit === true;
+    for (const p of passed?.problems ?? NO_PROBLEMS) problems.push(p);
     this.amounts.check(row.values, row.formats, problems);
-    return undefined;
   }
 
   /** The rate cell as the number reader reads it (the account's currency marker taken off; another currency throws). */

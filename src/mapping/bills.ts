@@ -150,7 +150,7 @@ export class BillGrouper implements RecordStopper {
     private readonly rules: ReadingRules = US_RULES,
     /** `--resend-unknown`: a bill an errors file says was `unknown` is planned to be sent again. */
     private readonly resendUnknown = false,
-    /** Which rows are bills and which amounts may be sent (`billRowRules`); without it every row is a bill item as written. */
+    /** Which rows are bills (their kinds rule runs in the row rules before) and which amounts may be sent (`billRowRules`); without it every row is a bill item as written. */
     private readonly rowRules?: BillRowRules,
   ) {
     this.projects = new ProjectRefReader(file, columns, resolver);
@@ -187,11 +187,7 @@ export class BillGrouper implements RecordStopper {
     if (this.rowRules !== undefined) {
       const problems = this.ruleProblems;
       problems.length = 0;
-      const ignored = this.rowRules.admit(row, problems);
-      if (ignored !== undefined) {
-        this.loose.push(ignored);
-        return;
-      }
+      this.rowRules.admit(row, problems);
       for (const [header, message] of problems) errors.push(this.rowError(line, header, message));
     }
 

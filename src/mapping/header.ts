@@ -1,7 +1,7 @@
 import type { CellValue, SourceRow } from '../tables/index.ts';
 import { ConfigError, FileError, type Advice, type QuotedHeader, type Wording } from '../errors/index.ts';
 import type { MappingFile } from './mapping-file.ts';
-import { isBuiltInPreset } from './presets.ts';
+import { isBuiltInPreset, presetPrefers, ruleColumnHeaders } from './presets.ts';
 import { suggestColumn, suggestHeader } from './suggest.ts';
 
 /**
@@ -194,6 +194,7 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
   // The kind and status columns of a bill mapping are read by its rules (`bill-kinds.ts`), not as fields.
   const ignored = new Set([...(mapping?.ignore ?? []), ...ruleColumns(mapping).map(([, header]) => header)].map(normalizeHeader));
 
+  const prefers = presetPrefers(mapping, normalizeHeader);
   const sources: ColumnSource[] = [];
   const byColumn = new Map<string, ColumnSource>();
   const firstByName = new Map<string, string>();
@@ -219,11 +220,16 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
       return;
     }
     const taken = byColumn.get(column);
+    const source = { column, header, index };
     if (taken !== undefined) {
-      clashes.push([taken.header, header, column]);
+      if (prefers === undefined) clashes.push([taken.header, header, column]);
+      // A preset's alternatives (`Line Amount` or `Amount`): the preferred one is read, the other left unread.
+      else if (prefers(header, taken.header)) {
+        byColumn.set(column, source);
+        sources[sources.indexOf(taken)] = source;
+      }
       return;
     }
-    const source = { column, header, index };
     byColumn.set(column, source);
     sources.push(source);
   });
@@ -249,8 +255,8 @@ export function candidateColumns(headers: readonly string[], known: readonly str
 /** The headers a bill mapping's `kinds` and `status` rules read. */
 function ruleColumns(mapping: MappingFile | undefined): Array<['kinds' | 'status', string]> {
   const out: Array<['kinds' | 'status', string]> = [];
-  if (mapping?.kinds !== undefined) out.push(['kinds', mapping.kinds.column]);
-  if (mapping?.status !== undefined) out.push(['status', mapping.status.column]);
+  for (const header of ruleColumnHeaders(mapping, 'kinds')) out.push(['kinds', header]);
+  for (const header of ruleColumnHeaders(mapping, 'status')) out.push(['status', header]);
   return out;
 }
 

@@ -28,7 +28,7 @@ export { colOf, type Col } from './column-cells.ts';
 export { EstimateGrouper, estimateProjectKeyReader, type EstimateMapping } from './estimates.ts';
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, type BillMapping } from './bills.ts';
 export { billRowRules, BillRowRules, type BillRowOptions } from './bill-row-rules.ts';
-export { ownKindReader } from './bill-kinds.ts';
+export { kindColumnOf } from './bill-kinds.ts';
 export { PROJECT_REF_COLUMNS, ProjectRefReader, UnresolvedProjects, projectResolverFromListing, type ProjectRefKind, type ProjectResolver } from './project-refs.ts';
 export { AccountVendors, ambiguityOf, readVendorsFile, UnresolvedVendors, VendorDirectory, vendorLookup, type AccountVendorList, type VendorFileEntry, type VendorLookup } from './vendors.ts';
 export { QUICKBOOKS_MAPPING } from './quickbooks.ts';

@@ -4,7 +4,7 @@
  * `resolveColumns` allows its entries for headers a file does not have.
  */
 import type { MappingFile } from './mapping-file.ts';
-import { QUICKBOOKS_MAPPING } from './quickbooks.ts';
+import { QUICKBOOKS_KIND_COLUMNS, QUICKBOOKS_MAPPING } from './quickbooks.ts';
 import { XERO_MAPPING } from './xero.ts';
 
 const PRESETS: ReadonlyMap<string, MappingFile> = new Map([
@@ -25,4 +25,26 @@ export function isBuiltInPreset(mapping: MappingFile | undefined): boolean {
   if (mapping === undefined) return false;
   for (const preset of PRESETS.values()) if (preset === mapping) return true;
   return false;
+}
+
+/** A preset's alternative headers of its rule columns, the preferred first (`kinds.column` is the first). */
+const RULE_COLUMNS: ReadonlyMap<MappingFile, { kinds?: readonly string[] }> = new Map([[QUICKBOOKS_MAPPING, { kinds: QUICKBOOKS_KIND_COLUMNS }]]);
+
+/** The headers the mapping's `kinds` or `status` column may have, the preferred first (a user's mapping names one). */
+export function ruleColumnHeaders(mapping: MappingFile | undefined, which: 'kinds' | 'status'): readonly string[] {
+  const column = mapping?.[which]?.column;
+  if (column === undefined) return [];
+  return (which === 'kinds' ? RULE_COLUMNS.get(mapping!)?.kinds : undefined) ?? [column];
+}
+
+/**
+ * Which of two headers a built-in preset maps to one column reads it when a file has both
+ * (`Line Amount` and `Amount`): the one listed first in its `columns`, the other left unread. A
+ * user's mapping that maps two headers of one file to one column is refused instead.
+ */
+export function presetPrefers(mapping: MappingFile | undefined, normalized: (header: string) => string): ((a: string, b: string) => boolean) | undefined {
+  if (!isBuiltInPreset(mapping)) return undefined;
+  const order = new Map<string, number>();
+  Object.keys(mapping!.columns).forEach((h, i) => order.set(normalized(h), i));
+  return (a, b) => (order.get(normalized(a)) ?? Infinity) < (order.get(normalized(b)) ?? Infinity);
 }

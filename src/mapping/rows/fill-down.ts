@@ -11,6 +11,7 @@
  * a split line is one that, as exports write them, leaves one of those empty too.
  */
 import type { CellFormat, CellValue, SourceRow } from '../../tables/index.ts';
+import { auxText } from '../aux-columns.ts';
 import type { Col } from '../column-cells.ts';
 import type { RowContext, RowReport, RowRule } from './row-rules.ts';
 import type { ColumnsOf } from './totals.ts';
@@ -27,7 +28,7 @@ export class FillDown implements RowRule {
   }
 
   apply(row: SourceRow, ctx: RowContext): boolean {
-    if (ctx.blankAbove || ctx.newTransaction) this.above.fill(null);
+    if (ctx.blankAbove || ctx.newTransaction || ctx.totalAbove) this.above.fill(null);
     if (ctx.total || ctx.heading) {
       this.above.fill(null);
       return true;
@@ -48,6 +49,21 @@ export class FillDown implements RowRule {
     }
     return true;
   }
+}
+
+/** A replay's mark of a new transaction: a row whose kind cell (`index`) is not empty has a kind of its own. */
+export class NewTransactions implements RowRule {
+  constructor(private readonly index: number) {}
+
+  apply(row: SourceRow, ctx: RowContext): boolean {
+    if (hasOwnKind(row.values, this.index)) ctx.newTransaction = true;
+    return true;
+  }
+}
+
+/** A row has a kind of its own (a new transaction) when its kind cell is not empty; an empty one continues the transaction above. */
+export function hasOwnKind(values: readonly unknown[], kindIndex: number): boolean {
+  return auxText(values, kindIndex) !== '';
 }
 
 /** An empty bill_ref under a filled one, without fill-down of bill_ref: a split line, a row error. */

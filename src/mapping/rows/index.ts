@@ -1,12 +1,12 @@
 /**
  * The row rules of one import (row-rules.ts), built in the contract's order (docs/reading-rules.md):
- * totals, then the kinds/status rules (`afterTotals`, the hook they plug into), fill-down (and,
+ * totals, then the kinds/status rules (`afterTotals`: bill-row-rules.ts), fill-down (and,
  * for bills without fill-down of bill_ref, the split-line check), sections (estimates), and the
  * totals' sums last.
  */
 import type { ReadingRules } from '../values.ts';
 import type { Col } from '../column-cells.ts';
-import { FillDown, SplitLines } from './fill-down.ts';
+import { FillDown, NewTransactions, SplitLines } from './fill-down.ts';
 import { RowReport, RowRules, type RowRule } from './row-rules.ts';
 import { Sections, SectionsGuard } from './sections.ts';
 import { TotalLabels } from './total-labels.ts';
@@ -23,6 +23,12 @@ export interface RowRuleOptions {
   layout?: 'sections';
   /** `"totalLabels"`: more labels of total rows. */
   totalLabels?: readonly string[];
+  /**
+   * With fill-down: the header of the mapping's kind column (`"kinds"`) as the file writes it. A
+   * replay (the errors file, a streamed plan's first pass) stops fill-down at a row with a kind
+   * of its own as the import did, without the kinds rules themselves.
+   */
+  kindColumn?: string;
 }
 
 export interface RowRulesSetup {
@@ -36,8 +42,13 @@ export interface RowRulesSetup {
   options: RowRuleOptions;
   /** Undefined: a replay, which recognises rows and fills cells but checks and reports nothing. */
   rules: ReadingRules | undefined;
-  /** Rules between the totals and fill-down (kinds and status). */
-  afterTotals?: readonly RowRule[];
+  /**
+   * Rules between the totals and fill-down: kinds and status, which set `ctx.newTransaction` for
+   * a row with a kind of its own and report the rows they leave out to `report`.
+   */
+  afterTotals?: (report: RowReport) => readonly RowRule[];
+  /** A replay's stand-in for the kinds rule: the index of the kind column (`kindColumn`), whose non-empty cell starts a new transaction. */
+  kindIndex?: number;
   /** More label columns of total rows (a bill export's kind column). */
   labelColumns?: readonly string[];
   /** Bills: false when the file is known to hold no total row (`TotalsSetup.sumsByBill`). */
@@ -60,7 +71,8 @@ export function buildRowRules(setup: RowRulesSetup): RowRules {
   const report = new RowReport();
   const checking = setup.rules === undefined ? undefined : report;
   const totals = new Totals({ kind, cols, labels: new TotalLabels(options.totalLabels), labelColumns: setup.labelColumns, rules: setup.rules, report, sumsByBill: setup.sumsByBill });
-  const rules: RowRule[] = [totals.classify, ...(setup.afterTotals ?? [])];
+  const rules: RowRule[] = [totals.classify, ...(setup.afterTotals?.(report) ?? [])];
+  if (setup.afterTotals === undefined && setup.kindIndex !== undefined && setup.kindIndex >= 0) rules.push(new NewTransactions(setup.kindIndex));
   const fill = options.fillDown ?? [];
   if (fill.length > 0) rules.push(new FillDown(fill, cols));
   const ref = cols('bill_ref');

@@ -8,7 +8,7 @@
  * streamed plan and for the errors file, which writes filled-down and section cells as read.
  */
 import type { SourceRow } from '../../tables/index.ts';
-import type { StaticLine } from '../report-line.ts';
+import type { IgnoredReason, StaticLine } from '../report-line.ts';
 
 /** What the rules before it found out about the row being passed. */
 export interface RowContext {
@@ -18,10 +18,12 @@ export interface RowContext {
   totalRef: string | undefined;
   /** A section heading. */
   heading: boolean;
-  /** A row with a kind of its own: a new transaction (set by a kinds rule). */
+  /** A row with a kind of its own: a new transaction (set by the kinds rule, `afterTotals`). */
   newTransaction: boolean;
   /** A blank row (or several) lies between this row and the one before. */
   blankAbove: boolean;
+  /** A total row lies between this row and the last row the rules let through (fill-down stops there). */
+  totalAbove: boolean;
   /** A split line stopped for want of its bill_ref: the bill_ref of the bill above, whose amount it belongs to. */
   splitOf: string | undefined;
 }
@@ -43,7 +45,7 @@ export class RowReport {
   private lines: StaticLine[] = [];
   stopper: RecordStopper | undefined;
 
-  ignored(line: number, reason: 'total' | 'heading', message: string): void {
+  ignored(line: number, reason: Extract<IgnoredReason, 'total' | 'heading' | 'kind' | 'credit'>, message: string): void {
     this.lines.push({ line, record: '', status: 'ignored', reason, message });
   }
 
@@ -66,8 +68,10 @@ export class RowReport {
 
 /** The rules of one file, in order. */
 export class RowRules {
-  private readonly ctx: RowContext = { total: false, totalRef: undefined, heading: false, newTransaction: false, blankAbove: false, splitOf: undefined };
+  private readonly ctx: RowContext = { total: false, totalRef: undefined, heading: false, newTransaction: false, blankAbove: false, totalAbove: false, splitOf: undefined };
   private previous: SourceRow | undefined;
+  /** A total row was stopped since the last row let through. */
+  private totalSince = false;
 
   /**
    * `rules` in order; `lastly` also sees the rows a rule stopped that are still lines of a record
@@ -89,12 +93,15 @@ export class RowRules {
     ctx.newTransaction = false;
     ctx.splitOf = undefined;
     ctx.blankAbove = this.previous !== undefined && blankBetween(this.previous, row);
+    ctx.totalAbove = this.totalSince;
     this.previous = row;
     for (let i = 0; i < this.rules.length; i++) {
       if (this.rules[i]!.apply(row, ctx)) continue;
-      if (!ctx.total && !ctx.heading) this.lastly?.apply(row, ctx);
+      if (ctx.total) this.totalSince = true;
+      else if (!ctx.heading) this.lastly?.apply(row, ctx);
       return false;
     }
+    this.totalSince = false;
     this.lastly?.apply(row, ctx);
     return true;
   }
