@@ -55,7 +55,7 @@ export async function processExportProjects(job: Job, token: string | undefined,
     );
     await job.updateProgress({ projects: result.projects, bytes: result.bytes, done: true });
     ctx.log.info({ job: job.id, to: result.to, path: result.path || undefined, projects: result.projects, changes: result.changes, postgres: result.postgres }, 'export written');
-    // For the staleness alert (README, "For data teams"); a metric is not worth failing the export.
+    // For the staleness alert (docs/data-teams.md); a metric is not worth failing the export.
     await recordExportSuccess(ctx.redis, ctx.prefix, { account: data.account, schedule: job.repeatJobKey ?? '', result }).catch((err: unknown) =>
       ctx.log.warn({ job: job.id, err: (err as Error).message }, 'could not record the export for the buildsync_export_last_success metrics'),
     );

@@ -18,7 +18,7 @@ beforeAll(async () => {
   [rig, server] = await Promise.all([startE2eRig(), startRedisServer(['--requirepass', ADMIN_PASSWORD])]);
   const admin = new Redis({ port: server.port, host: '127.0.0.1', password: ADMIN_PASSWORD });
   try {
-    // The README's least-privilege rule ("Redis ACL for a least-privilege user"), for this
+    // The least-privilege rule of docs/operators.md ("Redis ACL for a least-privilege user"), for this
     // test's prefix; and the same user without HSET.
     const leastPrivilege = [
       'reset', 'on', `>${ACL_PASSWORD}`, `~${rig.prefix}:*`, 'resetchannels', '+@read', '+@write', '-@dangerous', '-function',
@@ -75,7 +75,7 @@ describe('buildsync check, one at a time', () => {
     expect(out.at(-1)).toMatch(/^all good/);
     expect(linesOf(r, 'service')[0]).toMatch(/^ok .*accepted the credentials/);
     expect(linesOf(r, 'redis-acl')[0]).toMatch(/^ok /);
-    // The volatile Redis is a warning that says why (README, Commands, Durability).
+    // The volatile Redis is a warning that says why (docs/operators.md, "Durability").
     expect(linesOf(r, 'redis-durability')[0]).toMatch(/^warning .*BUILDSYNC_ALLOW_VOLATILE_REDIS=1/);
     expect(linesOf(r, 'budget')[0]).toMatch(/hour 99\/100 left, day 999\/1000 left/);
     const sent = requestsSince(before);
@@ -230,7 +230,7 @@ describe.concurrent('buildsync check names each broken piece', () => {
     expect(r.code).toBe(2);
     const acl = linesOf(r, 'redis-acl');
     expect(acl).toHaveLength(1);
-    expect(acl[0]).toMatch(/^error .*user bsync-nohset may not run HSET \(NOPERM\), needed for the queues, the ledger and the budget\. Grant it: ACL SETUSER bsync-nohset \+hset \(ACL category @write; see the README/);
+    expect(acl[0]).toMatch(/^error .*user bsync-nohset may not run HSET \(NOPERM\), needed for the queues, the ledger and the budget\. Grant it: ACL SETUSER bsync-nohset \+hset \(ACL category @write; see docs\/operators\.md/);
     expectNoSecrets(r);
   });
 });

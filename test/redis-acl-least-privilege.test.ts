@@ -26,12 +26,11 @@ const REFUSED = /NOPERM|no permissions to run|can't run this command/i;
 const STACK = /\n\s+at /;
 
 /**
- * The documented rule, word for word: the `ACL SETUSER buildsync reset on >PASSWORD …` line of
- * README.md (of docs-acl.md until that section is pasted into the README), and the extra line for
- * Redis 7.2 and later.
+ * The documented rule, word for word: the `ACL SETUSER buildsync reset on >PASSWORD …` line of the
+ * operator's guide (docs/operators.md), and the extra line for Redis 7.2 and later.
  */
 function documentedRule(): { tokens: string[]; from72: string[]; source: string } {
-  for (const name of ['README.md', 'docs-acl.md']) {
+  for (const name of ['docs/operators.md']) {
     const path = join(ROOT, name);
     if (!existsSync(path)) continue;
     const text = readFileSync(path, 'utf8');
@@ -44,7 +43,7 @@ function documentedRule(): { tokens: string[]; from72: string[]; source: string 
       source: name,
     };
   }
-  throw new Error('no `ACL SETUSER buildsync reset on >PASSWORD …` line in README.md or docs-acl.md');
+  throw new Error('no `ACL SETUSER buildsync reset on >PASSWORD …` line in docs/operators.md');
 }
 
 let server: RedisServer;

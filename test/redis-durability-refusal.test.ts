@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csv, freeProjectIds, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
 import { runCli } from './helpers/cli.ts';
 
-// README, Commands, Durability: without AOF or a replica (this machine's Redis keeps nothing on
+// docs/operators.md, "Durability": without AOF or a replica (this machine's Redis keeps nothing on
 // disk) an import refuses to send, exit 2, saying how to turn AOF on, unless the user says the
 // set-up is throwaway.
 let rig: E2eRig;

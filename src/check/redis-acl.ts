@@ -21,7 +21,7 @@ export interface RedisNeed {
   /** Arguments that make a valid call; `key` and `other` are keys under the prefix that do not exist. */
   args: (key: string, other: string) => string[];
   /**
-   * The ACL category through which the README's least-privilege rule grants it (`@read`,
+   * The ACL category through which the least-privilege rule of docs/operators.md grants it (`@read`,
    * `@write`, `@transaction`, …); none for a command granted alone because every category it is
    * in holds far more (INFO and CLIENT LIST are @dangerous, TIME only @fast).
    */
@@ -40,7 +40,7 @@ const DATA = 'BullMQ, the ledger and the budget';
 const DATA_USE = 'the queues, the ledger and the budget';
 
 /**
- * Every command buildsync needs on a least-privilege user (README, "Redis ACL for a
+ * Every command buildsync needs on a least-privilege user (docs/operators.md, "Redis ACL for a
  * least-privilege user"): the ones BullMQ's Lua scripts and client call, the ledger's and the
  * budget's scripts and reads, and the connection and server commands around them. Scripts run
  * with the caller's ACL, so the commands inside them count as much as EVALSHA itself.
@@ -257,7 +257,7 @@ export async function checkRedisPermissions(
   }
 
   const findings: CheckFinding[] = [];
-  const see = 'see the README, "Redis ACL for a least-privilege user"';
+  const see = 'see docs/operators.md, "Redis ACL for a least-privilege user"';
   if (readonly) {
     findings.push(error('redis-acl', REDIS, describeRedisError(readonly, opts.url).message));
   }

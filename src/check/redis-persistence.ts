@@ -1,7 +1,7 @@
 import type { DurabilityDecision, RedisDurabilityFacts } from '../ledger/durability.ts';
 import { error, ok, redisReplyText, warning, type CheckFinding } from './finding.ts';
 
-/** The durability rule's verdict (README, Commands, "Durability") as findings, one line each. */
+/** The durability rule's verdict (docs/operators.md, "Durability") as findings, one line each. */
 export function durabilityFindings(facts: RedisDurabilityFacts, decision: DurabilityDecision): CheckFinding[] {
   if (decision.mode === 'refuse') {
     // One finding per problem; the rule's closing line ("Nothing was sent. For a throwaway

@@ -91,7 +91,7 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
         onProgress: (p) => progress.update(p.projects, undefined, progressUnit(spec.to, p.bytes)),
       });
       progress.stop();
-      // The workers' staleness metrics count this export too (README, "For data teams").
+      // The workers' staleness metrics count this export too (docs/data-teams.md).
       if (redis) await recordExportSuccess(redis, cfg.prefix, { account: account.name, schedule: '', result: r }).catch(() => {});
       if (toStdout) await pipeToStdout(r.path, ctx.signal);
       summary(r);

@@ -148,7 +148,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   }
 
   const account = serviceAccount(ctx, cfg);
-  // Redis first: it must answer and keep the ledger safely (README, Commands, Durability) before
+  // Redis first: it must answer and keep the ledger safely (docs/operators.md, "Durability") before
   // the file is read, and the project listing takes its token from the account's shared budget.
   const { redis, queues, close } = await openQueues(cfg, ctx);
   try {

@@ -20,7 +20,7 @@ import { base64Bits48, copyRow, legacySha1 } from './postgres/copy-row.ts';
  *   compared with that hash (`legacySha1`), so upgrading reports nothing changed that did not;
  * - NUMLEN:NUMBER: PROJECT_NUMBER, length-prefixed so that a name may hold any character;
  * - NAME: the rest, as last seen (a removed project is reported with its number and name).
- * About 120 bytes of Redis memory per project, measured (README, "For data teams").
+ * About 120 bytes of Redis memory per project, measured (docs/data-teams.md).
  *
  * The next state is written, while the listing is read, to a key of its own that expires after a
  * day (a crashed export leaves nothing behind for long); only a successful export RENAMEs it over

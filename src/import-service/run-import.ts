@@ -68,7 +68,7 @@ export async function checkFile(kind: ImportKind, file: string, account: Service
   return planImport(kind, file, { ...withVendors, resolver });
 }
 
-/** Whether this Redis keeps the ledger safely (README, "Durability"); `env` gives BUILDSYNC_ALLOW_VOLATILE_REDIS. */
+/** Whether this Redis keeps the ledger safely (docs/operators.md, "Durability"); `env` gives BUILDSYNC_ALLOW_VOLATILE_REDIS. */
 export async function redisDurability(redis: Redis, env?: Env): Promise<DurabilityDecision> {
   return durabilityDecision(await readDurabilityFacts(redis), { allowVolatile: allowVolatileRedis(env) });
 }

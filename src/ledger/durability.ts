@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/index.ts';
 import { masterNodes, nodeForKey, type RedisConnection } from '../redis-layout.ts';
 
 /**
- * Would the ledger's note "this record is being sent" survive a Redis crash? (README, Commands,
+ * Would the ledger's note "this record is being sent" survive a Redis crash? (docs/operators.md,
  * "Durability"). A record is only sent once it would: otherwise a Redis restart, or a failover to
  * a replica that had not received the note yet, makes a re-run send the record a second time
  * (issue 12, item 5: 119 bills stored twice after a restart, 21 after a failover).

@@ -150,7 +150,7 @@ type LedgerRedis = RedisConnection & {
 
 export interface LedgerOptions {
   /**
-   * Makes the `sending` note durable before the request goes out (README, Commands, Durability):
+   * Makes the `sending` note durable before the request goes out (docs/operators.md, "Durability"):
    * `WAIT` for a replica, `WAITAOF`, or nothing when AOF fsyncs every write. It gets the
    * connection the note was written on: on a Redis Cluster, the one to the node that owns the
    * account's slot (WAIT and WAITAOF carry no key, and count that connection's writes).

@@ -57,7 +57,7 @@ export class Metrics {
   }
 
   /**
-   * The last successful export per account and schedule (README, "For data teams"), read from
+   * The last successful export per account and schedule (docs/data-teams.md), read from
    * Redis at each scrape, so every worker shows the same values and a restart loses none. An
    * alert on staleness: `time() - max by (account, schedule) (buildsync_export_last_success_timestamp_seconds) > 26 * 3600`.
    */

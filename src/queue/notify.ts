@@ -6,7 +6,7 @@ import { JOB } from './names.ts';
 
 /**
  * BUILDSYNC_NOTIFY_URL (README, Configuration, §5b): one JSON POST when an export or import job (never a
- * per-record job) fails after its last attempt. The body (README, "For data teams"):
+ * per-record job) fails after its last attempt. The body (docs/data-teams.md):
  *
  *   {"event":"job.failed","job_id":"…","kind":"export-projects","account":"default",
  *    "schedule":"export-projects-default","code":"BUILDSYNC_HTTP_5XX","message":"…",

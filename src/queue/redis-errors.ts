@@ -59,7 +59,7 @@ function urlHasPassword(url: string): boolean {
   }
 }
 
-/** The ACL rule a least-privilege user needs for a command (README "Redis ACL"). */
+/** The ACL rule a least-privilege user needs for a command (docs/operators.md, "Redis ACL for a least-privilege user"). */
 function aclGrant(command: string): string {
   const c = command.toLowerCase();
   if (c.startsWith('eval') || c.startsWith('script') || c.startsWith('function') || c.startsWith('fcall')) return '+eval +evalsha (in category @scripting)';
@@ -78,7 +78,7 @@ function expand(errors: unknown): Array<Error & { code?: string; command?: { nam
   });
 }
 
-const SEE_ACL = 'see the README, "Redis ACL for a least-privilege user"';
+const SEE_ACL = 'see docs/operators.md, "Redis ACL for a least-privilege user"';
 
 /**
  * What a Redis failure means, in one line with what to do. `errors` is the error, or every error

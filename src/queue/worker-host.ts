@@ -87,7 +87,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
   // Imports' progress goes on their parent jobs (jobs/context.ts says how often).
   const importsQueue = probeQueues.find((q) => q.name === QUEUE.imports)!;
 
-  // README, Commands, Durability: a record is sent only once the ledger's note that it is being
+  // docs/operators.md, "Durability": a record is sent only once the ledger's note that it is being
   // sent would survive a Redis crash. Decided once at start; a refusal fails each record unsent.
   const durability: DurabilityDecision = durabilityDecision(await readDurabilityFacts(redis), {
     allowVolatile: allowVolatileRedis(opts.env ?? readEnv()),

@@ -89,7 +89,7 @@ export function buildRig(parts: { sandbox: Sandbox; redis: Redis; redisUrl: stri
     BUILDSYNC_PREFIX: prefix,
     REDIS_URL: redisUrl,
     LOG_LEVEL: 'warn',
-    // This machine's Redis keeps nothing on disk (README, Commands, Durability).
+    // This machine's Redis keeps nothing on disk (docs/operators.md, "Durability").
     BUILDSYNC_ALLOW_VOLATILE_REDIS: '1',
   };
   const queues = new Queues(redis, prefix);
