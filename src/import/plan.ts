@@ -169,22 +169,7 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   // Without a total row in the file (the first pass saw none), no bill's sum is kept.
   const rowRules = planRowRules('bills', file, columns, rowOptions, rules, { sumsByBill: visit === undefined || totals, afterTotals: (report) => billRules.kindsRule(report) });
   rowRules.report.stopper = grouper;
-  let records = 0;
-  const tally = new StaticTally();
-  const hand = async (batch: { records: MappedRecord[]; statics: StaticLine[] }): Promise<void> => {
-    const { records: r, statics } = oneSheetEach(table, batch);
-    records += r.length;
-    tally.add(statics);
-    await sink.add(r as MappedRecord<BillPayload>[], statics);
-  };
-  await hand({ records: [], statics: ignoredLines(table.titles) });
-  const rows = await feed(table, columns, grouper, rowRules, async () => {
-    await hand(withRuleLines(grouper.takeFinished(), rowRules));
-    heap.check();
-  });
-  lastLine.clear();
-  await hand(withRuleLines(grouper.finish(), rowRules));
-  await hand({ records: [], statics: [...ignoredLines(table.hiddenLines ?? []), ...ignoredLines(table.footers)] });
+  const { rows, records, tally } = await streamRecords(table, columns, grouper, rowRules, sink, heap, lastLine);
   return { kind: 'bills', file, rows, records, invalidRows: tally.invalid, ignored: tally.ignored, table: tableFacts(table, columns, rules, rowOptions) };
 }
 
@@ -222,13 +207,30 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   grouper.closeEstimatesAfter(lastLine);
   const rowRules = planRowRules('estimates', file, read, rowOptions, rules);
   rowRules.report.stopper = grouper;
+  const { rows, records, tally } = await streamRecords(table, columns, grouper, rowRules, sink, heap, lastLine);
+  return { kind: 'estimates', file, rows, records, invalidRows: tally.invalid, ignored: tally.ignored, table: tableFacts(table, columns, rules, rowOptions) };
+}
+
+/**
+ * The streamed plans' one pass: the title lines first, then each batch's finished records and
+ * the rules' lines as the rows are read, the rest at the end, and the hidden and footer lines last.
+ */
+async function streamRecords(
+  table: OpenedTable,
+  columns: ColumnMap,
+  grouper: { add(row: SourceRow): void; takeFinished(): { records: MappedRecord[]; statics: StaticLine[] }; finish(): { records: MappedRecord[]; statics: StaticLine[] } },
+  rowRules: RowRules,
+  sink: PlanSink,
+  heap: HeapTrim,
+  lastLine: Map<string, number>,
+): Promise<{ rows: number; records: number; tally: StaticTally }> {
   let records = 0;
   const tally = new StaticTally();
   const hand = async (batch: { records: MappedRecord[]; statics: StaticLine[] }): Promise<void> => {
     const { records: r, statics } = oneSheetEach(table, batch);
     records += r.length;
     tally.add(statics);
-    await sink.add(r as MappedRecord<EstimatePayload>[], statics);
+    await sink.add(r, statics);
   };
   await hand({ records: [], statics: ignoredLines(table.titles) });
   const rows = await feed(table, columns, grouper, rowRules, async () => {
@@ -238,7 +240,7 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   lastLine.clear();
   await hand(withRuleLines(grouper.finish(), rowRules));
   await hand({ records: [], statics: [...ignoredLines(table.hiddenLines ?? []), ...ignoredLines(table.footers)] });
-  return { kind: 'estimates', file, rows, records, invalidRows: tally.invalid, ignored: tally.ignored, table: tableFacts(table, columns, rules, rowOptions) };
+  return { rows, records, tally };
 }
 
 /** A copy of `s` that does not share storage with it (V8 keeps a slice's whole parent string alive). */
