@@ -20,12 +20,14 @@ const ON_CLUSTER = [
 ];
 
 const common = {
-  // Integration tests hold real sockets and Redis connections; two cores, so keep workers few.
+  // Integration tests hold real sockets and Redis connections and spend much of their time waiting
+  // on the CLI processes and servers they start: on two cores, three workers keep both busy
+  // (two left them 30 % idle) without starving the timing of any.
   pool: 'forks' as const,
-  maxWorkers: 2,
+  maxWorkers: 3,
   testTimeout: 30_000,
-  // CI's Redis keeps nothing on disk; the suite sends records anyway (README, Commands,
-  // Durability). The tests of the refusal unset it for their own runs.
+  // CI's Redis keeps nothing on disk; the suite sends records anyway (docs/operators.md,
+  // "Durability"). The tests of the refusal unset it for their own runs.
   env: { BUILDSYNC_ALLOW_VOLATILE_REDIS: '1' },
   hookTimeout: 30_000,
 };
