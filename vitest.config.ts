@@ -21,8 +21,8 @@ const ON_CLUSTER = [
 
 const common = {
   // Integration tests hold real sockets and Redis connections and spend much of their time waiting
-  // on the CLI processes and servers they start: on two cores, three workers keep both busy
-  // (two left them 30 % idle) without starving the timing of any.
+  // on the CLI processes and servers they start: on two cores, three workers keep both busy (two
+  // left them 30 % idle; four measured no faster).
   pool: 'forks' as const,
   maxWorkers: 3,
   testTimeout: 30_000,
