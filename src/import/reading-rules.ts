@@ -23,6 +23,10 @@ export interface ReadingOptions {
   accountDateFormat?: DateOrder;
   /** The variable that holds it (`BUILDSYNC_<NAME>_DATE_FORMAT` for an account of its own), for messages. */
   dateFormatVariable?: string;
+  /** The account's `BUILDSYNC_CURRENCY` (ISO 4217): an amount written in another currency is a row error. @defaultValue USD */
+  accountCurrency?: string;
+  /** The variable that holds it, for messages. */
+  currencyVariable?: string;
 }
 
 /**
@@ -44,6 +48,8 @@ export function combineReadingOptions(flags: ReadingOptions, mapping: MappingFil
     decimalSeparator: pick('decimalSeparator', '--decimal-separator', 'decimalSeparator'),
     accountDateFormat: flags.accountDateFormat,
     dateFormatVariable: flags.dateFormatVariable,
+    accountCurrency: flags.accountCurrency,
+    currencyVariable: flags.currencyVariable,
   };
 }
 
@@ -138,6 +144,10 @@ export async function settleReadingRules(
     ? { decimalSeparator, ...settleOrder(table, dateSources.length > 0, orders, options) }
     : { decimalSeparator, dateOrder: orderOption };
   if (table.date1904 === true) rules.date1904 = true;
+  if (options.accountCurrency !== undefined) {
+    rules.currency = options.accountCurrency.toUpperCase();
+    if (options.currencyVariable !== undefined) rules.currencyVariable = options.currencyVariable;
+  }
   return rules;
 }
 

@@ -49,7 +49,8 @@ export function numberOf(cell: CellValue, rules: ReadingRules, format?: CellForm
   }
   if (typeof cell === 'string') {
     if (PLAIN_NUMBER.test(cell) && digitCount(cell) <= 15) return Number(cell) || 0; // `|| 0`: no -0
-    if (CURRENCY.test(cell)) return Number(cell.slice(1).replaceAll(',', ''));
+    // `$1,234.50`: the dollar is any dollar, so only an account in US dollars (the default) takes the fast path.
+    if (CURRENCY.test(cell) && (rules.currency === undefined || rules.currency === 'USD')) return Number(cell.slice(1).replaceAll(',', ''));
     if (PERCENT.test(cell)) return Number(cell.slice(0, -1));
   }
   return parseNumber(cell, rules, format, percent);

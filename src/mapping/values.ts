@@ -1,5 +1,6 @@
 import { UnreadableCell, type CellFormat, type CellValue } from '../tables/index.ts';
 import { RowError } from '../errors/index.ts';
+import { currencyShown, writtenCurrency } from '../values/written-currency.ts';
 import {
   CellValueError,
   dateExpected,
@@ -65,6 +66,15 @@ export interface ReadingRules {
    * gave it: that variable's name, for the summary line that says so.
    */
   dateOrderFrom?: string;
+  /**
+   * The account's currency (`BUILDSYNC_CURRENCY`, ISO 4217; the CLI and the page always give it,
+   * USD by default); absent: no currency is checked (the value readers' own tests). A number written with
+   * the symbol or code of another currency (`€1,250.00` in a USD account) is refused: estimates
+   * and bills carry no currency, so it would be sent as if in the account's.
+   */
+  currency?: string;
+  /** The variable that holds it (`BUILDSYNC_<NAME>_CURRENCY`), for messages. */
+  currencyVariable?: string;
 }
 
 // What the parsers throw, and the order type of `ReadingRules`, are the mapping layer's API too.
@@ -160,6 +170,7 @@ export function parseNumber(cell: CellValue, rules: ReadingRules = US_RULES, for
   }
   if (isBlank(cell)) return undefined;
   if (typeof cell !== 'string') throw numberRefused(cell, rules.decimalSeparator);
+  refuseForeignCurrency(cell, rules);
   const parts = readWrittenNumber(cell, rules.decimalSeparator);
   if (parts === undefined) throw numberRefused(cell, rules.decimalSeparator);
   const n = decimalNumber(parts);
@@ -181,6 +192,7 @@ export function parseDecimalText(cell: CellValue, rules: ReadingRules = US_RULES
   }
   if (isBlank(cell)) return undefined;
   if (typeof cell !== 'string') throw numberRefused(cell, rules.decimalSeparator);
+  refuseForeignCurrency(cell, rules);
   const parts = readWrittenNumber(cell, rules.decimalSeparator);
   if (parts === undefined) throw numberRefused(cell, rules.decimalSeparator);
   return decimalText(parts);
@@ -279,4 +291,19 @@ function describe(cell: CellValue | undefined): string {
   if (cell instanceof UnreadableCell) return cell.typed;
   if (typeof cell === 'string') return quoteWritten(cell);
   return String(cell);
+}
+
+/**
+ * An amount written in a currency other than the account's is never read as the account's
+ * (README, "Amounts the service cannot hold"): `€1,250.00` in a USD account stops its row.
+ */
+function refuseForeignCurrency(cell: string, rules: ReadingRules): void {
+  const currency = rules.currency;
+  if (currency === undefined) return;
+  const written = writtenCurrency(cell);
+  if (written === undefined || written.codes.includes(currency)) return;
+  throw new CellValueError(
+    `${JSON.stringify(cell.trim())} is in ${currencyShown(written)}, but this account's amounts are in ${currency} (${rules.currencyVariable ?? 'BUILDSYNC_CURRENCY'}); ` +
+      'estimates and bills carry no currency: convert the amount, or import it under the account of that currency',
+  );
 }
