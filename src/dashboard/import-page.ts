@@ -11,6 +11,7 @@
  * upload-store.ts, cells edited by cell-edits.ts, failures answered by http-errors.ts.
  */
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import express from 'express';
 import type { RedisConnection as Redis } from '../redis-layout.ts';
 import type { Logger } from 'pino';
@@ -21,6 +22,7 @@ import {
   describeTable,
   ignoredRows,
   ImportStore,
+  matchVendorList,
   mappingFromChoices,
   redisDurability,
   rowsOf,
@@ -127,6 +129,17 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       }
       const sheet = typeof body.sheet === 'string' && body.sheet !== '' ? body.sheet : undefined;
       res.json(await savedMappingChoices(up.file, up.name, kind, json, name, { sheet, edited: up.edited }));
+    })().catch(next);
+  });
+
+  /** `Vendor list`: a `vendor,vendor_id` CSV matched to the vendor names the page lists. */
+  router.post('/vendor-list', express.json({ limit: '4mb' }), (req, res, next) => {
+    (async () => {
+      const body = req.body as { upload?: unknown; name?: unknown; text?: unknown; names?: unknown };
+      const up = uploads.get(body.upload);
+      if (typeof body.text !== 'string') throw new PageError(400, 'no vendor list was sent; choose the file again');
+      const names = Array.isArray(body.names) ? body.names.filter((n): n is string => typeof n === 'string') : [];
+      res.json(await matchVendorList(body.text, safeName(typeof body.name === 'string' ? body.name : 'vendors.csv'), names, dirname(dirname(up.file))));
     })().catch(next);
   });
 

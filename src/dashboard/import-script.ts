@@ -113,7 +113,7 @@ function renderVendors(list){
 $('vendorlist').addEventListener('change',async function(){
  say('vendor-msg');var f=$('vendorlist').files[0];if(!f)return;
  var names=[];document.querySelectorAll('#vendor-table input[data-vendor]').forEach(function(x){names.push(x.dataset.vendor)});
- try{var j=await post('/import/vendor-list',{name:f.name,text:await f.text(),names:names});var n=0;
+ try{var j=await post('/import/vendor-list',{upload:S.upload,name:f.name,text:await f.text(),names:names});var n=0;
   document.querySelectorAll('#vendor-table input[data-vendor]').forEach(function(x){var id=j.ids[x.dataset.vendor];if(id!=null){x.value=id;x.removeAttribute('aria-invalid');n++}});
   say('vendor-msg',j.message||'');stale();
  }catch(e){say('vendor-msg',e.message)}

@@ -5,3 +5,4 @@ export { cellText, describeTable, ERROR_COLUMN, errorsFileColumnOf, knownColumns
 export { ignoredRows } from './ignored-rows.ts';
 export { ImportStore } from '../import/index.ts';
 export type { DurabilityDecision } from '../ledger/index.ts';
+export { matchVendorList, type VendorListMatch } from './vendor-list-upload.ts';
