@@ -8,52 +8,12 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium } from './helpers/chromium.ts';
 import { importableProjects, startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
+import { focusedLabel, scrollWidth, sharedNames, shortControls } from './helpers/page-checks.ts';
 
 const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
-
-/** The roles of the page's controls (links acting as buttons included). */
-const CONTROL_ROLES = new Set(['button', 'checkbox', 'combobox', 'link', 'radio', 'spinbutton', 'textbox', 'listbox', 'slider', 'switch']);
-
-/**
- * Every visible control whose box is under 44 px tall, as `tag#id (height)`; a radio's or a
- * checkbox's target is its label.
- */
-async function shortControls(page: Page): Promise<string[]> {
-  // Runs in the page (a string: the tests are typed without the DOM's globals).
-  return (await page.evaluate(`(() => {
-    const out = [];
-    for (const el of document.querySelectorAll('button, select, input, a[href], summary, [role=button], textarea')) {
-      if (el.offsetParent === null && getComputedStyle(el).position !== 'fixed') continue;
-      const target = el.type === 'radio' || el.type === 'checkbox' ? (el.closest('label') || el) : el;
-      const h = target.getBoundingClientRect().height;
-      if (h < 44) out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' "' + (el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30) + '" (' + h.toFixed(1) + ' px)');
-    }
-    return out;
-  })()`)) as string[];
-}
-
-const scrollWidth = async (page: Page) => Number(await page.evaluate('document.documentElement.scrollWidth'));
-
-/** The accessible names of the page's controls (from Chromium's accessibility tree) that more than one control has. */
-async function sharedNames(page: Page): Promise<string[]> {
-  const tree = await page.locator('body').ariaSnapshot();
-  const seen = new Map<string, number>();
-  for (const m of tree.matchAll(/^\s*- (\w+) "((?:[^"\\]|\\.)*)"/gm)) {
-    if (!CONTROL_ROLES.has(m[1]!)) continue;
-    seen.set(m[2]!, (seen.get(m[2]!) ?? 0) + 1);
-  }
-  return [...seen].filter(([, n]) => n > 1).map(([name, n]) => `${name} ×${n}`);
-}
-
-/** The focused element as `role:name`. */
-const focusedLabel = (page: Page) => page.evaluate(`(() => {
-  const el = document.activeElement;
-  return el ? (el.getAttribute('role') || el.tagName.toLowerCase()) + ':' + (el.getAttribute('aria-label') || el.id) : '';
-})()`);
 
 describe.skipIf(!hasChromium)('the import page at 390 px and 1280 px (README, "The import page")', () => {
   let rig: ImportPageRig;
