@@ -236,8 +236,9 @@ export function requireService(account: AccountConfig, opts: { allowInsecureHttp
   if (!account.password) missing.push(`${prefix}PASSWORD`);
   if (!account.apiKey) missing.push(`${prefix}API_KEY`);
   if (missing.length) {
+    const settle = `. Set ${missing.length > 1 ? 'them' : 'it'} in the environment or in .env (see .env.example).`;
     throw new ConfigError(
-      `missing ${missing.join(', ')}${account.name === DEFAULTS.account ? '' : ` for --account ${account.name}`}. Set ${missing.length > 1 ? 'them' : 'it'} in the environment or in .env (see .env.example).`,
+      account.name === DEFAULTS.account ? `missing ${missing.join(', ')}${settle}` : [`missing ${missing.join(', ')} for `, { kind: 'option', option: 'account', value: account.name }, settle],
     );
   }
   const url = new URL(account.baseUrl!);

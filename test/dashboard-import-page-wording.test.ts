@@ -2,7 +2,8 @@
  * Messages on the import page speak of its controls, never of command-line flags (README, "The
  * import page"): the stops a file can meet on the page (dates that read either way, a missing
  * column, no header row, an unknown column, hidden rows) answer in the page's words, in the JSON
- * the page receives and in the page's text; the same errors keep the CLI's words for the CLI.
+ * the page receives and in the page's text, and so does an invalid row's advice in the check's
+ * answer; the same errors keep the CLI's words for the CLI.
  */
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -74,13 +75,13 @@ describe.skipIf(!hasChromium)('the import page words its messages for the page',
     expect(said).toMatch(/holds what its reader does not see: .*Show them in the workbook and check them, or choose Include in "Hidden rows" above/);
   }, 60_000);
 
-  it('an unknown column (a header the choices leave out): choose a column or Ignore under Match columns', async () => {
-    const [p1] = importableProjects(rig.sandbox);
+  /** Uploads `csv` as bills and checks it with the five bill columns chosen (any other header left out), as the page's script does. */
+  async function checkBills(name: string, csv: string): Promise<{ status: number; body: string }> {
     const base = rig.dashboard.url;
     const up = await fetch(`${base}/import/upload?kind=bills&sheet=`, {
       method: 'POST',
-      headers: { Origin: base, 'Content-Type': 'application/octet-stream', 'X-Filename': 'extra.csv' },
-      body: `bill_ref,project_id,vendor_id,item_name,rate,Qty Ordered\nU-1,${p1},55,Gravel,100,3\n`,
+      headers: { Origin: base, 'Content-Type': 'application/octet-stream', 'X-Filename': name },
+      body: csv,
     });
     const { upload } = (await up.json()) as { upload: string };
     const columns = { bill_ref: 'bill_ref', project_id: 'project_id', vendor_id: 'vendor_id', item_name: 'item_name', rate: 'rate' };
@@ -89,13 +90,32 @@ describe.skipIf(!hasChromium)('the import page words its messages for the page',
       headers: { Origin: base, 'Content-Type': 'application/json' },
       body: JSON.stringify({ upload, kind: 'bills', account: 'default', sheet: '', columns, dateFormat: 'auto', decimalSeparator: 'auto' }),
     });
-    const body = await res.text();
-    expect(res.status).toBe(400);
+    return { status: res.status, body: await res.text() };
+  }
+
+  it('an unknown column (a header the choices leave out): choose a column or Ignore under Match columns', async () => {
+    const [p1] = importableProjects(rig.sandbox);
+    const { status, body } = await checkBills('extra.csv', `bill_ref,project_id,vendor_id,item_name,rate,Qty Ordered\nU-1,${p1},55,Gravel,100,3\n`);
+    expect(status).toBe(400);
     expect(body).not.toContain('--');
     expect((JSON.parse(body) as { error: string }).error).toBe(
       'extra.csv:1: unknown column "Qty Ordered". Known columns: bill_ref, project_id, project_number, project_name, vendor_id, vendor, title, due_date, invoice_date, received_date, active, ready_for_payment, approver, approval_date, notes, trade, bill_type, traffic_color, item_name, rate, qty, unit, item_description, cost_code_id, tax_type_id, tax_percent (case, spaces, _, - and . do not matter). ' +
         'To skip it, choose Ignore in its list under "Match columns" above; to read one as a known column, choose that column there.',
     );
+  }, 60_000);
+
+  it("an invalid row's advice in the check's answer: the page's control, never the flag", async () => {
+    const [p1] = importableProjects(rig.sandbox);
+    const { status, body } = await checkBills('euro.csv', `bill_ref,project_id,vendor_id,item_name,rate\nE-1,${p1},55,Gravel,€1250.00\nE-2,${p1},55,Sand,40\n`);
+    expect(status, body).toBe(200);
+    expect(body).not.toContain('--');
+    expect((JSON.parse(body) as { invalid: unknown[] }).invalid).toEqual([{
+      line: 2,
+      record: expect.any(String),
+      message:
+        'euro.csv:2 column rate: "€1250.00" is in EUR, but the account\'s currency is USD (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as USD. ' +
+        'Convert the amount, or choose an account whose currency is EUR in "Service account" above',
+    }]);
   }, 60_000);
 });
 

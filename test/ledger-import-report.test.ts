@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ImportStore } from '../src/import/index.ts';
+import { staticLine } from '../src/mapping/index.ts';
+import { importKeyOf } from '../src/redis-layout.ts';
 import { Ledger } from '../src/ledger/index.ts';
 import { testRedis } from './helpers/redis.ts';
 
@@ -67,5 +69,14 @@ describe('import store', () => {
       [4, 'created', 88],
     ]);
     expect(ended[0]!.message).toMatch(/never sent: .*run the import again/);
+  });
+
+  it("keeps a planned line's message in the CLI's words and never its page wording (the report's format is unchanged)", async () => {
+    const hidden = staticLine(7, '', 'ignored', ['hidden row: not read (', { kind: 'hidden-skip' }, ')'], 'hidden');
+    expect(hidden.wording).toBeDefined();
+    await store.savePlan('i3', [], [hidden]);
+    const stored = await t.redis.lrange(importKeyOf(t.redis, t.prefix, 'i3', 'static'), 0, -1);
+    expect(stored.map((l) => JSON.parse(l) as unknown)).toEqual([{ line: 7, record: '', status: 'ignored', reason: 'hidden', message: 'hidden row: not read (--hidden skip)' }]);
+    expect(await store.report('i3')).toEqual([{ line: 7, record: '', status: 'ignored', id: '', message: 'hidden row: not read (--hidden skip)' }]);
   });
 });

@@ -16,6 +16,7 @@ import express from 'express';
 import type { RedisConnection as Redis } from '../redis-layout.ts';
 import type { Logger } from 'pino';
 import { loadConfig, requireService, type Env } from '../config.ts';
+import { messageFor } from '../errors/index.ts';
 import { importHeaderRule, reportCsvChunks, wirePayload, type PlanOptions } from '../import/index.ts';
 import {
   checkFile,
@@ -178,7 +179,8 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const invalid = plan.statics.filter((s) => s.status === 'invalid');
       res.json({
         rows: plan.rows,
-        invalid: invalid.map((s) => ({ line: s.line, record: s.record, message: scrub(s.message) })),
+        // In the page's words, as its errors are (errors/wording.ts).
+        invalid: invalid.map((s) => ({ line: s.line, record: s.record, message: scrub(messageFor(s, 'page')) })),
         ...(await rowsOf(up.file, planOpts.sheet, planOpts.encoding, new Set(invalid.map((s) => s.line)), { header: importHeaderRule(up.file, kind, mapping), headerRow: plan.table?.headerLine })),
         editable: plan.table?.kind === 'csv',
         records: plan.records.slice(0, SHOWN_ROWS).map((r) => ({ label: r.label, lines: r.lines, payload: wirePayload(kind, r) })),

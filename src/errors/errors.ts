@@ -31,7 +31,7 @@ export type ErrorCode =
   /** Not an error class: what a failure notice says of a failure that carries no code (a bug). */
   | 'BUILDSYNC_UNEXPECTED';
 
-import { render, type Wording } from './wording.ts';
+import { render, type Worded, type Wording } from './wording.ts';
 
 const CODE_IN_REASON = /^\[(BUILDSYNC_[A-Z0-9_]+)\] /;
 
@@ -54,7 +54,7 @@ export function parseFailureReason(reason: string | undefined): { code: ErrorCod
 }
 
 /** A message as text, or as parts whose advice each front end words its own way (`wording.ts`). */
-export type ErrorMessage = string | Wording;
+export type ErrorMessage = Worded;
 
 export class BuildsyncError extends Error {
   readonly code: ErrorCode;
@@ -99,8 +99,9 @@ export class RowError extends BuildsyncError {
   readonly file: string;
   readonly line: number;
   readonly column: string | undefined;
-  constructor(file: string, line: number, column: string | undefined, message: string) {
-    super('BUILDSYNC_ROW_INVALID', `${file}:${line}${column ? ` column ${column}` : ''}: ${message}`);
+  constructor(file: string, line: number, column: string | undefined, message: ErrorMessage) {
+    const where = `${file}:${line}${column ? ` column ${column}` : ''}: `;
+    super('BUILDSYNC_ROW_INVALID', typeof message === 'string' ? `${where}${message}` : [where, ...message]);
     this.file = file;
     this.line = line;
     this.column = column;
@@ -130,7 +131,7 @@ export class HttpError extends BuildsyncError {
   readonly path: string;
   readonly body: unknown;
   readonly headers: Record<string, string | string[] | undefined>;
-  constructor(code: ErrorCode, init: HttpErrorInit, message: string) {
+  constructor(code: ErrorCode, init: HttpErrorInit, message: ErrorMessage) {
     super(code, message);
     this.status = init.status;
     this.method = init.method;
@@ -158,7 +159,7 @@ export class BadRequestError extends HttpError {
 
 export class AuthError extends HttpError {
   constructor(init: HttpErrorInit) {
-    super('BUILDSYNC_HTTP_401', init, `the service refused the credentials (${init.status}). Check BUILDSYNC_EMAIL, BUILDSYNC_PASSWORD and BUILDSYNC_API_KEY (or the --account variables).`);
+    super('BUILDSYNC_HTTP_401', init, [`the service refused the credentials (${init.status}). Check BUILDSYNC_EMAIL, BUILDSYNC_PASSWORD and BUILDSYNC_API_KEY (or `, { kind: 'account-variables' }, ').']);
   }
 }
 

@@ -183,7 +183,7 @@ export class ImportStore {
       }
       pipe.hset(pk, ...args).expire(pk, PLANNING_TTL_SECONDS);
     }
-    if (statics.length > 0) pipe.rpush(sk, ...statics.map((l) => JSON.stringify(l))).expire(sk, PLANNING_TTL_SECONDS);
+    if (statics.length > 0) pipe.rpush(sk, ...statics.map(storedStatic)).expire(sk, PLANNING_TTL_SECONDS);
     if (records.length + statics.length > 0) await pipe.exec();
   }
 
@@ -362,4 +362,11 @@ function decodePlanEntry(text: string): StoredRecord {
   const r: StoredRecord = { key, label, lines, contentHash, payloadJson: text.slice(prefixLength, -1) };
   if (notes !== undefined) r.notes = notes;
   return r;
+}
+
+/** A report line decided while planning, as the store keeps it: its CLI message, never its wording (the page's words are the check's, not the report's). */
+function storedStatic(l: StaticLine): string {
+  if (l.wording === undefined) return JSON.stringify(l);
+  const { wording: _, ...stored } = l;
+  return JSON.stringify(stored);
 }

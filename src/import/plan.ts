@@ -60,10 +60,15 @@ export interface PlanOptions extends ReadingOptions, BillRowOptions {
   signal?: AbortSignal;
 }
 
+/** The options an estimate import refuses: a built-in bill mapping, vendor names. */
+function notForEstimates(opts: PlanOptions): void {
+  if (isBuiltInPreset(opts.mapping)) throw new UsageError(['the built-in mappings (quickbooks, xero) read bill exports; they do not apply to estimates. ', { kind: 'own-mapping' }]);
+  if (opts.vendorsFile !== undefined) throw new UsageError([{ kind: 'option', option: 'vendors' }, ' applies to bill imports only; remove it.']);
+}
+
 /** Reads an estimate file (.csv or .xlsx) into one planned estimate per (project, estimate_name) group. */
 export async function planEstimates(file: string, opts: PlanOptions = {}): Promise<ImportPlan<EstimatePayload>> {
-  if (isBuiltInPreset(opts.mapping)) throw new UsageError('the built-in mappings (quickbooks, xero) read bill exports; they do not apply to estimates. Pass a mapping file (--mapping MAP.json) instead.');
-  if (opts.vendorsFile !== undefined) throw new UsageError('--vendors applies to bill imports only; remove it.');
+  notForEstimates(opts);
   return planOnce(combineReadingOptions(opts, opts.mapping), async (reading) => {
     const opened = await openTable(file, tableOptions(file, 'estimates', opts, reading));
     const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine);
@@ -180,8 +185,7 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
  * out once that row is passed. As with `streamBills`, nothing may be sent before this resolves.
  */
 export async function streamEstimates(file: string, opts: PlanOptions, sink: PlanSink): Promise<PlanFacts> {
-  if (isBuiltInPreset(opts.mapping)) throw new UsageError('the built-in mappings (quickbooks, xero) read bill exports; they do not apply to estimates. Pass a mapping file (--mapping MAP.json) instead.');
-  if (opts.vendorsFile !== undefined) throw new UsageError('--vendors applies to bill imports only; remove it.');
+  notForEstimates(opts);
   const reading = combineReadingOptions(opts, opts.mapping);
   const opened = await openTable(file, tableOptions(file, 'estimates', opts, reading));
   const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine);
@@ -356,9 +360,10 @@ function checkUnnamed(table: OpenedTable, unnamed: readonly number[], row: Sourc
     if (v === null || v === '' || (typeof v === 'string' && v.trim() === '')) continue;
     const where = table.kind === 'xlsx' ? `column ${columnLetter(i + 1)}` : `column ${i + 1}`;
     const text = typeof v === 'string' ? v : v instanceof Date ? v.toISOString().slice(0, 10) : String(v);
-    throw new FileError(table.file,
-      `${table.file}:${row.line} ${where}: this cell holds ${JSON.stringify(text.length > 200 ? `${text.slice(0, 197)}...` : text)}, but its column has no header name (header line ${table.headerLine}), so it belongs to no field. ` +
-        'Give the column a header (a known column, or one the mapping file ignores), or delete the value.');
+    throw new FileError(table.file, [
+      `${table.file}:${row.line} ${where}: this cell holds ${JSON.stringify(text.length > 200 ? `${text.slice(0, 197)}...` : text)}, but its column has no header name (header line ${table.headerLine}), so it belongs to no field. `,
+      { kind: 'unnamed-column' },
+    ]);
   }
 }
 

@@ -4,7 +4,7 @@
  * planning stops (a `FileError`, exit 2) and asks for the option that settles it.
  */
 import type { CellFormat, CellValue, EncodingOption, OpenedTable, SourceRow } from '../tables/index.ts';
-import { FileError, UsageError } from '../errors/index.ts';
+import { concatWorded, FileError, UsageError, type OptionName, type Worded } from '../errors/index.ts';
 import type { ColumnMap, ColumnSource, MappingFile, ReadingRules } from '../mapping/index.ts';
 import { dayMonthEvidence, decimalEvidence, type DateOrder, type DecimalSeparator } from '../values/index.ts';
 
@@ -34,18 +34,18 @@ export interface ReadingOptions {
  * is a usage error (which one did the user mean?). The account's date format comes with the flags.
  */
 export function combineReadingOptions(flags: ReadingOptions, mapping: MappingFile | undefined): ReadingOptions {
-  const pick = <K extends 'encoding' | 'dateFormat' | 'decimalSeparator'>(key: K, flag: string, name: string): ReadingOptions[K] => {
+  const pick = <K extends 'encoding' | 'dateFormat' | 'decimalSeparator'>(key: K, option: OptionName): ReadingOptions[K] => {
     const a = flags[key];
     const b = mapping?.[key] as ReadingOptions[K] | undefined;
     if (a !== undefined && b !== undefined && a !== b) {
-      throw new UsageError(`${flag} ${String(a)} disagrees with "${name}": "${String(b)}" in the mapping file; give one of them.`);
+      throw new UsageError([{ kind: 'option', option, value: String(a) }, ` disagrees with "${key}": "${String(b)}" in `, { kind: 'mapping-file' }, '; give one of them.']);
     }
     return a ?? b;
   };
   return {
-    encoding: pick('encoding', '--encoding', 'encoding'),
-    dateFormat: pick('dateFormat', '--date-format', 'dateFormat'),
-    decimalSeparator: pick('decimalSeparator', '--decimal-separator', 'decimalSeparator'),
+    encoding: pick('encoding', 'encoding'),
+    dateFormat: pick('dateFormat', 'date-format'),
+    decimalSeparator: pick('decimalSeparator', 'decimal-separator'),
     accountDateFormat: flags.accountDateFormat,
     dateFormatVariable: flags.dateFormatVariable,
     accountCurrency: flags.accountCurrency,
@@ -67,7 +67,8 @@ export type RowVisitor = (rows: readonly SourceRow[]) => void;
 
 interface Where {
   line: number;
-  header: string;
+  /** The header, or a constant of the mapping (`constantOf`). */
+  header: Worded;
   /** The cell as a message quotes it: `"03/04/2026"`, or `a date cell formatted "dd/mm/yyyy"`. */
   value: string;
 }
@@ -104,7 +105,7 @@ export async function settleReadingRules(
   const dateSources = weighDates ? sourcesOf(columns, fields.dates) : [];
   const weigher = weighNumbers ? new SeparatorWeigher(table, columns, fields) : undefined;
   const orders: Proofs<'day-first' | 'month-first' | 'ambiguous'> = {};
-  const weighDate = (cell: CellValue | undefined, line: number, header: string, format: CellFormat | undefined): void => {
+  const weighDate = (cell: CellValue | undefined, line: number, header: Worded, format: CellFormat | undefined): void => {
     if (format !== undefined) {
       // A date cell shows its date in its format's order: `dd/mm/yyyy` proves day first as `25/03/2026` does.
       const kind = format.kind === 'date' && format.order !== undefined && format.order !== 'YMD' ? FORMAT_PROOF[format.order] : undefined;
@@ -156,7 +157,7 @@ function sourcesOf(columns: ColumnMap, fields: readonly string[]): ColumnSource[
   return fields.map((c) => columns.source(c)).filter((s) => s !== undefined).sort((a, b) => a.index - b.index);
 }
 
-const constantOf = (s: ColumnSource): string => `${s.column} (a constant of the mapping file)`;
+const constantOf = (s: ColumnSource): Worded => [`${s.column} (a constant of `, { kind: 'mapping-file' }, ')'];
 
 /**
  * Weighs the cells of the fields mapped to numbers for the decimal separator, in whichever pass
@@ -204,7 +205,7 @@ export class SeparatorWeigher {
     return settleSeparator(this.table, this.marks);
   }
 
-  private weighCell(cell: CellValue | undefined, line: number, header: string): void {
+  private weighCell(cell: CellValue | undefined, line: number, header: Worded): void {
     if (typeof cell !== 'string') return;
     const marks = this.marks;
     // Once one mark is proved, only a cell holding the other can add a proof.
@@ -228,8 +229,8 @@ function settleSeparator(table: OpenedTable, marks: Proofs<DecimalSeparator>): D
   const comma = marks[','];
   if (point && comma) {
     const [first, second] = point.line <= comma.line ? [[point, '.'], [comma, ',']] as const : [[comma, ','], [point, '.']] as const;
-    const said = ([w, mark]: readonly [Where, DecimalSeparator]) => `line ${w.line} column ${w.header} has ${w.value} ("${mark}" as the decimal mark)`;
-    throw new FileError(table.file, [`${table.file}: its numbers are written with both decimal marks: ${said(first)}, ${said(second)}. `, { kind: 'decimal-marks-mixed' }]);
+    const said = ([w, mark]: readonly [Where, DecimalSeparator]) => concatWorded(`line ${w.line} column `, w.header, ` has ${w.value} ("${mark}" as the decimal mark)`);
+    throw new FileError(table.file, concatWorded(`${table.file}: its numbers are written with both decimal marks: `, said(first), ', ', said(second), '. ', [{ kind: 'decimal-marks-mixed' }]));
   }
   if (point) return '.';
   if (comma) return ',';
@@ -251,10 +252,10 @@ function settleOrder(
   const dayFirst = orders['day-first'];
   const monthFirst = orders['month-first'];
   if (dayFirst && monthFirst) {
-    throw new FileError(table.file, [
-      `${table.file}: its dates are written in both orders: line ${dayFirst.line} column ${dayFirst.header} has ${dayFirst.value} (day first), line ${monthFirst.line} column ${monthFirst.header} has ${monthFirst.value} (month first). `,
-      { kind: 'date-orders-mixed' },
-    ]);
+    throw new FileError(table.file, concatWorded(
+      `${table.file}: its dates are written in both orders: line ${dayFirst.line} column `, dayFirst.header, ` has ${dayFirst.value} (day first), line ${monthFirst.line} column `, monthFirst.header, ` has ${monthFirst.value} (month first). `,
+      [{ kind: 'date-orders-mixed' }],
+    ));
   }
   if (dayFirst) return { dateOrder: 'DMY' };
   if (monthFirst) return { dateOrder: 'MDY' };
@@ -262,10 +263,10 @@ function settleOrder(
   if (!hasDates || ambiguous === undefined) return { dateOrder: 'MDY' };
   const variable = options.dateFormatVariable ?? 'BUILDSYNC_DATE_FORMAT';
   if (options.accountDateFormat !== undefined) return { dateOrder: options.accountDateFormat, dateOrderFrom: variable };
-  throw new FileError(table.file, [
-    `${table.file}:${ambiguous.line} column ${ambiguous.header}: ${ambiguous.value} can be read day first or month first, and nothing in the file settles it (no date has a part over 12). `,
-    { kind: 'date-order', variable },
-  ]);
+  throw new FileError(table.file, concatWorded(
+    `${table.file}:${ambiguous.line} column `, ambiguous.header, `: ${ambiguous.value} can be read day first or month first, and nothing in the file settles it (no date has a part over 12). `,
+    [{ kind: 'date-order', variable }],
+  ));
 }
 
 /** The summary's line for a file whose dates nothing in it proved (docs/reading-rules.md), or undefined. */

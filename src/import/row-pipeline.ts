@@ -5,7 +5,7 @@
  * added after the file's own when it has none); and a replay of the same rules that fills cells
  * as the import read them.
  */
-import { UsageError } from '../errors/index.ts';
+import { UsageError, type Advice } from '../errors/index.ts';
 import {
   BILL_COLUMNS, BILL_NUMBER_COLUMNS, buildRowRules, ColumnMap, colOf, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, isBuiltInPreset, kindColumnOf, normalizeHeader, sectionColumns, type Col, type MappingFile, type ReadingRules, type RowReport, type RowRule, type RowRuleOptions, type RowRules,
 } from '../mapping/index.ts';
@@ -24,10 +24,11 @@ export function rowRuleOptions(kind: Kind, opts: { fillDown?: readonly string[];
   const layout = opts.layout ?? opts.mapping?.layout;
   const known = kind === 'bills' ? BILL_COLUMNS : ESTIMATE_COLUMNS;
   for (const c of fillDown) {
-    if (!known.includes(c)) throw new UsageError(`--fill-down ${c}: there is no ${kind.slice(0, -1)} column ${JSON.stringify(c)}; name the columns as the tool knows them (${known.join(', ')}), separated by commas`);
-    if (!inFile(c)) throw new UsageError(`--fill-down ${c}: the file has no ${c} column to fill down (the header row names ${columns.columns().join(', ')}); map one, or leave ${c} out`);
+    const option: Advice = { kind: 'option', option: 'fill-down', value: c };
+    if (!known.includes(c)) throw new UsageError([option, `: there is no ${kind.slice(0, -1)} column ${JSON.stringify(c)}; name the columns as the tool knows them (${known.join(', ')}), separated by commas`]);
+    if (!inFile(c)) throw new UsageError([option, `: the file has no ${c} column to fill down (the header row names ${columns.columns().join(', ')}); map one, or leave ${c} out`]);
   }
-  if (layout === 'sections' && kind === 'bills') throw new UsageError('--layout sections reads sectioned estimates; bills have no sections. Remove it.');
+  if (layout === 'sections' && kind === 'bills') throw new UsageError([{ kind: 'option', option: 'layout', value: 'sections' }, ' reads sectioned estimates; bills have no sections. Remove it.']);
   const out: RowRuleOptions = {};
   if (fillDown.length > 0) out.fillDown = [...new Set(fillDown)];
   if (layout !== undefined) out.layout = layout;

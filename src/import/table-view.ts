@@ -1,5 +1,5 @@
 import { SHEET_STRIDE, viewTable, type HiddenOption, type OpenedTable } from '../tables/index.ts';
-import type { ColumnMap, MappedRecord, MappingFile, StaticLine } from '../mapping/index.ts';
+import { staticLine, type ColumnMap, type MappedRecord, type MappingFile, type StaticLine } from '../mapping/index.ts';
 
 /**
  * How an import reads the table it opened (docs/reading-rules.md): merged cells filled, hidden rows and
@@ -41,8 +41,7 @@ export function recordsAcrossSheets<R extends MappedRecord>(table: OpenedTable, 
       continue;
     }
     const where = [...sheets.values()].map((lines) => lines.map(lineName).join(', ')).join(' and ');
-    const message = `${r.label} is in more than one sheet (rows ${where}): --sheet all reads each record from one sheet. Delete the superseded rows, or import the sheet you mean with --sheet NAME`;
-    for (const line of r.lines) statics.push({ line, record: r.label, status: 'invalid', message });
+    for (const line of r.lines) statics.push(staticLine(line, r.label, 'invalid', [`${r.label} is in more than one sheet (rows ${where}): `, { kind: 'one-sheet-each' }]));
   }
   return { records: kept, statics };
 }

@@ -17,6 +17,7 @@
  *   - A user's own mapping that lists a discount or tax column under `ignore` has decided; a
  *     built-in preset's `ignore` never decides.
  */
+import { wordedOf, type Worded, type Wording } from '../errors/index.ts';
 import type { CellFormat, CellValue } from '../tables/index.ts';
 import { currencyNamed, currencyShown, writtenCurrency, type WrittenCurrency } from '../values/written-currency.ts';
 import { auxColumns, auxText, type AuxColumn } from './aux-columns.ts';
@@ -67,7 +68,7 @@ export class AmountRules {
   }
 
   /** The row's currency, discount and tax cells: problems go to `problems` as [header, message]. */
-  check(values: readonly CellValue[], formats: ReadonlyArray<CellFormat | undefined> | undefined, problems: Array<[string, string]>): void {
+  check(values: readonly CellValue[], formats: ReadonlyArray<CellFormat | undefined> | undefined, problems: Array<[string, Worded]>): void {
     this.discount = undefined;
     for (const c of this.currencyColumns) {
       const text = auxText(values, c.index);
@@ -81,14 +82,14 @@ export class AmountRules {
       if (percent === undefined) continue;
       const shown = JSON.stringify(auxText(values, c.index));
       if (!this.applyDiscounts) {
-        problems.push([c.header, `${c.header} ${shown}: the service's bills hold no discount, so it would be lost. Pass --discounts apply (mapping key "discounts": "apply") to send each rate less its discount, or remove the discount`]);
+        problems.push([c.header, [`${c.header} ${shown}: the service's bills hold no discount, so it would be lost. `, { kind: 'apply-discounts' }, ', or remove the discount']]);
       } else if (percent.startsWith('-') || Number(percent) > 100) {
         problems.push([c.header, `${c.header} ${shown}: a discount is a percentage from 0 to 100`]);
       } else this.discount = percent;
     }
     for (const c of this.taxColumns) {
       if (this.amount(values[c.index] ?? null, formats?.[c.index], c, problems, false) === undefined) continue;
-      problems.push([c.header, `${c.header} ${JSON.stringify(auxText(values, c.index))}: the service's bills hold no tax amount, so it would be lost. If the column is the tax rate, map it to tax_percent; to send the bill without it, pass --ignore-tax (mapping key "ignoreTax": true)`]);
+      problems.push([c.header, [`${c.header} ${JSON.stringify(auxText(values, c.index))}: the service's bills hold no tax amount, so it would be lost. `, { kind: 'ignore-tax' }]]);
     }
   }
 
@@ -102,20 +103,23 @@ export class AmountRules {
   }
 
   /** A non-zero amount of an aux column as decimal text; undefined for blank or zero (a cell that is no number is a problem). */
-  private amount(cell: CellValue, format: CellFormat | undefined, c: AuxColumn, problems: Array<[string, string]>, percent: boolean): string | undefined {
+  private amount(cell: CellValue, format: CellFormat | undefined, c: AuxColumn, problems: Array<[string, Worded]>, percent: boolean): string | undefined {
     try {
       const text = parseDecimalText(this.rateCell(cell), this.rules, format, percent);
       return text === undefined || /^[-+]?0*\.?0*$/.test(text) ? undefined : text;
     } catch (err) {
       if (!(err instanceof CellValueError)) throw err;
-      problems.push([c.header, err.message]);
+      problems.push([c.header, wordedOf(err)]);
       return undefined;
     }
   }
 
   /** `lead` (`"€12" is in EUR, but` or `Currency "EUR":`) and what to do about an amount in another currency. */
-  private foreign(lead: string, written: Pick<WrittenCurrency, 'codes'>): string {
-    return `${lead} the account's currency is ${this.currency} (${this.variable}): bills carry no currency, so it is never sent as ${this.currency}. Convert the amount, or import the file into an account whose currency is ${written.codes[0]} (--account NAME)`;
+  private foreign(lead: string, written: Pick<WrittenCurrency, 'codes'>): Wording {
+    return [
+      `${lead} the account's currency is ${this.currency} (${this.variable}): bills carry no currency, so it is never sent as ${this.currency}. Convert the amount, or `,
+      { kind: 'other-account', currency: written.codes[0]! },
+    ];
   }
 }
 

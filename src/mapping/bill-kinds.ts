@@ -18,6 +18,7 @@
  *     whose values include a word of credit, payment, check, expense, deposit, journal, void or
  *     delete, is never silently dropped: each row whose value is not `Bill` is a row error.
  */
+import type { Worded } from '../errors/index.ts';
 import type { SourceRow } from '../tables/index.ts';
 import { auxColumns, auxText, type AuxColumn } from './aux-columns.ts';
 import type { ColumnMap } from './header.ts';
@@ -57,7 +58,7 @@ class RuleColumn {
   ) {}
 
   /** The row's value, or the one it continues; a problem message for an unlisted or unsettled one. */
-  read(values: readonly unknown[], line: number, problems: Array<[string, string]>): Said | undefined {
+  read(values: readonly unknown[], line: number, problems: Array<[string, Worded]>): Said | undefined {
     const text = auxText(values, this.index);
     if (text === '') {
       const above = this.last;
@@ -87,7 +88,7 @@ export type RowKind = 'bill' | 'credit' | LeftOut;
 
 export interface LeftOut {
   reason: 'kind' | 'credit';
-  message: string;
+  message: Worded;
 }
 
 export class BillKinds {
@@ -106,13 +107,13 @@ export class BillKinds {
   }
 
   /** The row's kind; problems (unlisted values, …) go to `problems` as [header, message] and the row reads as a bill. */
-  classify(row: SourceRow, problems: Array<[string, string]>): RowKind {
+  classify(row: SourceRow, problems: Array<[string, Worded]>): RowKind {
     const { values, line } = row;
     for (const g of this.guarded) {
       const text = auxText(values, g.index);
       if (text !== '' && valueKey(text) !== 'bill') {
         const rules = g.name === 'status' ? `"status": {"column": ${JSON.stringify(g.header)}, "keep": [...], "ignore": [...]}` : `"kinds": {"column": ${JSON.stringify(g.header)}, "bill": [...], "credit": [...], "ignore": [...]}`;
-        problems.push([g.header, `${g.header} ${JSON.stringify(text)}: this column says what each row is, and without rules for it only "Bill" rows are bills. Say what the others are with ${rules} in a mapping file (--mapping MAP.json)`]);
+        problems.push([g.header, [`${g.header} ${JSON.stringify(text)}: this column says what each row is, and without rules for it only "Bill" rows are bills. `, { kind: 'kinds-rules', rules }]]);
       }
     }
     const kind = this.kind?.read(values, line, problems);
@@ -121,7 +122,7 @@ export class BillKinds {
     if (status?.verdict === 'ignore') return { reason: 'kind', message: this.status!.named(status, line) };
     if (kind?.verdict === 'credit') {
       if (this.sendCredits) return 'credit';
-      return { reason: 'credit', message: `${this.kind!.named(kind, line)}: a credit; the service's bills hold no credit notes, so it is not sent (--credits negative sends it as a bill with negative rates)` };
+      return { reason: 'credit', message: [`${this.kind!.named(kind, line)}: a credit; the service's bills hold no credit notes, so it is not sent (`, { kind: 'send-credits' }, ')'] };
     }
     return 'bill';
   }

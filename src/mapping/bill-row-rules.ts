@@ -9,6 +9,7 @@
  * row it passed (its problems, whether it is a credit) and checks its amounts, which apply to
  * the rate as it is mapped (`rateCell`, `rate`).
  */
+import type { Worded } from '../errors/index.ts';
 import type { CellValue, SourceRow } from '../tables/index.ts';
 import { amountRules, type AmountOptions, type AmountRules } from './amount-rules.ts';
 import { billKinds, creditRate, type BillKinds } from './bill-kinds.ts';
@@ -35,10 +36,10 @@ export interface BillRowOptions {
 interface Passed {
   line: number;
   credit: boolean;
-  problems: Array<[string, string]>;
+  problems: Array<[string, Worded]>;
 }
 
-const NO_PROBLEMS: ReadonlyArray<[string, string]> = [];
+const NO_PROBLEMS: ReadonlyArray<[string, Worded]> = [];
 
 export class BillRowRules {
   /** The row being mapped is a credit sent with negative rates. */
@@ -57,7 +58,7 @@ export class BillRowRules {
     if (kinds === undefined) return [];
     return [{
       apply: (row, ctx) => {
-        const problems: Array<[string, string]> = [];
+        const problems: Array<[string, Worded]> = [];
         const kind = kinds.classify(row, problems);
         if (kinds.ownKind(row)) ctx.newTransaction = true;
         if (typeof kind === 'object') {
@@ -75,7 +76,7 @@ export class BillRowRules {
    * Before a row is mapped (the row rules have passed it): the problems its kind or status had
    * and those of its amounts, added to `problems` as [header, message].
    */
-  admit(row: SourceRow, problems: Array<[string, string]>): void {
+  admit(row: SourceRow, problems: Array<[string, Worded]>): void {
     const passed = this.kinds === undefined ? undefined : this.passed;
     if (this.kinds !== undefined && passed?.line !== row.line) throw new Error(`bill row rules: line ${row.line} reached the grouper without passing the kinds rule`);
     this.credit = passed?.credit === true;

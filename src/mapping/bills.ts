@@ -25,7 +25,7 @@
 import type { CellFormat, CellValue, SourceRow } from '../tables/index.ts';
 import type { StaticLine } from './report-line.ts';
 import { encodeBillInfo, MAX_BILL_QUERY_LENGTH, type BillPayload } from '../payloads/index.ts';
-import { BuildsyncError, RowError } from '../errors/index.ts';
+import { BuildsyncError, joinWorded, render, RowError, wordedLine, wordedOf, type Worded } from '../errors/index.ts';
 import { contentHashOfJson } from './content-hash.ts';
 import { cellOf, colOf, formatOf, type Col } from './column-cells.ts';
 import { numberOf, textOf } from './fast-cells.ts';
@@ -78,7 +78,7 @@ interface BillGroup {
   payload: BillPayload & Record<string, unknown>;
   setOn: Map<string, number> | undefined;
   badLines: number[] | undefined;
-  badMessages: string[] | undefined;
+  badMessages: Worded[] | undefined;
   /** Its key in `byRef` (bills with a bill_ref). */
   mapKey: string | undefined;
 }
@@ -135,9 +135,9 @@ export class BillGrouper implements RecordStopper {
   private lastLineOfRef: ReadonlyMap<string, number> | undefined;
   /** The last line `add` saw. */
   private seen = 0;
-  private readonly errors: string[] = [];
+  private readonly errors: Worded[] = [];
   /** The row rules' problems with the current row, as [header, message]. */
-  private readonly ruleProblems: Array<[string, string]> = [];
+  private readonly ruleProblems: Array<[string, Worded]> = [];
   private readonly sourceLineIndex: number;
   private readonly errorIndex: number;
 
@@ -216,8 +216,8 @@ export class BillGrouper implements RecordStopper {
     } else if (givenName !== undefined) {
       vendorShown = JSON.stringify(givenName);
       vendorKey = `name:${keyText(givenName)}`;
-      const found = this.vendors === undefined
-        ? `vendor ${JSON.stringify(givenName)} can only be read with a vendors file or the account's vendor list: pass --vendors VENDORS.csv (columns vendor,vendor_id), add it to the list (buildsync vendors import), or give vendor_id`
+      const found: number | Worded = this.vendors === undefined
+        ? [`vendor ${JSON.stringify(givenName)} `, { kind: 'vendor-names' }]
         : this.vendors.lookup(givenName);
       if (typeof found === 'number') {
         vendorId = found;
@@ -269,7 +269,7 @@ export class BillGrouper implements RecordStopper {
 
     if (group === undefined) {
       const record = ref !== undefined ? `bill ${ref} / ${target}` : `bill row ${line} / ${target}`;
-      this.loose.push({ line, record, status: 'invalid', message: errors.join('; ') });
+      this.loose.push({ line, record, status: 'invalid', ...wordedLine(joinWorded(errors, '; ')) });
       return;
     }
     if (group.lines.length === 0 && this.sourceLineIndex >= 0) {
@@ -280,7 +280,7 @@ export class BillGrouper implements RecordStopper {
     group.lines.push(line);
     if (errors.length > 0) {
       (group.badLines ??= []).push(line);
-      (group.badMessages ??= []).push(errors.join('; '));
+      (group.badMessages ??= []).push(joinWorded(errors, '; '));
       return;
     }
     if (group.badLines !== undefined) return; // not sent anyway
@@ -300,7 +300,7 @@ export class BillGrouper implements RecordStopper {
   }
 
   /** A row the row rules stopped (`RecordStopper`): the open bill holding `closedLine` is not sent. */
-  stopRecordOf(closedLine: number, line: number, message: string): boolean {
+  stopRecordOf(closedLine: number, line: number, message: Worded): boolean {
     const g = groupHolding(this.bills, closedLine);
     if (g !== undefined) stopGroup(g, line, message);
     return g !== undefined;
@@ -376,8 +376,8 @@ export class BillGrouper implements RecordStopper {
       key = `bill:row:${hash}#${n}`;
     }
     if (g.priorUnknown && !this.resendUnknown) {
-      const message = 'unknown: an earlier import could not tell whether this bill reached the service (see its errors file); it is not sent again on its own. Check the bill in the service, then import with --resend-unknown if it is missing';
-      for (const line of g.lines) statics.push({ line, record: label, status: 'unknown', message });
+      const message = wordedLine(['unknown: an earlier import could not tell whether this bill reached the service (see its errors file); it is not sent again on its own. Check the bill in the service, ', { kind: 'resend-unknown' }]);
+      for (const line of g.lines) statics.push({ line, record: label, status: 'unknown', ...message });
       return;
     }
     // A streamed plan sends the JSON at once; a plan held whole (a dry run) keeps only the object.
@@ -415,9 +415,9 @@ export class BillGrouper implements RecordStopper {
     const why = `not sent: ${bad.length === 1 ? `line ${bad[0]} of this bill is invalid` : `lines ${bad.join(', ')} of this bill are invalid`}`;
     let b = 0;
     for (const line of g.lines) {
-      let message = why;
+      let message: Worded = why;
       if (b < bad.length && bad[b] === line) message = g.badMessages![b++]!;
-      statics.push({ line, record: label, status: 'invalid', message });
+      statics.push({ line, record: label, status: 'invalid', ...wordedLine(message) });
     }
   }
 
@@ -429,7 +429,7 @@ export class BillGrouper implements RecordStopper {
   /** True when a message about `header` was already added for this row (a bad cell is not also "missing"). */
   private failedOn(header: string): boolean {
     const needle = ` column ${header}: `;
-    return this.errors.some((e) => e.includes(needle));
+    return this.errors.some((e) => render(e, 'cli').includes(needle));
   }
 
   /** One cell; a bad value adds its message to `errors` and reads as not given. */
@@ -450,7 +450,7 @@ export class BillGrouper implements RecordStopper {
       }
     } catch (err) {
       if (!(err instanceof CellValueError)) throw err;
-      this.errors.push(this.rowError(line, header, err.message));
+      this.errors.push(this.rowError(line, header, wordedOf(err)));
       return undefined;
     }
   }
@@ -461,12 +461,12 @@ export class BillGrouper implements RecordStopper {
       return this.rowRules!.rate(rate);
     } catch (err) {
       if (!(err instanceof CellValueError)) throw err;
-      this.errors.push(this.rowError(line, header, err.message));
+      this.errors.push(this.rowError(line, header, wordedOf(err)));
       return undefined;
     }
   }
 
-  private rowError(line: number, column: string | undefined, message: string): string {
-    return new RowError(this.file, line, column, message).message;
+  private rowError(line: number, column: string | undefined, message: Worded): Worded {
+    return wordedOf(new RowError(this.file, line, column, message));
   }
 }

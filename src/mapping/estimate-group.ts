@@ -3,6 +3,7 @@
  * or its sealed JSON (estimate-seal.ts), and what it becomes once the file is read: a record to
  * send, or report lines saying why it is not sent.
  */
+import { joinWorded, wordedLine, type Worded } from '../errors/index.ts';
 import type { EstimatePayload } from '../payloads/index.ts';
 import { JsonRecord, type MappedRecord } from './mapped-record.ts';
 import type { StaticLine } from './report-line.ts';
@@ -54,7 +55,7 @@ export interface EstimateGroup {
   topOn: Array<string | number> | undefined;
   /** Lines of invalid rows and their messages, in parallel. */
   badLines: number[] | undefined;
-  badMessages: string[] | undefined;
+  badMessages: Worded[] | undefined;
   /** Set when another estimate of the file already targets the project. */
   conflict: string | undefined;
   /** The project as `estimateProjectKeyReader` keys it (`closeEstimatesAfter`). */
@@ -104,11 +105,11 @@ function rejectGroup(g: EstimateGroup, label: string, statics: StaticLine[]): vo
   const why = g.conflict ?? `not sent: ${bad.length === 1 ? `line ${bad[0]} of this estimate is invalid` : `lines ${bad.join(', ')} of this estimate are invalid`}`;
   let b = 0;
   for (const line of g.lines) {
-    let message = why;
+    let message: Worded = why;
     if (b < bad.length && bad[b] === line) {
-      message = g.conflict === undefined ? g.badMessages![b]! : `${g.badMessages![b]!}; ${g.conflict}`;
+      message = g.conflict === undefined ? g.badMessages![b]! : joinWorded([g.badMessages![b]!, g.conflict], '; ');
       b++;
     }
-    statics.push({ line, record: label, status: 'invalid', message });
+    statics.push({ line, record: label, status: 'invalid', ...wordedLine(message) });
   }
 }

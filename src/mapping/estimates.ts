@@ -30,7 +30,7 @@
 import type { CellFormat, CellValue, SourceRow } from '../tables/index.ts';
 import type { StaticLine } from './report-line.ts';
 import type { EstimatePayload } from '../payloads/index.ts';
-import { RowError } from '../errors/index.ts';
+import { joinWorded, RowError, wordedLine, wordedOf, type Worded } from '../errors/index.ts';
 import { COMMON_FIELDS, LINE_FIELDS, TOP_FIELDS, type FieldKind } from './estimate-columns.ts';
 import { findLevel, finishGroup, lineOf, noteSpelling, type EstimateGroup, type Level, type Node } from './estimate-group.ts';
 import { sealGroup, unsealGroup } from './estimate-seal.ts';
@@ -104,7 +104,7 @@ export class EstimateGrouper implements RecordStopper {
   /** Scratch for one row's values, reused across rows. */
   private readonly scratch: unknown[];
   private readonly topScratch: unknown[];
-  private readonly errors: string[] = [];
+  private readonly errors: Worded[] = [];
   /** Bit i set when the current row gives this.fields[i]. */
   private mask = 0;
   private readonly factories = new Map<number, (name: string, values: unknown[]) => Node>();
@@ -265,13 +265,13 @@ export class EstimateGrouper implements RecordStopper {
     const anyTop = this.top.length > 0 && this.readTop(row, group);
 
     if (group === undefined) {
-      this.loose.push({ line, record: `project ${this.projects.shown || '?'} / ${name ?? '?'}`, status: 'invalid', message: errors.join('; ') });
+      this.loose.push({ line, record: `project ${this.projects.shown || '?'} / ${name ?? '?'}`, status: 'invalid', ...wordedLine(joinWorded(errors, '; ')) });
       return;
     }
     group.lines.push(line);
     if (errors.length > 0) {
       (group.badLines ??= []).push(line);
-      (group.badMessages ??= []).push(errors.join('; '));
+      (group.badMessages ??= []).push(joinWorded(errors, '; '));
       return;
     }
     if (group.badLines !== undefined || group.conflict !== undefined) return; // not sent anyway
@@ -289,7 +289,7 @@ export class EstimateGrouper implements RecordStopper {
   }
 
   /** A row the row rules stopped (`RecordStopper`): the open estimate holding `closedLine` is not sent. */
-  stopRecordOf(closedLine: number, line: number, message: string): boolean {
+  stopRecordOf(closedLine: number, line: number, message: Worded): boolean {
     const g = groupHolding(this.groups, closedLine);
     if (g !== undefined) stopGroup(g, line, message);
     return g !== undefined;
@@ -375,7 +375,7 @@ export class EstimateGrouper implements RecordStopper {
         v = t.kind === 'number' ? numberOf(cell, this.rules, formatOf(t, formats)) : parseBoolean(cell);
       } catch (err) {
         if (!(err instanceof CellValueError)) throw err;
-        this.errors.push(this.rowError(line, t.header, err.message));
+        this.errors.push(this.rowError(line, t.header, wordedOf(err)));
         continue;
       }
       if (v === undefined) continue;
@@ -489,12 +489,12 @@ export class EstimateGrouper implements RecordStopper {
       return kind === 'number' ? numberOf(cell, this.rules, format, percent) : parseId(cell, format);
     } catch (err) {
       if (!(err instanceof CellValueError)) throw err;
-      this.errors.push(this.rowError(line, header, err.message));
+      this.errors.push(this.rowError(line, header, wordedOf(err)));
       return undefined;
     }
   }
 
-  private rowError(line: number, column: string | undefined, message: string): string {
-    return new RowError(this.file, line, column, message).message;
+  private rowError(line: number, column: string | undefined, message: Worded): Worded {
+    return wordedOf(new RowError(this.file, line, column, message));
   }
 }

@@ -152,7 +152,8 @@ export function resolveColumns(
     const column = canonical(name, 'sets a constant for');
     const inFile = byColumn.get(column);
     if (inFile !== undefined) {
-      throw new ConfigError(`the mapping file sets a constant for ${column}, but ${file} has that column too (${new Quoter().quote(inFile.header)}). Remove the constant, or add ${new Quoter().quote(inFile.header)} to "ignore".`);
+      const header = new Quoter().quote(inFile.header)!;
+      throw new ConfigError([MAPPING_FILE, ` sets a constant for ${column}, but ${file} has that column too (${header}). `, { kind: 'constant-and-column', header }]);
     }
     const source = { column, header: column, index: -1, constant: value };
     byColumn.set(column, source);
@@ -183,7 +184,7 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
   const canonical = (name: string, what: string): string => {
     const column = knownByName.get(normalizeHeader(name));
     if (column === undefined) {
-      throw new ConfigError(`the mapping file ${what} ${new Quoter().quote(name)}, which is not a column this import knows. Known columns: ${known.join(', ')}.`);
+      throw new ConfigError([MAPPING_FILE, ` ${what} ${new Quoter().quote(name)}, which is not a column this import knows. Known columns: ${known.join(', ')}.`]);
     }
     return column;
   };
@@ -263,6 +264,9 @@ function ruleColumns(mapping: MappingFile | undefined): Array<['kinds' | 'status
 /** At most this many headers (or entries) are named in one message; the rest are counted. */
 const MAX_LISTED = 10;
 
+/** "the mapping file", as each front names it (on the page: the saved mapping). */
+const MAPPING_FILE: Advice = { kind: 'mapping-file' };
+
 /** A mapping entry naming a header the file does not have: an error, naming the closest header. */
 function checkMappingEntries(
   headers: readonly string[],
@@ -296,11 +300,12 @@ function checkMappingEntries(
   }
   const nonEmpty = headers.filter((h) => h.trim() !== '');
   const listed = q.list(nonEmpty, MAX_LISTED);
-  throw new FileError(
-    file,
-    `${where}: the mapping file names ${stale.length > 1 ? 'headers' : 'a header'} that ${file} does not have: ${named.join(', ')}${more(stale.length - named.length)}. ` +
+  throw new FileError(file, [
+    `${where}: `,
+    MAPPING_FILE,
+    ` names ${stale.length > 1 ? 'headers' : 'a header'} that ${file} does not have: ${named.join(', ')}${more(stale.length - named.length)}. ` +
       `The header row has ${listed}. Correct ${stale.length > 1 ? 'these entries' : 'the entry'} to the header as written (case, spaces, _, - and . do not matter), or remove ${stale.length > 1 ? 'them' : 'it'}.`,
-  );
+  ]);
 }
 
 /**

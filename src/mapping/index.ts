@@ -3,7 +3,7 @@ export {
 } from './header.ts';
 export { headerRule, missingColumnsError } from './header-rule.ts';
 export { missingBillColumns, missingEstimateColumns } from './required-columns.ts';
-export { IGNORED_REASONS, ignoredLines, StaticTally, type IgnoredCounts, type IgnoredReason, type RowStatus, type StaticLine } from './report-line.ts';
+export { IGNORED_REASONS, ignoredLines, staticLine, StaticTally, type IgnoredCounts, type IgnoredReason, type RowStatus, type StaticLine } from './report-line.ts';
 export { suggestColumn, suggestHeader } from './suggest.ts';
 export { loadMappingFile, parseMappingFile, type MappingFile } from './mapping-file.ts';
 export {

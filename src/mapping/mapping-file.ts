@@ -110,7 +110,7 @@ export function parseMappingFile(json: unknown, source: string): MappingFile {
     const message = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; ${issue.path.length > 0 ? NESTED_KEYS[String(issue.path[0])] ?? 'not allowed here' : ALLOWED_KEYS}` : issue.message;
     return `${where}: ${message}`;
   });
-  throw new ConfigError(`the mapping file ${source} is invalid: ${problems.join('; ')}. ${EXAMPLE}`);
+  throw new ConfigError([{ kind: 'mapping-file' }, ` ${source} is invalid: ${problems.join('; ')}. ${EXAMPLE}`]);
 }
 
 const ALLOWED_KEYS = 'only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator", "headerRow", "hidden", "kinds", "status", "credits", "discounts", "ignoreTax", "fillDown", "layout" and "totalLabels" are allowed';

@@ -1,3 +1,5 @@
+import { wordedLine, type Worded, type Wording } from '../errors/index.ts';
+
 /**
  * The report's vocabulary that planning already speaks: a row's status and a line decided while
  * planning (an invalid row, an ignored one), with no request behind it. Declared here, below the import layer,
@@ -22,14 +24,25 @@ export interface StaticLine {
   record: string;
   status: RowStatus;
   id?: number;
+  /** What the report says of the row: the CLI's words (the report and the ledger keep only these). */
   message: string;
+  /**
+   * The message as parts, when it holds advice (`errors/wording.ts`): the import page shows it in
+   * its own words (`messageFor(line, 'page')`). Never stored: `message` is the line's record.
+   */
+  wording?: Wording;
   /** With status `ignored`: why. */
   reason?: IgnoredReason;
 }
 
 /** Lines of the file that are not part of the table (`OpenedTable.titles`, `footers`) as `ignored` report lines. */
-export function ignoredLines(lines: ReadonlyArray<{ line: number; reason: IgnoredReason; message: string }>): StaticLine[] {
-  return lines.map(({ line, reason, message }) => ({ line, record: '', status: 'ignored', reason, message }));
+export function ignoredLines(lines: ReadonlyArray<{ line: number; reason: IgnoredReason; message: string; wording?: Wording }>): StaticLine[] {
+  return lines.map(({ line, reason, message, wording }) => ({ line, record: '', status: 'ignored', reason, message, ...(wording === undefined ? {} : { wording }) }));
+}
+
+/** A report line decided while planning, its message worded for each front end (`wordedLine`). */
+export function staticLine(line: number, record: string, status: RowStatus, message: Worded, reason?: IgnoredReason): StaticLine {
+  return { line, record, status, ...(reason === undefined ? {} : { reason }), ...wordedLine(message) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { UnreadableCell, type CellFormat, type CellValue } from '../tables/index.ts';
-import { RowError } from '../errors/index.ts';
+import { RowError, wordedOf } from '../errors/index.ts';
 import { currencyShown, writtenCurrency } from '../values/written-currency.ts';
 import {
   CellValueError,
@@ -94,7 +94,7 @@ export function parseCell<T>(parse: (cell: CellValue) => T, cell: CellValue, fil
   try {
     return parse(cell);
   } catch (err) {
-    if (err instanceof CellValueError) throw new RowError(file, line, column, err.message);
+    if (err instanceof CellValueError) throw new RowError(file, line, column, wordedOf(err));
     throw err;
   }
 }
@@ -141,10 +141,9 @@ const NUMBER_EXPECTED_COMMA = 'expected a number like 1.234,50 (the decimal sepa
 
 function numberRefused(cell: CellValue, separator: DecimalSeparator): CellValueError {
   if (cell instanceof UnreadableCell) return new CellValueError(cell.reason);
-  const hint = separator === '.' && typeof cell === 'string' && looksLikeDecimalComma(cell)
-    ? ' (if "," is the decimal separator of this file, pass --decimal-separator ,)'
-    : '';
-  return new CellValueError(`${separator === '.' ? NUMBER_EXPECTED : NUMBER_EXPECTED_COMMA}, got ${describe(cell)}${hint}`);
+  const refused = `${separator === '.' ? NUMBER_EXPECTED : NUMBER_EXPECTED_COMMA}, got ${describe(cell)}`;
+  if (separator === '.' && typeof cell === 'string' && looksLikeDecimalComma(cell)) return new CellValueError([`${refused} (`, { kind: 'decimal-comma-hint' }, ')']);
+  return new CellValueError(refused);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { FileError, InterruptedError, RowError } from '../errors/index.ts';
+import { concatWorded, FileError, InterruptedError, RowError } from '../errors/index.ts';
 import { createCsvEngine, type CsvEngine } from './csv-engine.ts';
 import { findCsvTableStart, type CsvTableStart } from './csv-head.ts';
 import type { Delimiter } from './delimiter.ts';
@@ -194,7 +194,7 @@ function emptyFile(file: string): FileError {
 
 /** The engine read no row where the header row was found (quotes read otherwise than the search read them). */
 function headerNotParsed(file: string, headerLine: number): FileError {
-  return new FileError(file, `${file}:${headerLine}: the header row cannot be read here: a quote in it or in the lines above it is not closed where it should be. Check the quotes of the first lines, or name the header row with --header-row N.`);
+  return new FileError(file, [`${file}:${headerLine}: the header row cannot be read here: a quote in it or in the lines above it is not closed where it should be. Check the quotes of the first lines, or `, { kind: 'name-header-row' }, '.']);
 }
 
 function fieldCount(file: string, line: number, count: number, expected: number, delimiter: Delimiter): RowError {
@@ -208,18 +208,19 @@ function noop(): void {}
 /** Names the line and column of the first byte that does not fit the file's encoding (docs/reading-rules.md). */
 async function encodingError(file: string, err: EncodingMismatch, encoding: InputEncoding): Promise<FileError> {
   const { line, column } = await locateByte(file, err.offset);
-  if (err instanceof NulByte) return new FileError(file, `${file}:${line} column ${column}: ${err.why} (at byte offset ${err.offset}). ${err.hint}`);
+  if (err instanceof NulByte) return new FileError(file, concatWorded(`${file}:${line} column ${column}: ${err.why} (at byte offset ${err.offset}). `, err.hint));
   const byte = `0x${err.byte.toString(16).toUpperCase().padStart(2, '0')}`;
   const mixed = err.why.includes('after');
-  return new FileError(
-    file,
-    `${file}:${line} column ${column}: ${err.why} (byte ${byte} at offset ${err.offset})` +
-      (mixed
-        ? `: the file mixes encodings (UTF-8 and Windows-1252), so some text would be read wrong. Open it in a spreadsheet and save it again as "CSV UTF-8", or fix that character; --encoding utf8 or cp1252 forces one reading.`
-        : encoding === 'utf-8' || encoding === 'utf-8-bom'
-          ? `: the file is not valid UTF-8. Save it again as "CSV UTF-8", or pass the encoding it was saved in with --encoding cp1252 or utf16le.`
-          : '.'),
-  );
+  const where = `${file}:${line} column ${column}: ${err.why} (byte ${byte} at offset ${err.offset})`;
+  if (mixed) {
+    return new FileError(file, [
+      `${where}: the file mixes encodings (UTF-8 and Windows-1252), so some text would be read wrong. Open it in a spreadsheet and save it again as "CSV UTF-8", or fix that character; `,
+      { kind: 'encoding-mixed' },
+      '.',
+    ]);
+  }
+  if (encoding === 'utf-8' || encoding === 'utf-8-bom') return new FileError(file, [`${where}: the file is not valid UTF-8. Save it again as "CSV UTF-8", `, { kind: 'encoding-not-utf8' }, '.']);
+  return new FileError(file, `${where}.`);
 }
 
 /**

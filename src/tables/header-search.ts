@@ -91,10 +91,11 @@ export class HeaderSearch {
 
   private noRowAtHeaderRow(): Error {
     const n = this.row!;
-    return new UsageError(
-      `--header-row ${n}: ${this.unit} ${n} of ${this.file} holds no row (it is blank, past the end${this.unit === 'line' ? ', or inside a quoted field of the row above' : ''}). ` +
+    return new UsageError([
+      { kind: 'option', option: 'header-row', value: String(n) },
+      `: ${this.unit} ${n} of ${this.file} holds no row (it is blank, past the end${this.unit === 'line' ? ', or inside a quoted field of the row above' : ''}). ` +
         `Give the ${this.unit} on which the header row is, as a spreadsheet numbers it.`,
-    );
+    ]);
   }
 }
 

@@ -1,6 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { TextDecoder } from 'node:util';
-import { FileError } from '../errors/index.ts';
+import { FileError, type Worded } from '../errors/index.ts';
 
 /** The encodings docs/reading-rules.md accepts, as reported in `OpenedTable.encoding`. */
 export type InputEncoding = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252';
@@ -27,7 +27,7 @@ export class EncodingMismatch extends Error {
 
 /** A NUL byte: no text CSV holds one (UTF-16 without a BOM, a binary file, a damaged cell). */
 export class NulByte extends EncodingMismatch {
-  constructor(offset: number, readonly hint: string) {
+  constructor(offset: number, readonly hint: Worded) {
     super(offset, 0, 'a NUL byte, which no text holds');
   }
 }
@@ -145,12 +145,12 @@ export class InputDecoder {
         this.text = new TextDecoder('windows-1252');
         return chunk;
       case 'utf16le':
-        if (bomBE) throw new FileError(this.file, `${this.file} starts with the byte order mark of UTF-16 big-endian, but --encoding utf16le was given. Leave --encoding out (auto reads it).`);
+        if (bomBE) throw new FileError(this.file, [`${this.file} starts with the byte order mark of UTF-16 big-endian, `, { kind: 'encoding-given', encoding: 'utf16le', reads: 'auto reads it' }, '.']);
         this.encoding = 'utf-16le';
         this.text = new TextDecoder('utf-16le', { ignoreBOM: false });
         return chunk;
       case 'utf8':
-        if (bomLE || bomBE) throw new FileError(this.file, `${this.file} starts with a UTF-16 byte order mark, but --encoding utf8 was given. Leave --encoding out (auto reads UTF-16 with a byte order mark).`);
+        if (bomLE || bomBE) throw new FileError(this.file, [`${this.file} starts with a UTF-16 byte order mark, `, { kind: 'encoding-given', encoding: 'utf8', reads: 'auto reads UTF-16 with a byte order mark' }, '.']);
         break;
       case 'auto':
         break;
@@ -177,7 +177,7 @@ export class InputDecoder {
       throw new NulByte(
         nul,
         utf16le
-          ? 'It looks like UTF-16 LE without a byte order mark: pass --encoding utf16le, or save it as "CSV UTF-8".'
+          ? ['It looks like UTF-16 LE without a byte order mark: ', { kind: 'encoding-utf16le' }, '.']
           : 'It is not a text CSV file there: a binary file, UTF-16 without a byte order mark, or a damaged cell. Save it as "CSV UTF-8" or as .xlsx, or delete that character.',
       );
     }

@@ -19,7 +19,7 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
   const { signal, header, headerRow } = opts;
   if (kind === 'xlsx') {
     if (opts.encoding !== undefined && opts.encoding !== 'auto') {
-      throw new FileError(file, `--encoding applies to CSV files only; ${file} is an .xlsx workbook, whose text is always Unicode. Remove --encoding.`);
+      throw new FileError(file, [{ kind: 'option', option: 'encoding' }, ` applies to CSV files only; ${file} is an .xlsx workbook, whose text is always Unicode. `, { kind: 'remove-option', option: 'encoding' }]);
     }
     // Every pass over the workbook (which sheets hold a table, the header, the facts, the date
     // order, the rows) shares one parse of the shared strings.
@@ -27,7 +27,7 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
     return openWorkbook(file, opts, (sheet) => openXlsxSheet(file, sheet, opts, cache), (table) => probeXlsxSheets(file, table, cache, signal));
   }
   if (opts.sheet !== undefined) {
-    throw new FileError(file, `--sheet applies to .xlsx workbooks only; ${file} is read as CSV. Remove --sheet.`);
+    throw new FileError(file, [{ kind: 'option', option: 'sheet' }, ` applies to .xlsx workbooks only; ${file} is read as CSV. `, { kind: 'remove-option', option: 'sheet' }]);
   }
   const { encoding: forced } = opts;
   let head: CsvHead | undefined;

@@ -1,4 +1,4 @@
-import { FileError } from '../errors/index.ts';
+import { FileError, wordedLine } from '../errors/index.ts';
 import { combineSheets } from './workbook-sheets.ts';
 import { flatten } from './flatten.ts';
 import { UnreadableCell, type CellFormat, type CellRange, type CellValue, type IgnoredLine, type OpenedTable, type SheetFacts, type SourceRow } from './types.ts';
@@ -57,7 +57,7 @@ export async function viewTable(table: OpenedTable, opts: SheetViewOptions): Pro
         if (hiddenRows.has(row.line)) {
           if (opts.hidden === undefined) seen.push(row.line);
           else if (opts.hidden === 'skip') {
-            left.push({ line: row.line, reason: 'hidden', message: facts.filterHiddenRows.includes(row.line) ? 'row hidden by the filter: not read (--hidden skip)' : 'hidden row: not read (--hidden skip)' });
+            left.push({ line: row.line, reason: 'hidden', ...wordedLine([facts.filterHiddenRows.includes(row.line) ? 'row hidden by the filter: not read (' : 'hidden row: not read (', { kind: 'hidden-skip' }, ')']) });
             continue;
           }
         }

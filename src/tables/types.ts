@@ -4,6 +4,7 @@
  * (`resolveColumns` in `src/mapping/header.ts`), so no per-row object is built (a 1,000,000-row
  * import must stay close to raw csv-parse speed).
  */
+import type { Wording } from '../errors/index.ts';
 
 /**
  * A cell that holds nothing that can be read as a value: an .xlsx error value (`#DIV/0!`,
@@ -193,8 +194,10 @@ export interface OpenedTable {
 export interface IgnoredLine {
   line: number;
   reason: 'title' | 'footer' | 'hidden';
-  /** What the report says of it. */
+  /** What the report says of it (the CLI's words). */
   message: string;
+  /** The message as parts, when it holds advice (`errors/wording.ts`). */
+  wording?: Wording;
 }
 
 /**

@@ -47,12 +47,10 @@ async function severalSheets(file: string, workbook: WorkbookFacts, names: strin
     listed.push(`"${name}" (${rows} ${rows === 1 ? 'row' : 'rows'})`);
   }
   const active = workbook.sheets[workbook.activeTab]?.name;
-  return new FileError(
-    file,
-    `${file} has ${names.length} sheets with a table: ${listed.join(', ')}. ` +
-      (active === undefined ? '' : `"${active}" was the active sheet when the workbook was saved. `) +
-      `Pass --sheet NAME to read one of them (--sheet "${active !== undefined && names.includes(active) ? active : names[0]}"), or --sheet all to read every one.`,
-  );
+  return new FileError(file, [
+    `${file} has ${names.length} sheets with a table: ${listed.join(', ')}. ` + (active === undefined ? '' : `"${active}" was the active sheet when the workbook was saved. `),
+    { kind: 'choose-sheet', sheet: active !== undefined && names.includes(active) ? active : names[0]! },
+  ]);
 }
 
 /**
@@ -117,11 +115,12 @@ function sameHeaders(file: string, first: OpenedTable, other: OpenedTable, nameO
   for (let i = 0; i < width; i++) {
     if (norm(first.headers[i]) === norm(other.headers[i])) continue;
     const shown = (h: string | undefined): string => (h === undefined || h.trim() === '' ? 'empty' : `"${h}"`);
-    throw new FileError(
-      file,
-      `--sheet all reads every sheet with one mapping, but the header row of "${nameOf(other)}" (row ${other.headerLine}) differs from that of "${nameOf(first)}" (row ${first.headerLine}): ` +
+    throw new FileError(file, [
+      { kind: 'option', option: 'sheet', value: 'all' },
+      ` reads every sheet with one mapping, but the header row of "${nameOf(other)}" (row ${other.headerLine}) differs from that of "${nameOf(first)}" (row ${first.headerLine}): ` +
         `column ${columnLetter(i + 1)} is ${shown(first.headers[i])} in "${nameOf(first)}" and ${shown(other.headers[i])} in "${nameOf(other)}". ` +
-        'Make their header rows name the same columns in the same order, or import one sheet at a time with --sheet NAME.',
-    );
+        'Make their header rows name the same columns in the same order, ',
+      { kind: 'one-sheet-at-a-time' },
+    ]);
   }
 }

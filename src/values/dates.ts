@@ -69,7 +69,7 @@ export function readWrittenDate(text: string, order: DateOrder): string {
   m = DAY_MONTH.exec(s);
   if (m !== null) {
     if (order === 'YMD') {
-      throw new CellValueError(`${quoteWritten(text)} is not year-first, but --date-format YMD says the dates of this file are; write 2026-03-01, or pass the file's order with --date-format MDY or DMY`);
+      throw new CellValueError([`${quoteWritten(text)} is not year-first, `, { kind: 'date-not-year-first' }]);
     }
     let hour = +(m[5] ?? 0);
     const half = m[8]?.toUpperCase();
@@ -79,7 +79,7 @@ export function readWrittenDate(text: string, order: DateOrder): string {
     }
     const [month, day] = order === 'DMY' ? [+m[3]!, +m[1]!] : [+m[1]!, +m[3]!];
     if (month > 12 && day <= 12) {
-      throw new CellValueError(`${quoteWritten(text)} is not a date in the order ${order === 'DMY' ? 'day/month/year' : 'month/day/year'} this file is read in (its ${order === 'DMY' ? 'second' : 'first'} part, ${month}, is not a month); check the value, or --date-format`);
+      throw new CellValueError([`${quoteWritten(text)} is not a date in the order ${order === 'DMY' ? 'day/month/year' : 'month/day/year'} this file is read in (its ${order === 'DMY' ? 'second' : 'first'} part, ${month}, is not a month); `, { kind: 'date-order-check' }]);
     }
     return dateTime(text, +m[4]!, month, day, hour, +(m[6] ?? 0), +(m[7] ?? 0));
   }

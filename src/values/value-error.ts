@@ -1,11 +1,11 @@
-import { BuildsyncError } from '../errors/index.ts';
+import { BuildsyncError, type ErrorMessage } from '../errors/index.ts';
 
 /**
  * A value that cannot be read as its column's type. The message names the value, not the place:
  * the mapping layer adds file, line and column (`parseCell` in `src/mapping/values.ts`).
  */
 export class CellValueError extends BuildsyncError {
-  constructor(message: string) {
+  constructor(message: ErrorMessage) {
     super('BUILDSYNC_ROW_INVALID', message);
   }
 }

@@ -1,5 +1,6 @@
 import { integerDigits, significantDigits, type DecimalParts } from './decimal.ts';
 import { CellValueError, quoteWritten } from './value-error.ts';
+import type { Wording } from '../errors/index.ts';
 
 /**
  * A number as a file writes it (docs/reading-rules.md), read into exact `DecimalParts` under the file's
@@ -146,9 +147,12 @@ export function looksLikeDecimalComma(text: string): boolean {
   return COMMA_DECIMAL_SHAPE.test(text);
 }
 
-function ambiguous(text: string, grouped: string, decimal: string, mark: string, separator: DecimalSeparator): string {
-  return `${quoteWritten(text)} can be read two ways: ${grouped} (with "${mark}" grouping thousands) or ${decimal} (with "${mark}" as the decimal mark). ` +
-    `Write ${grouped} for the first or ${unambiguous(decimal, separator)} for the second, or say how the file writes numbers with --decimal-separator . or ,`;
+function ambiguous(text: string, grouped: string, decimal: string, mark: string, separator: DecimalSeparator): Wording {
+  return [
+    `${quoteWritten(text)} can be read two ways: ${grouped} (with "${mark}" grouping thousands) or ${decimal} (with "${mark}" as the decimal mark). ` +
+      `Write ${grouped} for the first or ${unambiguous(decimal, separator)} for the second, `,
+    { kind: 'decimal-separator-ambiguous' },
+  ];
 }
 
 /**

@@ -96,8 +96,11 @@ export class SplitLines implements RowRule {
     if (above === undefined || ctx.newTransaction || (this.project.some((c) => filled(row, c)) && this.vendor.some((c) => filled(row, c)))) return true;
     // The row is stopped here; the next one is still under the same bill, and its amount is that bill's.
     ctx.splitOf = this.aboveRef;
-    this.report?.stop(above, row.line, `bill ${this.aboveRef}`,
-      `${this.file}:${row.line} column ${this.ref.header}: the bill_ref is empty under bill ${JSON.stringify(this.aboveRef)} on line ${above}: a split line of that bill? Pass --fill-down bill_ref (and the other columns the export writes only on a bill's first line, e.g. --fill-down bill_ref,vendor,invoice_date) to give each line its bill, or fill in the bill_ref; the bill is not sent`);
+    this.report?.stop(above, row.line, `bill ${this.aboveRef}`, [
+      `${this.file}:${row.line} column ${this.ref.header}: the bill_ref is empty under bill ${JSON.stringify(this.aboveRef)} on line ${above}: a split line of that bill? `,
+      { kind: 'fill-down-bill-ref' },
+      ', or fill in the bill_ref; the bill is not sent',
+    ]);
     return false;
   }
 }

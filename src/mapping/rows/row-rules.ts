@@ -8,7 +8,8 @@
  * streamed plan and for the errors file, which writes filled-down and section cells as read.
  */
 import type { SourceRow } from '../../tables/index.ts';
-import type { IgnoredReason, StaticLine } from '../report-line.ts';
+import type { Worded } from '../../errors/index.ts';
+import { staticLine, type IgnoredReason, type StaticLine } from '../report-line.ts';
 
 /** What the rules before it found out about the row being passed. */
 export interface RowContext {
@@ -37,7 +38,7 @@ export interface RowRule {
 
 /** The grouper's side: makes the record holding `closedLine` invalid, `line` its invalid row (false: no open record holds it). */
 export interface RecordStopper {
-  stopRecordOf(closedLine: number, line: number, message: string): boolean;
+  stopRecordOf(closedLine: number, line: number, message: Worded): boolean;
 }
 
 /** Where the rules report the rows they stop. */
@@ -45,16 +46,16 @@ export class RowReport {
   private lines: StaticLine[] = [];
   stopper: RecordStopper | undefined;
 
-  ignored(line: number, reason: Extract<IgnoredReason, 'total' | 'heading' | 'kind' | 'credit'>, message: string): void {
-    this.lines.push({ line, record: '', status: 'ignored', reason, message });
+  ignored(line: number, reason: Extract<IgnoredReason, 'total' | 'heading' | 'kind' | 'credit'>, message: Worded): void {
+    this.lines.push(staticLine(line, '', 'ignored', message, reason));
   }
 
-  invalid(line: number, record: string, message: string): void {
-    this.lines.push({ line, record, status: 'invalid', message });
+  invalid(line: number, record: string, message: Worded): void {
+    this.lines.push(staticLine(line, record, 'invalid', message));
   }
 
   /** The record holding `closedLine` is not sent, `line` its invalid row; with no such record open, `line` is an invalid row of its own. */
-  stop(closedLine: number | undefined, line: number, record: string, message: string): void {
+  stop(closedLine: number | undefined, line: number, record: string, message: Worded): void {
     if (closedLine !== undefined && this.stopper?.stopRecordOf(closedLine, line, message) === true) return;
     this.invalid(line, record, message);
   }

@@ -163,10 +163,11 @@ export class SectionsGuard implements RowRule {
     if (text !== undefined) this.heading ??= { line: row.line, text };
     else if (this.bare === undefined && this.shape.itemWithoutCategory(row)) this.bare = row.line;
     if (this.heading !== undefined && this.bare !== undefined) {
-      const fill = this.shape.category !== undefined ? ' (or --fill-down category, when the category is written once above its rows in the category column)' : '';
-      throw new FileError(this.file,
-        `${this.file}:${this.heading.line}: ${JSON.stringify(this.heading.text)} looks like a section heading, and line ${this.bare} holds an item without a category: the sheet is laid out in sections. ` +
-          `Pass --layout sections to read each heading as the category of the rows under it${fill}; nothing was sent.`);
+      throw new FileError(this.file, [
+        `${this.file}:${this.heading.line}: ${JSON.stringify(this.heading.text)} looks like a section heading, and line ${this.bare} holds an item without a category: the sheet is laid out in sections. `,
+        { kind: 'layout-sections', fill: this.shape.category !== undefined },
+        '; nothing was sent.',
+      ]);
     }
     return true;
   }

@@ -1,3 +1,5 @@
+import type { Worded } from '../../errors/index.ts';
+
 /**
  * How a grouper makes an open record invalid for a row it never grouped (a total that does not
  * check, a split line, an empty section heading: `RecordStopper`): the row joins the record's
@@ -6,7 +8,7 @@
 interface StoppableGroup {
   lines: number[];
   badLines: number[] | undefined;
-  badMessages: string[] | undefined;
+  badMessages: Worded[] | undefined;
 }
 
 /** The open group among `groups` whose lines hold `line` (lines are in ascending order). */
@@ -20,7 +22,7 @@ export function groupHolding<G extends StoppableGroup>(groups: readonly G[], lin
 }
 
 /** Adds `line` to `g` as an invalid row with `message`. */
-export function stopGroup(g: StoppableGroup, line: number, message: string): void {
+export function stopGroup(g: StoppableGroup, line: number, message: Worded): void {
   const at = insertionPoint(g.lines, line);
   if (g.lines[at] !== line) g.lines.splice(at, 0, line);
   const bad = (g.badLines ??= []);

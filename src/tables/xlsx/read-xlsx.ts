@@ -124,7 +124,7 @@ async function* withSheet<T>(file: string, sheet: string | undefined, cache: Xls
     if (name === undefined) {
       if (sheet === undefined) throw new FileError(file, `${file} has no worksheets.`);
       const names = book.sheets.map((s) => `"${s.name}"`);
-      throw new FileError(file, `${file} has no sheet named "${sheet}". Its sheets are ${names.join(', ') || '(none)'}; pass one of them with --sheet.`);
+      throw new FileError(file, [`${file} has no sheet named "${sheet}". Its sheets are ${names.join(', ') || '(none)'}; `, { kind: 'sheet-names' }]);
     }
     yield* use({ book, name, zip, part: book.sheetPart(name) });
   } catch (err) {
