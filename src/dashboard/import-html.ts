@@ -110,8 +110,8 @@ $('read').addEventListener('click',async function(){
  if(!k){err('read-msg','Choose Estimates or Bills first.');return}
  if(!f){err('read-msg','Choose a spreadsheet first.');return}
  try{
-  var res=await fetch('/import/upload?kind='+k+'&sheet='+encodeURIComponent($('sheet').value),{method:'POST',headers:{'Content-Type':'application/octet-stream','X-Filename':encodeURIComponent(f.name)},body:f});
-  var j=await answer(res);upload=j.upload;columns=j.columns;known=j.known;saved={};err('map-msg');$('map-note').textContent='';$('savedmap').value='';
+  var res=await fetch('/import/upload?kind='+k+'&account='+encodeURIComponent($('account').value)+'&sheet='+encodeURIComponent($('sheet').value),{method:'POST',headers:{'Content-Type':'application/octet-stream','X-Filename':encodeURIComponent(f.name)},body:f});
+  var j=await answer(res);upload=j.upload;columns=j.columns;known=j.known.map(function(k){return k.name});saved={};err('map-msg');$('map-note').textContent='';$('savedmap').value='';
   var dl=$('sheets');dl.textContent='';(j.sheets||[]).forEach(function(n){var o=document.createElement('option');o.value=n;dl.appendChild(o)});
   if(j.sheets&&j.sheets.length&&!$('sheet').value)$('sheet').value=j.sheets[0];
   var box=$('cols');box.textContent='';
