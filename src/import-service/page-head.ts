@@ -20,6 +20,8 @@ export interface PageHead {
   table: OpenedTable;
   /** The header row was named or found by a rule (false: the first row, for the user to match). */
   headerFound: boolean;
+  /** Found as the first row that reads as a header, no row having every required column (`notFound` says so). */
+  loose?: { notFound: string };
   /** The workbook's worksheets ([] for CSV). */
   sheets: string[];
   /** The sheet read (`all` for all sheets), null for CSV. */
@@ -84,8 +86,8 @@ export async function openPageHead(file: string, name: string, kind: ImportKind,
   const sheet = workbook === undefined || o.sheet === undefined || o.sheet === '' ? undefined : o.sheet;
   const unit = workbook === undefined ? 'line' : 'row';
   const at = (rule: HeaderRule | undefined, headerRow?: number) => openAt(file, { workbook: workbook !== undefined, sheet, headerRow, rule, encoding, messages });
-  const done = (table: OpenedTable, headerFound: boolean): PageHead => ({
-    table, headerFound, messages, sheets: workbook ?? [], sheet: workbook === undefined ? null : table.parts !== undefined ? ALL_SHEETS : table.workbook?.sheet ?? null,
+  const done = (table: OpenedTable, headerFound: boolean, loose?: PageHead['loose']): PageHead => ({
+    table, headerFound, loose, messages, sheets: workbook ?? [], sheet: workbook === undefined ? null : table.parts !== undefined ? ALL_SHEETS : table.workbook?.sheet ?? null,
   });
   const { strict, loose } = headerRules(kind, name, o);
   if (o.headerRow !== undefined) {
@@ -114,8 +116,7 @@ export async function openPageHead(file: string, name: string, kind: ImportKind,
   try {
     const table = await at(loose);
     if (table !== undefined) {
-      messages.push(`No row of the first 30 has every required column, so ${unit} ${table.headerLine}, which reads as a header, is shown: choose the column each header holds under "Match columns" below. ${advise({ kind: 'header-row' }, 'page')}`);
-      return done(table, true);
+      return done(table, true, { notFound: `No row of the first 30 has every required column; ${unit} ${table.headerLine} reads as the header row and is shown. ${advise({ kind: 'header-row' }, 'page')}` });
     }
   } catch (err) {
     if (!(err instanceof HeaderNotFound)) throw err;

@@ -91,7 +91,12 @@ export async function readPage(file: string, name: string, state: PageState, opt
   const messages = [...head.messages, ...(failure === undefined ? [] : [messageFor(failure, 'page')])];
   if (hidden !== null && (state.hidden ?? saved?.mapping.hidden ?? 'stop') === 'stop') messages.push(`${describeHidden(table, hidden)} ${advise({ kind: 'hidden' }, 'page')}`);
   const layoutState = { ...state, layout: chosen, columns: Object.fromEntries(columns.filter((c) => c.role === undefined).map((c) => [c.header, c.column])), fillDown: fillDown.filter((f) => f.checked).map((f) => f.column) };
-  if (head.headerFound) messages.push(...stillToMatch(kind, name, headers, layoutState, columns));
+  if (head.headerFound) {
+    // A header row taken because it reads as one: said when the choices still lack a required column.
+    const still = stillToMatch(kind, name, headers, layoutState, columns);
+    if (head.loose !== undefined && still.length > 0) messages.push(head.loose.notFound);
+    messages.push(...still);
+  }
   return {
     name,
     table: table.kind,
