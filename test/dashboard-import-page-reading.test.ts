@@ -191,6 +191,20 @@ describe('the import page reads a file and matches its columns (README, The impo
     expect(seen.join('\n')).not.toMatch(/buildsync-uploads-/);
   }, 60_000);
 
+  it('a cell edited in place in a file with a title block: the copy starts at the header row, the line kept', async () => {
+    const [p1] = importableProjects(rig.sandbox);
+    const csv = `Bills to enter\nACME BUILDERS LLC\n\nbill_ref,project_id,vendor_id,item_name,Unit Price\nED-1,${p1},55,Gravel,twelve\nED-2,${p1},55,Sand,40\n`;
+    const r = await upload('edited.csv', csv);
+    expect(r.headerRow).toBe(4);
+    const state = { upload: r.upload, kind: 'bills', account: 'default', layout: 'detect', columns: choicesOf(r) };
+    const bad = await post('/import/check', state);
+    expect(bad.invalid.map((i: { line: number }) => i.line)).toEqual([5]);
+    const fixed = await post('/import/check', { ...state, edits: [{ line: 5, header: 'Unit Price', value: '12.00' }] });
+    expect(fixed.invalid).toEqual([]);
+    expect(fixed.recordCount).toBe(2);
+    expect(fixed.shown.map((x: { line: number; cells: string[] }) => [x.line, x.cells[4]])).toEqual([[5, '12.00'], [6, '40']]);
+  });
+
   it('a Discount column left at Ignore with Apply discounts unchecked: the check marks the row, never sends the full price', async () => {
     const [p1] = importableProjects(rig.sandbox);
     const csv = `bill_ref,project_id,vendor_id,item_name,rate,qty,Discount\nDS-1,${p1},55,Ready-mix,100.00,2,10\nDS-2,${p1},55,Pump,480.00,1,\n`;

@@ -1,7 +1,9 @@
 /**
  * The import page (README, The import page): `/import` beside bull-board and the budget page, served with
- * `buildsync dashboard --allow-imports`. Upload (raw body + `X-Filename`), match columns (a saved
- * mapping applied by `/import/mapping`), check (with the budget of every window)
+ * `buildsync dashboard --allow-imports`. Upload (raw body + `X-Filename`) and read again
+ * (`/import/read`: layout, header row, sheet), match columns (a saved mapping applied by
+ * `/import/mapping`, the choices as the CLI's mapping by `/import/mapping.json`, the last mapping
+ * sent for the same headers preselected), check (with the budget of every window)
  * as the CLI's dry run, send (the CLI's queued import job), follow (polling `/import/status.json`),
  * download the report and the rows to fix. Every POST is refused unless its `Host` is the
  * dashboard's own address and its `Origin` matches it (CSRF, DNS rebinding).
@@ -121,7 +123,8 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
     (async () => {
       const state = parsePageState(req.body);
       const up = uploads.get(state.upload);
-      const read: PageState = { ...state, encoding: up.edited ? undefined : state.encoding };
+      // A copy with cells edited starts at the header row, in UTF-8.
+      const read: PageState = up.edited ? { ...state, encoding: undefined, headerRow: undefined } : state;
       res.json({ upload: up.id, ...(await readPage(up.file, up.name, read, { lastMapping: await lastMappingOf(state.account, state.kind) })) });
     })().catch(next);
   });
@@ -169,11 +172,12 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const page = pageImportOptions(state, kind);
       let mapping = page.mapping;
       if (Array.isArray(body.edits) && body.edits.length > 0) {
-        up.file = await applyEdits(up, body.edits, up.edited ? undefined : mapping.encoding);
+        const at = { header: importHeaderRule(up.file, kind, mapping), headerRow: up.edited ? undefined : mapping.headerRow };
+        up.file = await applyEdits(up, body.edits, up.edited ? undefined : mapping.encoding, at);
         up.edited = true;
       }
-      // The edited copy is UTF-8: the saved mapping's encoding described the upload, not it.
-      if (up.edited) mapping = { ...mapping, encoding: undefined };
+      // The edited copy is UTF-8 and starts at the header row: the encoding and the header row described the upload, not it.
+      if (up.edited) mapping = { ...mapping, encoding: undefined, headerRow: undefined };
       const accounts = await listAccounts(opts.env, opts.redis, opts.prefix);
       if (!accounts.includes(body.account)) throw new PageError(400, 'choose one of the configured accounts');
       const cfg = loadConfig({ env: opts.env, account: body.account });
@@ -182,6 +186,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
         ...page.planOptions,
         mapping,
         encoding: mapping.encoding,
+        headerRow: mapping.headerRow,
         accountDateFormat: cfg.account.dateFormat,
         dateFormatVariable: cfg.account.dateFormatVariable,
         accountCurrency: cfg.account.currency,

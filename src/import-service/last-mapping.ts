@@ -3,10 +3,11 @@
  * the mapping of its check (the CLI's mapping file: headers, columns and reading options; never a
  * secret) is kept in Redis for its account, its kind and its header row, and preselected the next
  * time a file with the same header row is read there. The header row is named by the SHA-1 of its
- * headers as the CLI compares them (case, spaces, `_`, `-` and `.` ignored; blank headers left out).
+ * headers as the CLI compares them (case, spaces, `_`, `-` and `.` ignored; blank headers and the
+ * errors file's own columns left out).
  */
 import { createHash } from 'node:crypto';
-import { normalizeHeader, parseMappingFile } from '../mapping/index.ts';
+import { errorsFileColumnOf, normalizeHeader, parseMappingFile } from '../mapping/index.ts';
 import { lastMappingKeyOf, type RedisConnection as Redis } from '../redis-layout.ts';
 import type { SavedPageMapping } from './page-reading.ts';
 import type { ImportKind } from './run-import.ts';
@@ -18,7 +19,9 @@ const LAYOUTS = new Set(['detect', 'plain', 'quickbooks', 'xero', 'sections']);
 
 /** The header row's name: SHA-1 of its headers as compared, one a line. */
 export function headerHash(headers: readonly string[]): string {
-  return createHash('sha1').update(headers.map(normalizeHeader).filter((h) => h !== '').join('\n')).digest('hex');
+  // An edited upload's copy carries the errors file's own columns: they name no column of the export.
+  const named = headers.filter((h) => errorsFileColumnOf(h) === undefined).map(normalizeHeader).filter((h) => h !== '');
+  return createHash('sha1').update(named.join('\n')).digest('hex');
 }
 
 export class LastMappings {
