@@ -64,6 +64,15 @@ export function vendorsKeyOf(redis: KeyConnection, prefix: string, account: stri
   return redis.isCluster ? `${prefix}:{${account}}:vendors` : `${prefix}:vendors:${account}`;
 }
 
+/**
+ * The import page's last mapping of an account for one kind and header row (README, The import
+ * page): `PREFIX:page:last-mapping:ACCOUNT:KIND:HASH` or, on a cluster,
+ * `PREFIX:{ACCOUNT}:page:last-mapping:KIND:HASH`; `hash` names the header row (its SHA-1).
+ */
+export function lastMappingKeyOf(redis: KeyConnection, prefix: string, account: string, kind: string, hash: string): string {
+  return redis.isCluster ? `${prefix}:{${account}}:page:last-mapping:${kind}:${hash}` : `${prefix}:page:last-mapping:${account}:${kind}:${hash}`;
+}
+
 /** One part of an import's bookkeeping: `PREFIX:import:ID:part`, on a cluster `PREFIX:import:{ID}:part`. */
 export function importKeyOf(redis: KeyConnection, prefix: string, importId: string, part: string): string {
   return redis.isCluster ? `${prefix}:import:{${importId}}:${part}` : `${prefix}:import:${importId}:${part}`;

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { cellText, ERROR_COLUMN, errorsFileColumnOf, SOURCE_LINE_COLUMN } from '../import-service/index.ts';
-import { openTable, type EncodingOption } from '../tables/index.ts';
+import { openTable, type EncodingOption, type HeaderRule } from '../tables/index.ts';
 import { PageError } from './http-errors.ts';
 import type { Upload } from './upload-store.ts';
 
@@ -16,10 +16,11 @@ export interface CellEdit {
 /**
  * A CSV upload with the page's edits applied, written beside it as an errors-file-shaped CSV
  * (the original columns, then `source_line`), so that every row keeps the line the report names
- * and a bill without `bill_ref` keeps its key (README, Reports, re-runs and `unknown`).
+ * and a bill without `bill_ref` keeps its key (README, Reports, re-runs and `unknown`). `at`: the
+ * header row as the check finds it (the copy starts at it: no title block, no footer).
  */
-export async function applyEdits(up: Pick<Upload, 'file' | 'dir' | 'name'>, edits: readonly CellEdit[], encoding: EncodingOption | undefined): Promise<string> {
-  const table = await openTable(up.file, { encoding });
+export async function applyEdits(up: Pick<Upload, 'file' | 'dir' | 'name'>, edits: readonly CellEdit[], encoding: EncodingOption | undefined, at: { header?: HeaderRule; headerRow?: number } = {}): Promise<string> {
+  const table = await openTable(up.file, { encoding, ...at });
   if (table.kind !== 'csv') throw new PageError(400, 'cells can be edited in place in CSV files only; fix the workbook and read it again');
   const byKey = new Map<string, string>();
   for (const e of edits) {

@@ -1,7 +1,9 @@
 /**
  * The import page (README, The import page): `/import` beside bull-board and the budget page, served with
- * `buildsync dashboard --allow-imports`. Upload (raw body + `X-Filename`), match columns (a saved
- * mapping applied by `/import/mapping`), check (with the budget of every window)
+ * `buildsync dashboard --allow-imports`. Upload (raw body + `X-Filename`) and read again
+ * (`/import/read`: layout, header row, sheet), match columns (a saved mapping applied by
+ * `/import/mapping`, the choices as the CLI's mapping by `/import/mapping.json`, the last mapping
+ * sent for the same headers preselected), check (with the budget of every window)
  * as the CLI's dry run, send (the CLI's queued import job), follow (polling `/import/status.json`),
  * download the report and the rows to fix. Every POST is refused unless its `Host` is the
  * dashboard's own address and its `Origin` matches it (CSRF, DNS rebinding).
@@ -20,18 +22,21 @@ import { messageFor } from '../errors/index.ts';
 import { importHeaderRule, reportCsvChunks, wirePayload, type PlanOptions } from '../import/index.ts';
 import {
   checkFile,
-  describeTable,
   ignoredRows,
   ImportStore,
+  LastMappings,
   matchVendorList,
-  mappingFromChoices,
+  pageImportOptions,
+  parsePageState,
+  readPage,
   redisDurability,
   rowsOf,
   savedMappingChoices,
   SHOWN_ROWS,
   submitChecked,
   type ImportKind,
-  type MappingFile,
+  type PageState,
+  type SavedPageMapping,
 } from '../import-service/index.ts';
 import type { Queues } from '../queue/index.ts';
 import { AccountThrottle, formatEta } from '../throttle/index.ts';
@@ -77,6 +82,12 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
   const keepMs = uploadKeepMs(opts.env);
   const store = new ImportStore(opts.redis, opts.prefix);
   const uploads = new UploadStore({ uploadDir: opts.uploadDir, keepMs, queues: opts.queues, store, log: opts.log });
+  const lastMappings = new LastMappings(opts.redis, opts.prefix);
+  /** The last mapping sent from the page for a configured account, by the file's header row. */
+  const lastMappingOf = async (account: string | undefined, kind: Kind) => {
+    if (account === undefined || !(await listAccounts(opts.env, opts.redis, opts.prefix)).includes(account)) return undefined;
+    return (headers: readonly string[]): Promise<SavedPageMapping | undefined> => lastMappings.load(account, kind, headers);
+  };
 
   const router = express.Router();
 
@@ -100,8 +111,11 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const { id, file } = await uploads.add(name, body);
       const kind = kindOf(req.query.kind);
       const sheet = typeof req.query.sheet === 'string' && req.query.sheet !== '' ? req.query.sheet : undefined;
+      const account = typeof req.query.account === 'string' && req.query.account !== '' ? req.query.account : undefined;
       try {
-        res.json({ upload: id, name, ...(await describeTable(file, name, kind, sheet)) });
+        // `File layout` may be chosen before `Read file`: the first reading uses it.
+        const { layout } = parsePageState({ upload: id, kind, layout: typeof req.query.layout === 'string' ? req.query.layout : undefined });
+        res.json({ upload: id, ...(await readPage(file, name, { kind, account, sheet, layout }, { lastMapping: await lastMappingOf(account, kind) })) });
       } catch (err) {
         await uploads.drop(id);
         throw err;
@@ -109,11 +123,30 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
     })().catch(next);
   });
 
+  /** The upload read again with the page's layout, header row, sheet and hidden rows: its choices kept for the headers still present. */
+  router.post('/read', express.json({ limit: '1mb' }), (req, res, next) => {
+    (async () => {
+      const state = parsePageState(req.body);
+      const up = uploads.get(state.upload);
+      // A copy with cells edited starts at the header row, in UTF-8.
+      const read: PageState = up.edited ? { ...state, encoding: undefined, headerRow: undefined } : state;
+      res.json({ upload: up.id, ...(await readPage(up.file, up.name, read, { lastMapping: await lastMappingOf(state.account, state.kind) })) });
+    })().catch(next);
+  });
+
+  /** The page's choices as the CLI's mapping file (`Download mapping`; `--mapping MAP.json` reads the file the same way). */
+  router.post('/mapping.json', express.json({ limit: '1mb' }), (req, res, next) => {
+    (async () => {
+      const state = parsePageState(req.body);
+      res.set('Cache-Control', 'no-store').json(pageImportOptions(state, state.kind).mapping);
+    })().catch(next);
+  });
+
   /**
    * A saved mapping (the CLI's mapping JSON, as `Download mapping` gives it) applied to the
    * upload's columns: checked as the CLI checks `--mapping` (an entry naming a header the file
-   * does not have is an error naming the closest one); a header it does not mention keeps the
-   * page's own choice.
+   * does not have is an error naming the closest one); every choice it makes comes back as the
+   * page's choices, and a header it does not mention is preselected as on a first reading.
    */
   router.post('/mapping', express.json({ limit: '1mb' }), (req, res, next) => {
     (async () => {
@@ -129,7 +162,8 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
         throw new PageError(400, `${name} is not valid JSON (${(err as Error).message}); choose the file "Download mapping" saved`);
       }
       const sheet = typeof body.sheet === 'string' && body.sheet !== '' ? body.sheet : undefined;
-      res.json(await savedMappingChoices(up.file, up.name, kind, json, name, { sheet, edited: up.edited }));
+      const state = parsePageState({ ...(req.body as object), kind, columns: undefined });
+      res.json(await savedMappingChoices(up.file, up.name, kind, json, name, { sheet, edited: up.edited, state }));
     })().catch(next);
   });
 
@@ -149,23 +183,26 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const body = req.body as CheckBody;
       const up = uploads.get(body.upload);
       const kind = kindOf(body.kind);
-      let mapping = mappingOf(body);
+      if (typeof body.columns !== 'object' || body.columns === null) throw new PageError(400, 'no column choices');
+      const state = parsePageState(body);
+      const page = pageImportOptions(state, kind);
+      let mapping = page.mapping;
       if (Array.isArray(body.edits) && body.edits.length > 0) {
-        up.file = await applyEdits(up, body.edits, up.edited ? undefined : mapping.encoding);
+        const at = { header: importHeaderRule(up.file, kind, mapping), headerRow: up.edited ? undefined : mapping.headerRow };
+        up.file = await applyEdits(up, body.edits, up.edited ? undefined : mapping.encoding, at);
         up.edited = true;
       }
-      // The edited copy is UTF-8: the saved mapping's encoding described the upload, not it.
-      if (up.edited) mapping = { ...mapping, encoding: undefined };
+      // The edited copy is UTF-8 and starts at the header row: the encoding and the header row described the upload, not it.
+      if (up.edited) mapping = { ...mapping, encoding: undefined, headerRow: undefined };
       const accounts = await listAccounts(opts.env, opts.redis, opts.prefix);
       if (!accounts.includes(body.account)) throw new PageError(400, 'choose one of the configured accounts');
       const cfg = loadConfig({ env: opts.env, account: body.account });
       const account = requireService(cfg.account);
       const planOpts: PlanOptions = {
-        sheet: body.sheet || undefined,
+        ...page.planOptions,
         mapping,
         encoding: mapping.encoding,
-        dateFormat: body.dateFormat as PlanOptions['dateFormat'],
-        decimalSeparator: body.decimalSeparator as PlanOptions['decimalSeparator'],
+        headerRow: mapping.headerRow,
         accountDateFormat: cfg.account.dateFormat,
         dateFormatVariable: cfg.account.dateFormatVariable,
         accountCurrency: cfg.account.currency,
@@ -175,6 +212,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       up.plan = plan;
       up.planOpts = planOpts;
       up.account = account.name;
+      up.page = { kind, layout: state.layout ?? 'detect' };
       const throttle = new AccountThrottle({ redis: opts.redis, account: account.name, limits: account.limits, prefix: opts.prefix, timeScale: opts.timeScale });
       const invalid = plan.statics.filter((s) => s.status === 'invalid');
       res.json({
@@ -204,6 +242,10 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       // The report's messages, like the check's, name the file as uploaded, not where it is kept.
       const statics = plan.statics.map((st) => ({ ...st, message: scrub(st.message) }));
       const { importId } = await submitChecked(opts.queues, store, { ...plan, statics }, { account: up.account, name: up.name, file: up.file, planOpts: up.planOpts });
+      // The mapping of the check is preselected the next time a file with this header row is read for the account.
+      if (up.page !== undefined && up.planOpts.mapping !== undefined && plan.table !== undefined) {
+        await lastMappings.save(up.account, up.page.kind, plan.table.headers, { mapping: up.planOpts.mapping, layout: up.page.layout, sentAt: new Date().toISOString() });
+      }
       // Its rows to fix are written from this file when it ends, by this dashboard or, restarted, the next one.
       await store.saveUpload(importId, await readFile(up.file));
       // A second Send needs a new Check. The upload stays until the import has sent its records
@@ -277,20 +319,8 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
   return { router, close: () => uploads.close() };
 }
 
-interface CheckBody {
-  upload: string;
-  kind: Kind;
-  /** Cells edited in place on the page (`COLUMN line N`): the line as the check showed it. */
-  edits?: CellEdit[];
-  account: string;
-  sheet?: string;
-  columns: Record<string, string>;
-  dateFormat?: string;
-  decimalSeparator?: string;
-  /** Kept from an uploaded saved mapping: the page has no controls of its own for these. */
-  constants?: Record<string, string | number | boolean>;
-  encoding?: string;
-}
+/** The page state of a check, with the cells edited in place (`COLUMN line N`: the line as the check showed it). */
+type CheckBody = PageState & { upload: string; kind: Kind; account: string; edits?: CellEdit[] };
 
 /** The ignored rows' messages name the file as uploaded, as every message of the check does. */
 function scrubbed<T extends { lines: Array<{ message: string }> }>(ignored: T): T {
@@ -300,12 +330,6 @@ function scrubbed<T extends { lines: Array<{ message: string }> }>(ignored: T): 
 function kindOf(v: unknown): Kind {
   if (v === 'estimates' || v === 'bills') return v;
   throw new PageError(400, 'choose Estimates or Bills');
-}
-
-function mappingOf(body: CheckBody): MappingFile {
-  if (typeof body.columns !== 'object' || body.columns === null) throw new PageError(400, 'no column choices');
-  const constants = typeof body.constants === 'object' && body.constants !== null ? body.constants : undefined;
-  return mappingFromChoices(body.columns, body.dateFormat, body.decimalSeparator, { constants, encoding: typeof body.encoding === 'string' ? body.encoding : undefined });
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Env } from '../config.ts';
 import { coerceError } from '../errors/index.ts';
 import { knob } from '../knobs.ts';
 import type { ImportPlan, PlanOptions } from '../import/index.ts';
-import type { ImportStore } from '../import-service/index.ts';
+import type { ImportKind, ImportStore, PageLayout } from '../import-service/index.ts';
 import type { Queues } from '../queue/index.ts';
 import { PageError } from './http-errors.ts';
 import { rowsToFixText } from './rows-to-fix.ts';
@@ -43,6 +43,8 @@ export interface Upload {
   plan?: ImportPlan;
   planOpts?: PlanOptions;
   account?: string;
+  /** The kind and `File layout` of the last check: with its mapping, the last mapping the page keeps when sent. */
+  page?: { kind: ImportKind; layout: PageLayout };
   /** Cells were edited in place: `file` is the edited copy, written as UTF-8 whatever the upload's encoding. */
   edited?: boolean;
   /** Set once sent: the import whose end removes the upload. */

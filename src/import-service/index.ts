@@ -1,7 +1,11 @@
 // The import service: the one check-and-submit sequence of the CLI's `import` and the dashboard's import page.
 export { checkFile, collectResults, listProjects, planImport, redisDurability, requireDurableRedis, submitChecked, submitFile, type ImportKind, type SessionPlace, type SubmitFileOptions, type SubmittedFile } from './run-import.ts';
 export { dryRunImport, writeEmptyReport, type DryRunImport, type DryRunImportOptions } from './dry-run-import.ts';
-export { cellText, describeTable, ERROR_COLUMN, errorsFileColumnOf, knownColumns, mappingFromChoices, normalizeHeader, SOURCE_LINE_COLUMN, rowsOf, savedMappingChoices, SHOWN_ROWS, type MappingFile } from './columns.ts';
+export { cellText, ERROR_COLUMN, errorsFileColumnOf, normalizeHeader, SOURCE_LINE_COLUMN, rowsOf, SHOWN_ROWS, type MappingFile } from './columns.ts';
+export { knownColumns, pageImportOptions, parsePageState, type PageImportOptions, type PageLayout, type PageState } from './page-state.ts';
+export { readPage, type PageReading, type SavedPageMapping } from './page-reading.ts';
+export { savedMappingChoices } from './saved-mapping.ts';
+export { headerHash, LastMappings } from './last-mapping.ts';
 export { ignoredRows } from './ignored-rows.ts';
 export { ImportStore } from '../import/index.ts';
 export type { DurabilityDecision } from '../ledger/index.ts';

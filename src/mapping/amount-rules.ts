@@ -15,7 +15,10 @@
  *     not mapped to `tax_percent`: a value other than zero is a row error unless `--ignore-tax`
  *     (`"ignoreTax": true`).
  *   - A user's own mapping that lists a discount or tax column under `ignore` has decided; a
- *     built-in preset's `ignore` never decides.
+ *     built-in preset's `ignore` never decides, and neither does the `ignore` of a mapping that
+ *     decides outright: `"discounts": "apply"` or `false`, `"ignoreTax": true` or `false` (the
+ *     import page writes them so, since there a column left at Ignore is no decision: its
+ *     `Apply discounts` and `Ignore tax` boxes are).
  */
 import { wordedOf, type Worded, type Wording } from '../errors/index.ts';
 import type { CellFormat, CellValue } from '../tables/index.ts';
@@ -145,14 +148,15 @@ export function discounted(rate: string, percent: string): string | undefined {
 /** The amount rules of one bill file, its currency, discount and tax columns found by their headers. */
 export function amountRules(headers: readonly string[], columns: ColumnMap, mapping: MappingFile | undefined, rules: ReadingRules, opts: AmountOptions): AmountRules {
   const aux = auxColumns(headers, columns, mapping);
-  // A user's own `ignore` entry for a discount or tax column is their decision; a preset's is none.
-  const undecided = (c: AuxColumn) => !c.userIgnored;
+  // A user's own `ignore` entry for a discount or tax column is their decision; a preset's is none,
+  // and so is one in a mapping that decides outright (`"discounts"`, `"ignoreTax"` given).
+  const undecided = (said: boolean | 'apply' | undefined) => (c: AuxColumn) => !c.userIgnored || said !== undefined;
   return new AmountRules(
     rules,
     opts,
     aux.filter((c) => CURRENCY_HEADERS.has(c.name)),
-    aux.filter((c) => DISCOUNT_HEADERS.has(c.name) && undecided(c)),
-    opts.ignoreTax === true ? [] : aux.filter((c) => TAX_HEADERS.has(c.name) && undecided(c)),
+    aux.filter((c) => DISCOUNT_HEADERS.has(c.name) && undecided(mapping?.discounts)(c)),
+    opts.ignoreTax === true ? [] : aux.filter((c) => TAX_HEADERS.has(c.name) && undecided(mapping?.ignoreTax)(c)),
     opts.applyDiscounts === true,
   );
 }

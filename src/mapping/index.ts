@@ -1,8 +1,8 @@
 export {
-  normalizeHeader, resolveColumns, ColumnMap, errorsFileColumnOf, ERRORS_FILE_COLUMNS, SOURCE_LINE_COLUMN, ERROR_COLUMN, type ColumnSource, type ResolveColumnsOptions,
+  candidateColumns, normalizeHeader, resolveColumns, ColumnMap, errorsFileColumnOf, ERRORS_FILE_COLUMNS, SOURCE_LINE_COLUMN, ERROR_COLUMN, type ColumnSource, type ResolveColumnsOptions,
 } from './header.ts';
 export { headerRule, missingColumnsError } from './header-rule.ts';
-export { missingBillColumns, missingEstimateColumns } from './required-columns.ts';
+export { missingBillColumns, missingEstimateColumns, missingList } from './required-columns.ts';
 export { IGNORED_REASONS, ignoredLines, staticLine, StaticTally, type IgnoredCounts, type IgnoredReason, type RowStatus, type StaticLine } from './report-line.ts';
 export { suggestColumn, suggestHeader } from './suggest.ts';
 export { loadMappingFile, parseMappingFile, type MappingFile } from './mapping-file.ts';
@@ -33,6 +33,8 @@ export { PROJECT_REF_COLUMNS, ProjectRefReader, UnresolvedProjects, projectResol
 export { AccountVendors, ambiguityOf, readVendorsFile, UnresolvedVendors, VendorDirectory, vendorLookup, type AccountVendorList, type VendorFileEntry, type VendorLookup } from './vendors.ts';
 export { QUICKBOOKS_MAPPING } from './quickbooks.ts';
 export { XERO_MAPPING } from './xero.ts';
-export { presetMapping, isBuiltInPreset, PRESET_NAMES } from './presets.ts';
+export { presetMapping, isBuiltInPreset, PRESET_NAMES, ruleColumnHeaders } from './presets.ts';
+export { detectPreset, presetOfRules, type PresetName } from './detect-preset.ts';
+export { cellFits, columnTypes, type ColumnType } from './column-types.ts';
 export type { MappedRecord } from './mapped-record.ts';
 export { keyText, parseRef, sameKeyText, withLineNote } from './record-key.ts';

@@ -23,7 +23,8 @@ import { ConfigError } from '../errors/index.ts';
  * do (docs/reading-rules.md, §3a); a saved mapping thus reads next month's export the same way;
  * `totalLabels` adds labels of total rows. `kinds` and `status` (bills) say which rows of an
  * accounting export are bills, credits or neither (`bill-kinds.ts`); `credits`, `discounts` and
- * `ignoreTax` are `--credits negative`, `--discounts apply` and `--ignore-tax`.
+ * `ignoreTax` are `--credits negative`, `--discounts apply` and `--ignore-tax` (given, either
+ * decides whatever `ignore` lists; `false` says the amounts stop their rows).
  * Header names on the left of `columns` and in `ignore` are matched like headers are (case,
  * spaces, `_`, `-` and `.` ignored); entries naming a header the file does not have are allowed,
  * so one mapping serves several exports. Constants give a column one value on every row.
@@ -67,9 +68,18 @@ export const MappingFileSchema = z
       .optional(),
     /** As `--credits negative`: a credit is sent as a bill whose rates are negative. */
     credits: z.enum(['negative'], { error: 'credits must be "negative" (or leave it out: credits are not sent)' }).optional(),
-    /** As `--discounts apply`: a discount column's percentage is taken off the rate. */
-    discounts: z.enum(['apply'], { error: 'discounts must be "apply" (or leave it out: a discount stops its row)' }).optional(),
-    /** As `--ignore-tax`: tax amount and tax rate columns not mapped to tax_percent are left out. */
+    /**
+     * As `--discounts apply`: a discount column's percentage is taken off the rate. `false` says
+     * outright that discounts are not applied: a discount stops its row. Either value decides,
+     * whether or not `ignore` lists the column (the import page writes it so; README, "Amounts
+     * the service cannot hold").
+     */
+    discounts: z.union([z.literal('apply'), z.literal(false)], { error: 'discounts must be "apply" or false (or leave it out: a discount stops its row)' }).optional(),
+    /**
+     * As `--ignore-tax`: tax amount and tax rate columns not mapped to tax_percent are left out.
+     * `false` says outright that tax is not ignored: a tax amount stops its row, whether or not
+     * `ignore` lists its column.
+     */
     ignoreTax: z.boolean({ error: 'ignoreTax must be true or false' }).optional(),
     /** As `--fill-down`: canonical columns whose empty cells take the value of the row above. */
     fillDown: z.array(z.string().min(1, 'a column name cannot be empty'), { error: 'fillDown must be a list of column names, e.g. ["bill_ref", "vendor"]' }).optional(),

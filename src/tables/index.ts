@@ -6,3 +6,5 @@ export type { HeaderCandidate, HeaderRule, IgnoredLine } from './types.ts';
 export { ALL_SHEETS, SHEET_STRIDE } from './types.ts';
 export { viewTable, type HiddenOption, type SheetViewOptions } from './sheet-view.ts';
 export { combineSheets, sheetLineName } from './workbook-sheets.ts';
+export { probeXlsxSheets as probeWorkbookSheets } from './xlsx/read-xlsx.ts';
+export { sniffKind as tableKindOf } from './sniff.ts';

@@ -1,0 +1,170 @@
+/**
+ * Where the table of an upload starts, as the import page reads it (README, The import page; the
+ * CLI's rule, README "Where the table is"): the header row named in `Header row`, else the first
+ * row of the first 30 with every required column, under the page's own choices, the layout's
+ * preset, or (layout Detect) any preset; else the first row that reads as a header (two cells or
+ * more naming a known column or one close to it: a QuickBooks report whose header lacks a
+ * required column is still shown by its real header, below its title block); else the first row,
+ * for the user to match. In a workbook, the sheet chosen in `Sheet`, all sheets, or else the
+ * visible sheet with a table (the active one of several). What the page says of it is in its words.
+ */
+import { FileError, UsageError, advise, messageFor } from '../errors/index.ts';
+import { importHeaderRule } from '../import/index.ts';
+import { normalizeHeader, presetMapping, suggestColumn, type MappingFile } from '../mapping/index.ts';
+import { ALL_SHEETS, combineSheets, openTable, probeWorkbookSheets, tableKindOf, type EncodingOption, type HeaderRule, type OpenedTable } from '../tables/index.ts';
+import { knownColumns, layoutPreset, type PageLayout } from './page-state.ts';
+import type { ImportKind } from './run-import.ts';
+
+export interface PageHead {
+  /** The table from its header row (a combined table for all sheets). */
+  table: OpenedTable;
+  /** The header row was named or found by a rule (false: the first row, for the user to match). */
+  headerFound: boolean;
+  /** Found as the first row that reads as a header, no row having every required column (`notFound` says so). */
+  loose?: { notFound: string };
+  /** The workbook's worksheets ([] for CSV). */
+  sheets: string[];
+  /** The sheet read (`all` for all sheets), null for CSV. */
+  sheet: string | null;
+  messages: string[];
+}
+
+export interface PageHeadOptions {
+  layout: PageLayout;
+  /** `Sheet`: a name or `all`; undefined for the default. */
+  sheet?: string;
+  headerRow?: number;
+  encoding?: EncodingOption;
+  /** Mappings whose columns make a header row before the layout's (the page's choices, a saved mapping). */
+  mappings?: readonly MappingFile[];
+}
+
+/** The reader met no header row under a rule: `found` is what the rule says of the row that came closest. */
+class HeaderNotFound extends FileError {
+  constructor(file: string, readonly found: Error) {
+    super(file, found.message);
+  }
+}
+
+/** `rule`, its failure made a `HeaderNotFound` (a file error, so that the readers pass it on as it is). */
+function caught(rule: HeaderRule, name: string): HeaderRule {
+  return { check: (cells) => rule.check(cells), notFound: (closest, searched) => new HeaderNotFound(name, rule.notFound(closest, searched)) };
+}
+
+/**
+ * A row that reads as a header: two cells or more that name a known column, a preset's header,
+ * or one close to a known column (`suggestColumn`); title lines have one cell, or none of these.
+ */
+function looseRule(kind: ImportKind, name: string): HeaderRule {
+  const known = knownColumns(kind);
+  const presets = kind === 'bills' ? [presetMapping('quickbooks')!, presetMapping('xero')!] : [];
+  const names = new Set([...known, ...presets.flatMap((p) => [...Object.keys(p.columns), ...p.ignore, p.kinds?.column ?? '', p.status?.column ?? ''])].map(normalizeHeader));
+  names.delete('');
+  const check = (cells: readonly string[]) => {
+    const filled = cells.filter((c) => c.trim() !== '');
+    const named = filled.filter((c) => names.has(normalizeHeader(c)) || suggestColumn(c, known) !== undefined).length;
+    return { missing: filled.length >= 2 && named >= 2 ? [] : ['two headers naming a column'], named };
+  };
+  return { check, notFound: () => new HeaderNotFound(name, new Error('no row reads as a header')) };
+}
+
+/** The rules tried in order: the mappings given, the layout's (Detect: plain, then each preset), then any row that reads as a header. */
+function headerRules(kind: ImportKind, name: string, o: PageHeadOptions): { strict: HeaderRule[]; loose: HeaderRule } {
+  const layouts: Array<MappingFile | undefined> = o.layout === 'detect'
+    ? [undefined, ...(kind === 'bills' ? [presetMapping('quickbooks'), presetMapping('xero')] : [])]
+    : [o.layout === 'quickbooks' || o.layout === 'xero' ? layoutPreset(o.layout) : undefined];
+  const strict = [...(o.mappings ?? []), ...layouts].map((m) => caught(importHeaderRule(name, kind, m), name));
+  return { strict, loose: looseRule(kind, name) };
+}
+
+/** The upload's header row and sheet as the page reads them (see above). `name`: the file as uploaded, for messages. */
+export async function openPageHead(file: string, name: string, kind: ImportKind, o: PageHeadOptions): Promise<PageHead> {
+  const messages: string[] = [];
+  const workbook = (await tableKindOf(file)) === 'xlsx' ? await workbookSheets(file) : undefined;
+  // A workbook's text is always Unicode: an encoding kept from a saved mapping is the CSV's.
+  const encoding = workbook === undefined ? o.encoding : undefined;
+  const sheet = workbook === undefined || o.sheet === undefined || o.sheet === '' ? undefined : o.sheet;
+  const unit = workbook === undefined ? 'line' : 'row';
+  const at = (rule: HeaderRule | undefined, headerRow?: number) => openAt(file, { workbook: workbook !== undefined, sheet, headerRow, rule, encoding, messages });
+  const done = (table: OpenedTable, headerFound: boolean, loose?: PageHead['loose']): PageHead => ({
+    table, headerFound, loose, messages, sheets: workbook ?? [], sheet: workbook === undefined ? null : table.parts !== undefined ? ALL_SHEETS : table.workbook?.sheet ?? null,
+  });
+  const { strict, loose } = headerRules(kind, name, o);
+  if (o.headerRow !== undefined) {
+    try {
+      const table = await at(strict[0], o.headerRow);
+      if (table !== undefined) return done(table, true);
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      messages.push(`${unit === 'line' ? 'Line' : 'Row'} ${o.headerRow} of ${name} holds no row (it is blank or past the end): choose another in "Header row" above. The header row is found as if none were chosen.`);
+    }
+  }
+  let closest: Error | undefined;
+  for (const rule of strict) {
+    try {
+      const table = await at(rule);
+      if (table !== undefined) return done(table, true);
+    } catch (err) {
+      if (!(err instanceof HeaderNotFound)) throw err;
+      closest ??= err.found;
+    }
+  }
+  if (closest === undefined && sheet === undefined && workbook !== undefined) {
+    // No visible sheet has a table: what the first one's closest row lacks.
+    closest = await openTable(file, { header: strict[0] }).then(() => undefined, (err: unknown) => (err instanceof HeaderNotFound ? err.found : undefined));
+  }
+  try {
+    const table = await at(loose);
+    if (table !== undefined) {
+      return done(table, true, { notFound: `No row of the first 30 has every required column; ${unit} ${table.headerLine} reads as the header row and is shown. ${advise({ kind: 'header-row' }, 'page')}` });
+    }
+  } catch (err) {
+    if (!(err instanceof HeaderNotFound)) throw err;
+  }
+  if (closest !== undefined) messages.push(messageFor(closest, 'page'));
+  return done(await openTable(file, { sheet: sheet?.toLowerCase() === ALL_SHEETS ? undefined : sheet, encoding }), false);
+}
+
+/** A workbook's worksheets (hidden ones too: a sheet named in `Sheet` is read, hidden or not). */
+async function workbookSheets(file: string): Promise<string[]> {
+  const { workbook } = await probeWorkbookSheets(file, {});
+  return workbook.sheets.filter((s) => s.worksheet && s.state !== 'veryHidden').map((s) => s.name);
+}
+
+interface OpenAt {
+  workbook: boolean;
+  sheet: string | undefined;
+  headerRow: number | undefined;
+  rule: HeaderRule | undefined;
+  encoding: EncodingOption | undefined;
+  messages: string[];
+}
+
+/**
+ * The table at the header row `o.rule` finds (or `o.headerRow`): a CSV, or the sheet named; all
+ * sheets with a table (one header row for all of them); or, none named, the visible sheet with a
+ * table, the active one of several. Undefined when no sheet of a workbook has one.
+ */
+async function openAt(file: string, o: OpenAt): Promise<OpenedTable | undefined> {
+  const all = o.sheet?.toLowerCase() === ALL_SHEETS;
+  if (o.sheet !== undefined && !all) return openTable(file, { sheet: o.sheet, header: o.rule, headerRow: o.headerRow, encoding: o.encoding });
+  if (!o.workbook) return openTable(file, { header: o.rule, headerRow: o.headerRow, encoding: o.encoding });
+  const { workbook, withHeader } = await probeWorkbookSheets(file, { header: o.rule, headerRow: o.headerRow });
+  if (withHeader.length === 0) return undefined;
+  const open = (sheet: string) => openTable(file, { sheet, header: o.rule, headerRow: o.headerRow });
+  const active = workbook.sheets[workbook.activeTab]?.name;
+  const shown = active !== undefined && withHeader.includes(active) ? active : withHeader[0]!;
+  const names = withHeader.map((s) => `"${s}"`).join(', ');
+  if (!all) {
+    if (withHeader.length > 1) o.messages.push(`${withHeader.length} sheets hold a table: ${names}. "${shown}" is shown${shown === active ? ', the active sheet when the workbook was saved' : ''}; choose another in "Sheet" above, or All sheets.`);
+    return open(shown);
+  }
+  const parts: OpenedTable[] = [];
+  for (const s of withHeader) parts.push(await open(s));
+  const differ = parts.find((p) => p.headers.map(normalizeHeader).join('\u0000') !== parts[0]!.headers.map(normalizeHeader).join('\u0000'));
+  if (differ !== undefined) {
+    o.messages.push(`All sheets reads every sheet with one set of columns, but the header rows of "${withHeader[0]}" and "${differ.workbook?.sheet ?? ''}" differ. "${withHeader[0]}" is shown; choose one sheet in "Sheet" above, or make their header rows name the same columns in the same order.`);
+    return parts[0];
+  }
+  return combineSheets(file, parts, workbook.sheets.map((s) => s.name).filter((n) => !withHeader.includes(n)));
+}

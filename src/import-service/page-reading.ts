@@ -1,0 +1,220 @@
+/**
+ * The import page's reading of an upload (README, The import page; `POST /import/upload` and
+ * `/import/read`): its sheets, the header row and how it was found, the hidden rows and columns,
+ * the layout chosen, detected and applied, each column with its first values and the choice
+ * preselected for it (page-choices.ts), the `Fill down` boxes, the options, the last mapping sent
+ * for these headers, and what the page says of it, in its own words (never a flag).
+ */
+import { advise, BuildsyncError, messageFor, render, type Wording } from '../errors/index.ts';
+import {
+  candidateColumns, columnTypes, detectPreset, missingBillColumns, missingEstimateColumns, missingList, normalizeHeader, type MappingFile, type PresetName,
+} from '../mapping/index.ts';
+import { viewTable, type CellValue, type OpenedTable } from '../tables/index.ts';
+import { cellText } from './columns.ts';
+import { columnChoices, type ColumnChoice } from './page-choices.ts';
+import { openPageHead } from './page-head.ts';
+import {
+  appliedLayout, FILL_DOWN_COLUMNS, knownColumns, layoutPreset, mappingOptions, pageImportOptions, type AppliedLayout, type PageLayout, type PageState,
+} from './page-state.ts';
+import type { ImportKind } from './run-import.ts';
+
+/** Rows read for the samples and for judging guesses. */
+const SAMPLE_SCAN_ROWS = 100;
+/** First values shown under a column. */
+const SHOWN_SAMPLES = 3;
+/** Values a guess is judged by, per column. */
+const JUDGED_VALUES = 50;
+
+/** A mapping sent from the page before, for these headers (last-mapping.ts). */
+export interface SavedPageMapping {
+  mapping: MappingFile;
+  layout: PageLayout;
+  /** When its import was sent (ISO 8601). */
+  sentAt: string;
+}
+
+export interface PageReading {
+  name: string;
+  table: 'csv' | 'xlsx';
+  sheets: string[];
+  sheet: string | null;
+  headerRow: number | null;
+  headerFound: boolean;
+  hidden: null | { rows: number; columns: number };
+  layout: { chosen: PageLayout; detected: PresetName | null; applied: AppliedLayout };
+  columns: Array<ColumnChoice & { samples: string[] }>;
+  known: Array<{ name: string; type: string }>;
+  fillDown: Array<{ column: string; checked: boolean }>;
+  options: ReturnType<typeof mappingOptions>;
+  lastMapping: null | { note: string };
+  vendors: Array<{ name: string; vendorId: string }>;
+  messages: string[];
+}
+
+export interface ReadPageOptions {
+  /** The last mapping sent for this account, kind and header row, if one was (looked up once the header row is known). */
+  lastMapping?: (headers: readonly string[]) => Promise<SavedPageMapping | undefined>;
+  /** A saved mapping uploaded to the page: it finds the header row first, is checked by `check`, and preselects its choices (no note). */
+  saved?: { mapping: MappingFile; layout: PageLayout; check(headers: readonly string[], headerLine: number): void };
+}
+
+/** The upload `file` (named `name` as uploaded) read as the page state asks: its choices win for the headers still present. */
+export async function readPage(file: string, name: string, state: PageState, opts: ReadPageOptions = {}): Promise<PageReading> {
+  const { kind } = state;
+  // A layout the kind refuses is said before anything is read.
+  appliedLayout(state.layout ?? 'detect', kind, []);
+  const head = await openPageHead(file, name, kind, {
+    layout: state.layout ?? 'detect', sheet: state.sheet, headerRow: state.headerRow, encoding: encodingOf(state.encoding),
+    mappings: [...(opts.saved === undefined ? [] : [opts.saved.mapping]), ...(state.columns === undefined ? [] : [choicesMapping(kind, state)])],
+  });
+  const { table } = head;
+  const headers = table.headers;
+  opts.saved?.check(headers, table.headerLine);
+  const saved = opts.saved === undefined ? await opts.lastMapping?.(headers) : { ...opts.saved, sentAt: '' };
+  const chosen = state.layout ?? saved?.layout ?? 'detect';
+  const applied = appliedLayout(chosen, kind, headers);
+  const { values, samples, failure } = await readSamples(table, state.hidden);
+  const savedChoices = saved === undefined ? undefined : mappingChoices(saved.mapping);
+  const columns = columnChoices({ kind, headers, layout: applied, values, requested: state.columns, saved: savedChoices });
+  const savedOptions = saved === undefined ? undefined : mappingOptions(saved.mapping);
+  const options = {
+    dateFormat: state.dateFormat ?? savedOptions?.dateFormat ?? 'auto',
+    decimalSeparator: state.decimalSeparator ?? savedOptions?.decimalSeparator ?? 'auto',
+    credits: state.credits ?? savedOptions?.credits ?? 'ignore',
+    discounts: state.discounts ?? savedOptions?.discounts ?? false,
+    ignoreTax: state.ignoreTax ?? savedOptions?.ignoreTax ?? false,
+  };
+  const filled = new Set(state.fillDown ?? saved?.mapping.fillDown ?? layoutPreset(applied)?.fillDown ?? []);
+  const given = new Set(columns.map((c) => c.column));
+  const fillDown = FILL_DOWN_COLUMNS[kind].filter((c) => given.has(c)).map((column) => ({ column, checked: filled.has(column) }));
+  const hidden = await hiddenCounts(table);
+  const messages = [...head.messages, ...(failure === undefined ? [] : [messageFor(failure, 'page')])];
+  if (hidden !== null && (state.hidden ?? saved?.mapping.hidden ?? 'stop') === 'stop') messages.push(`${describeHidden(table, hidden)} ${advise({ kind: 'hidden' }, 'page')}`);
+  const layoutState = { ...state, layout: chosen, columns: Object.fromEntries(columns.filter((c) => c.role === undefined).map((c) => [c.header, c.column])), fillDown: fillDown.filter((f) => f.checked).map((f) => f.column) };
+  if (head.headerFound) {
+    // A header row taken because it reads as one: said when the choices still lack a required column.
+    const still = stillToMatch(kind, name, headers, layoutState, columns);
+    if (head.loose !== undefined && still.length > 0) messages.push(head.loose.notFound);
+    messages.push(...still);
+  }
+  return {
+    name,
+    table: table.kind,
+    sheets: head.sheets,
+    sheet: head.sheet,
+    headerRow: table.headerLine,
+    headerFound: head.headerFound,
+    hidden,
+    layout: { chosen, detected: kind === 'bills' ? detectPreset(headers) ?? null : null, applied },
+    columns: columns.map((c) => ({ ...c, samples: samples[c.index] ?? [] })),
+    known: knownColumns(kind).map((k) => ({ name: k, type: columnTypes(kind).get(k) ?? 'text' })),
+    fillDown,
+    options,
+    lastMapping: saved === undefined || opts.saved !== undefined ? null : { note: `The mapping last used for ${state.account ?? 'this account'}, ${kind} and these headers is preselected (sent ${shownTime(saved.sentAt)}).` },
+    vendors: [],
+    // Messages name the file as uploaded, never where it is kept.
+    messages: messages.map((m) => m.split(file).join(name)),
+  };
+}
+
+/** An encoding the page kept from a saved mapping, as the reader takes it. */
+function encodingOf(encoding: string | undefined) {
+  return encoding === 'utf8' || encoding === 'utf16le' || encoding === 'cp1252' ? encoding : undefined;
+}
+
+/** The page's choices as a mapping that finds a header row by them (blank headers and unknown columns left out). */
+function choicesMapping(kind: ImportKind, state: PageState): MappingFile {
+  const known = new Map(knownColumns(kind).map((k) => [normalizeHeader(k), k]));
+  const columns: Record<string, string> = {};
+  const ignore: string[] = [];
+  for (const [header, choice] of Object.entries(state.columns ?? {})) {
+    if (header.trim() === '') continue;
+    if (choice === '' || choice === 'ignore') ignore.push(header);
+    else if (known.has(normalizeHeader(choice))) columns[header] = known.get(normalizeHeader(choice))!;
+  }
+  return { columns, ignore, constants: state.constants ?? {} };
+}
+
+/** A saved mapping's choice for each header it names: its column, or `ignore`. */
+export function mappingChoices(mapping: MappingFile): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const header of mapping.ignore) out[header] = 'ignore';
+  for (const [header, column] of Object.entries(mapping.columns)) out[header] = column;
+  return out;
+}
+
+/**
+ * The first rows' values: per column (by header index), the first non-blank values shown under
+ * it and those a guess is judged by. Hidden rows are read unless `Hidden rows` skips them. A row
+ * the reader refuses (more cells than the header row chosen has) ends the samples: `failure`.
+ */
+async function readSamples(table: OpenedTable, hidden: PageState['hidden']) {
+  const view = await viewTable(table, { hidden: hidden === 'skip' ? 'skip' : 'include', used: [], numeric: new Map() });
+  const values: CellValue[][] = table.headers.map(() => []);
+  const samples: string[][] = table.headers.map(() => []);
+  let rows = 0;
+  try {
+    outer: for await (const batch of view.batches()) {
+      for (const row of batch) {
+        row.values.forEach((v, i) => {
+          const text = cellText(v).trim();
+          if (text === '' || values[i] === undefined) return;
+          if (values[i]!.length < JUDGED_VALUES) values[i]!.push(v);
+          if (samples[i]!.length < SHOWN_SAMPLES) samples[i]!.push(cellText(v));
+        });
+        if (++rows >= SAMPLE_SCAN_ROWS) break outer;
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof BuildsyncError)) throw err;
+    return { values, samples, failure: err };
+  }
+  return { values, samples, failure: undefined };
+}
+
+/** Hidden rows (below the header row) and hidden columns of the sheet(s) read; null when there are none. */
+async function hiddenCounts(table: OpenedTable): Promise<PageReading['hidden']> {
+  let rows = 0;
+  let columns = 0;
+  for (const part of table.parts ?? [table]) {
+    const facts = await part.sheetFacts?.();
+    if (facts === undefined) continue;
+    rows += facts.hiddenRows.filter((r) => r > part.headerLine).length;
+    columns += facts.hiddenColumns.length;
+  }
+  return rows === 0 && columns === 0 ? null : { rows, columns };
+}
+
+function describeHidden(table: OpenedTable, hidden: { rows: number; columns: number }): string {
+  const parts = [hidden.rows > 0 ? `${hidden.rows} hidden ${hidden.rows === 1 ? 'row' : 'rows'}` : '', hidden.columns > 0 ? `${hidden.columns} hidden ${hidden.columns === 1 ? 'column' : 'columns'}` : ''].filter((p) => p !== '');
+  const where = table.parts !== undefined ? 'The sheets read hold' : `Sheet "${table.workbook?.sheet ?? ''}" holds`;
+  return `${where} what its reader does not see: ${parts.join(' and ')}.`;
+}
+
+/** What the choices leave unmatched: the required columns no header gives, and a column two headers give. */
+function stillToMatch(kind: ImportKind, name: string, headers: readonly string[], state: PageState, columns: readonly ColumnChoice[]): string[] {
+  const out: string[] = [];
+  const twice = new Map<string, string[]>();
+  for (const c of columns) if (c.column !== 'ignore') twice.set(c.column, [...(twice.get(c.column) ?? []), c.header]);
+  for (const [column, hs] of twice) {
+    if (hs.length > 1) out.push(`${hs.map((h) => `"${h}"`).join(' and ')} are both matched to ${column}. ${advise({ kind: 'duplicate-columns' }, 'page')}`);
+  }
+  let mapping: MappingFile;
+  try {
+    mapping = pageImportOptions(state, kind, headers).mapping;
+  } catch (err) {
+    return [...out, messageFor(err, 'page')];
+  }
+  const { columns: given } = candidateColumns(headers, knownColumns(kind), mapping, name);
+  const missing = kind === 'bills' ? missingBillColumns(given, true) : missingEstimateColumns(given);
+  if (missing.length > 0) {
+    const wording: Wording = [`Still to match: `, ...missingList(missing), '; ', { kind: 'map-header' }];
+    out.push(render(wording, 'page'));
+  }
+  return out;
+}
+
+/** `2026-03-20 14:05 UTC`. */
+function shownTime(iso: string): string {
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso;
+}

@@ -1,0 +1,124 @@
+/**
+ * The import page's state as the CLI's mapping and options (README, The import page): one function
+ * for the check, `Download mapping` and the CLI; the layouts; and a column left at Ignore that
+ * decides nothing about discounts and tax (README, "Amounts the service cannot hold").
+ */
+import { describe, expect, it } from 'vitest';
+import { planBills } from '../src/import/index.ts';
+import { pageImportOptions, type PageState } from '../src/import-service/index.ts';
+import { detectPreset, parseMappingFile } from '../src/mapping/index.ts';
+import { tempCsvFiles } from './helpers/temp-csv.ts';
+
+const files = tempCsvFiles('bs-page-options-');
+
+const QB_HEADERS = ['Type', 'Date', 'Num', 'Vendor', 'Memo', 'Account', 'Amount', 'Customer'];
+const XERO_HEADERS = ['*ContactName', '*InvoiceNumber', 'Reference', '*InvoiceDate', '*Description', '*Quantity', '*UnitAmount', 'Discount', 'TaxAmount', 'Currency', 'Type', 'Status', 'project_id'];
+
+describe('detectPreset: which export a header row is', () => {
+  it('QuickBooks by its kind column beside its number, vendor and amount columns, in either spelling', () => {
+    expect(detectPreset(QB_HEADERS)).toBe('quickbooks');
+    expect(detectPreset(['Transaction Type', 'Bill Date', 'Bill No', 'Supplier', 'Line Description', 'Line Amount'])).toBe('quickbooks');
+    // No kind column: a plain file that happens to say Vendor and Amount.
+    expect(detectPreset(['Date', 'Num', 'Vendor', 'Amount'])).toBeUndefined();
+  });
+
+  it('Xero by ContactName and InvoiceNumber, with or without the leading *', () => {
+    expect(detectPreset(XERO_HEADERS)).toBe('xero');
+    expect(detectPreset(['ContactName', 'InvoiceNumber', 'UnitAmount'])).toBe('xero');
+    expect(detectPreset(['bill_ref', 'project_id', 'vendor_id', 'item_name', 'rate'])).toBeUndefined();
+  });
+});
+
+describe('pageImportOptions: the page state as the CLI reads it', () => {
+  const qbState: PageState = {
+    kind: 'bills',
+    layout: 'detect',
+    columns: { Type: 'ignore', Date: 'invoice_date', Num: 'bill_ref', Vendor: 'vendor', Memo: 'notes', Account: 'item_name', Amount: 'rate', Customer: 'project_name' },
+    credits: 'negative',
+    dateFormat: 'MDY',
+  };
+
+  it('a QuickBooks header (Detect): the preset\'s kind rules on the file\'s own kind column, its fill-down, the page\'s column choices', () => {
+    const { mapping, planOptions, layout } = pageImportOptions(qbState, 'bills');
+    expect(layout).toBe('quickbooks');
+    expect(mapping.kinds).toMatchObject({ column: 'Type', bill: ['Bill'], credit: ['Vendor Credit', 'Credit Card Credit'] });
+    // The kind column is read by the rules, never a field and never in `ignore`.
+    expect(mapping.columns).toEqual({ Date: 'invoice_date', Num: 'bill_ref', Memo: 'notes', Account: 'item_name', Amount: 'rate', Customer: 'project_name' });
+    expect(mapping.ignore).toEqual([]);
+    // The preset's fill-down, only the columns this file has (no due_date, project_id, project_number).
+    expect(mapping.fillDown).toEqual(['bill_ref', 'vendor', 'invoice_date', 'notes', 'project_name']);
+    expect(mapping).toMatchObject({ credits: 'negative', discounts: false, ignoreTax: false, dateFormat: 'MDY' });
+    // The flags say what the mapping says.
+    expect(planOptions).toMatchObject({ mapping, credits: 'negative', fillDown: mapping.fillDown, dateFormat: 'MDY' });
+    expect(planOptions.discounts).toBeUndefined();
+    // The JSON as `Download mapping` gives it parses as the CLI's mapping file, unchanged.
+    expect(parseMappingFile(JSON.parse(JSON.stringify(mapping)), 'mapping.json')).toEqual(mapping);
+  });
+
+  it('Transaction Type read as the kind column; the Fill down boxes win over the preset\'s list', () => {
+    const columns = { ...qbState.columns };
+    delete columns.Type;
+    const { mapping } = pageImportOptions({ ...qbState, layout: 'quickbooks', columns: { ...columns, 'Transaction Type': 'ignore' }, fillDown: ['bill_ref', 'due_date'] }, 'bills');
+    expect(mapping.kinds?.column).toBe('Transaction Type');
+    // due_date: no header gives it, so no box fills it.
+    expect(mapping.fillDown).toEqual(['bill_ref']);
+  });
+
+  it('Plain: every column left at Ignore is in `ignore`, a blank header never is, and the choices a layout does not take are refused in the page\'s words', () => {
+    const { mapping } = pageImportOptions({ kind: 'bills', layout: 'plain', columns: { Type: 'bill_type', Ref: 'bill_ref', '': 'ignore', ' ': 'ignore', Note: 'ignore' }, discounts: true, ignoreTax: true }, 'bills');
+    expect(mapping.ignore).toEqual(['Note']);
+    expect(mapping.kinds).toBeUndefined();
+    expect(mapping).toMatchObject({ columns: { Type: 'bill_type', Ref: 'bill_ref' }, discounts: 'apply', ignoreTax: true });
+    expect(() => pageImportOptions({ kind: 'bills', layout: 'sections', columns: {} }, 'bills')).toThrow(/"Sections" reads sectioned estimates/);
+    expect(() => pageImportOptions({ kind: 'estimates', layout: 'xero', columns: {} }, 'estimates')).toThrow(/QuickBooks and Xero layouts read bill exports/);
+    expect(() => pageImportOptions({ kind: 'bills', columns: { Ref: 'bill_number' } }, 'bills')).toThrow(/"Ref": "bill_number" is not a column of a bill import/);
+    for (const fn of [() => pageImportOptions({ kind: 'bills', layout: 'sections', columns: {} }, 'bills'), () => pageImportOptions({ kind: 'bills', columns: { Ref: 'x' } }, 'bills')]) {
+      expect(() => fn()).not.toThrow(/--/);
+    }
+  });
+
+  it('Sections for estimates; estimates carry no bill options', () => {
+    const { mapping, planOptions } = pageImportOptions({ kind: 'estimates', layout: 'sections', columns: { Job: 'project_id', Estimate: 'estimate_name', Item: 'item' }, fillDown: ['project_id', 'estimate_name'], hidden: 'skip', headerRow: 4, sheet: 'Bid' }, 'estimates');
+    expect(mapping).toMatchObject({ layout: 'sections', fillDown: ['project_id', 'estimate_name'], hidden: 'skip', headerRow: 4 });
+    expect(mapping).not.toHaveProperty('discounts');
+    expect(mapping).not.toHaveProperty('ignoreTax');
+    expect(planOptions).toMatchObject({ layout: 'sections', hidden: 'skip', headerRow: 4, sheet: 'Bid', fillDown: ['project_id', 'estimate_name'] });
+  });
+});
+
+describe('a Discount or tax column left at Ignore on the page decides nothing', () => {
+  const header = 'bill_ref,project_id,vendor_id,item_name,rate,qty,Discount,Tax Amount';
+  const lines = [header, 'D-1,1042,55,Ready-mix,100.00,2,10,', 'D-2,1042,55,Pump truck,480.00,1,,', 'D-3,1042,56,Lumber,50.00,3,,4.50'];
+  const columns = Object.fromEntries(header.split(',').map((h) => [h, h === 'Discount' || h === 'Tax Amount' ? 'ignore' : h]));
+
+  it('Apply discounts and Ignore tax unchecked: the discounted and taxed rows are marked, never sent at the full price', async () => {
+    const file = await files.csv('discount.csv', lines);
+    const { planOptions } = pageImportOptions({ kind: 'bills', layout: 'detect', columns }, 'bills');
+    const plan = await planBills(file, planOptions);
+    expect(plan.records.map((r) => r.label)).toEqual([expect.stringContaining('D-2')]);
+    const invalid = plan.statics.filter((s) => s.status === 'invalid');
+    expect(invalid.map((s) => s.line)).toEqual([2, 4]);
+    expect(invalid[0]!.message).toMatch(/Discount "10": the service's bills hold no discount/);
+    expect(invalid[1]!.message).toMatch(/Tax Amount "4.50": the service's bills hold no tax amount/);
+  });
+
+  it('Apply discounts and Ignore tax checked: 100.00 less 10 % is sent as 90.00, the tax left out', async () => {
+    const file = await files.csv('discount-applied.csv', lines);
+    const { planOptions } = pageImportOptions({ kind: 'bills', layout: 'detect', columns, discounts: true, ignoreTax: true }, 'bills');
+    const plan = await planBills(file, planOptions);
+    expect(plan.statics.filter((s) => s.status === 'invalid')).toEqual([]);
+    const rates = plan.records.flatMap((r) => (r.payload as { ITEMS: Array<{ RATE: string }> }).ITEMS.map((i) => i.RATE));
+    expect(rates).toEqual(['90.00', '480.00', '50.00']);
+  });
+
+  it('the CLI\'s own mapping file that ignores the Discount column, without the key, has still decided (unchanged)', async () => {
+    const file = await files.csv('discount-cli.csv', lines.map((l) => l.split(',').slice(0, 7).join(',')));
+    const plan = await planBills(file, { mapping: parseMappingFile({ ignore: ['Discount'] }, 'map.json') });
+    expect(plan.statics.filter((s) => s.status === 'invalid')).toEqual([]);
+    const sent = plan.records.flatMap((r) => (r.payload as { ITEMS: Array<{ RATE: string }> }).ITEMS.map((i) => i.RATE));
+    expect(sent).toEqual(['100.00', '480.00', '50.00']);
+    // Said outright in the mapping file, as the page writes it: the discount stops its row.
+    const stopped = await planBills(file, { mapping: parseMappingFile({ ignore: ['Discount'], discounts: false }, 'map.json') });
+    expect(stopped.statics.filter((s) => s.status === 'invalid').map((s) => s.line)).toEqual([2]);
+  });
+});
