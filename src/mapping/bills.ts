@@ -40,6 +40,7 @@ import { CellValueError, parseBoolean, parseDate, parseId, parseRateText, parseT
 import type { VendorLookup } from './vendors.ts';
 import { addLineNote, keyText, parseRef, spellingNote, type LineNotes } from './record-key.ts';
 import { groupHolding, stopGroup } from './rows/stop-record.ts';
+import { invalidLine, rowErrorsColumn, rowErrorsText } from './row-errors.ts';
 import type { RecordStopper } from './rows/row-rules.ts';
 
 
@@ -79,6 +80,8 @@ interface BillGroup {
   setOn: Map<string, number> | undefined;
   badLines: number[] | undefined;
   badMessages: string[] | undefined;
+  /** The header of each bad line's bad cell (undefined: its message names none), in parallel. */
+  badColumns: Array<string | undefined> | undefined;
   /** Its key in `byRef` (bills with a bill_ref). */
   mapKey: string | undefined;
 }
@@ -135,7 +138,7 @@ export class BillGrouper implements RecordStopper {
   private lastLineOfRef: ReadonlyMap<string, number> | undefined;
   /** The last line `add` saw. */
   private seen = 0;
-  private readonly errors: string[] = [];
+  private readonly errors: RowError[] = [];
   /** The row rules' problems with the current row, as [header, message]. */
   private readonly ruleProblems: Array<[string, string]> = [];
   private readonly sourceLineIndex: number;
@@ -192,7 +195,7 @@ export class BillGrouper implements RecordStopper {
     }
 
     const projectId = this.projects.read(values, line, formats);
-    if (projectId === -1) errors.push(this.projects.error);
+    if (projectId === -1) errors.push(this.projects.error!);
     const projectShown = this.projects.shown;
     const projectKey = projectId !== -1 ? String(projectId) : this.projects.unresolvedKey;
 
@@ -269,7 +272,7 @@ export class BillGrouper implements RecordStopper {
 
     if (group === undefined) {
       const record = ref !== undefined ? `bill ${ref} / ${target}` : `bill row ${line} / ${target}`;
-      this.loose.push({ line, record, status: 'invalid', message: errors.join('; ') });
+      this.loose.push(invalidLine(line, record, rowErrorsText(errors), rowErrorsColumn(errors)));
       return;
     }
     if (group.lines.length === 0 && this.sourceLineIndex >= 0) {
@@ -280,7 +283,8 @@ export class BillGrouper implements RecordStopper {
     group.lines.push(line);
     if (errors.length > 0) {
       (group.badLines ??= []).push(line);
-      (group.badMessages ??= []).push(errors.join('; '));
+      (group.badMessages ??= []).push(rowErrorsText(errors));
+      (group.badColumns ??= []).push(rowErrorsColumn(errors));
       return;
     }
     if (group.badLines !== undefined) return; // not sent anyway
@@ -300,9 +304,9 @@ export class BillGrouper implements RecordStopper {
   }
 
   /** A row the row rules stopped (`RecordStopper`): the open bill holding `closedLine` is not sent. */
-  stopRecordOf(closedLine: number, line: number, message: string): boolean {
+  stopRecordOf(closedLine: number, line: number, message: string, column?: string): boolean {
     const g = groupHolding(this.bills, closedLine);
-    if (g !== undefined) stopGroup(g, line, message);
+    if (g !== undefined) stopGroup(g, line, message, column);
     return g !== undefined;
   }
 
@@ -390,7 +394,7 @@ export class BillGrouper implements RecordStopper {
     const g: BillGroup = {
       ref, refKey: undefined, notes: undefined, sourceLine: undefined, priorUnknown: false, projectId, vendorId, target, lines: [],
       payload: { PRJ_ID: projectId, VENDOR_ID: vendorId, ITEMS: [] },
-      setOn: undefined, badLines: undefined, badMessages: undefined, mapKey: undefined,
+      setOn: undefined, badLines: undefined, badMessages: undefined, badColumns: undefined, mapKey: undefined,
     };
     this.bills.push(g);
     return g;
@@ -415,9 +419,10 @@ export class BillGrouper implements RecordStopper {
     const why = `not sent: ${bad.length === 1 ? `line ${bad[0]} of this bill is invalid` : `lines ${bad.join(', ')} of this bill are invalid`}`;
     let b = 0;
     for (const line of g.lines) {
-      let message = why;
-      if (b < bad.length && bad[b] === line) message = g.badMessages![b++]!;
-      statics.push({ line, record: label, status: 'invalid', message });
+      if (b < bad.length && bad[b] === line) {
+        statics.push(invalidLine(line, label, g.badMessages![b]!, g.badColumns?.[b]));
+        b++;
+      } else statics.push({ line, record: label, status: 'invalid', message: why });
     }
   }
 
@@ -428,8 +433,7 @@ export class BillGrouper implements RecordStopper {
 
   /** True when a message about `header` was already added for this row (a bad cell is not also "missing"). */
   private failedOn(header: string): boolean {
-    const needle = ` column ${header}: `;
-    return this.errors.some((e) => e.includes(needle));
+    return this.errors.some((e) => e.column === header);
   }
 
   /** One cell; a bad value adds its message to `errors` and reads as not given. */
@@ -466,7 +470,7 @@ export class BillGrouper implements RecordStopper {
     }
   }
 
-  private rowError(line: number, column: string | undefined, message: string): string {
-    return new RowError(this.file, line, column, message).message;
+  private rowError(line: number, column: string | undefined, message: string): RowError {
+    return new RowError(this.file, line, column, message);
   }
 }

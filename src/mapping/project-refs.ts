@@ -91,8 +91,8 @@ export function projectResolverFromListing(projects: Iterable<Record<string, unk
  * `project_number` / `project_name` cannot be resolved: such a row is invalid and says so.
  */
 export class ProjectRefReader {
-  /** After `read` returned -1: why, as a RowError message (file, line, column). */
-  error = '';
+  /** After `read` returned -1: why, as a RowError (file, line, column). */
+  error: RowError | undefined;
   /** After `read`: the project as written, for labels of rows that cannot be grouped by ID. */
   shown = '';
   /** After `read` returned -1: a key grouping rows that name the same unresolvable project, '' when none was named. */
@@ -127,7 +127,7 @@ export class ProjectRefReader {
   read(values: readonly CellValue[], line: number, formats?: SourceRow['formats']): number {
     let id = -1;
     let firstShown = '';
-    this.error = '';
+    this.error = undefined;
     this.unresolvedKey = '';
     for (let i = 0; i < this.cols.length; i++) {
       const c = this.cols[i]!;
@@ -174,7 +174,7 @@ export class ProjectRefReader {
   }
 
   private fail(line: number, column: string | undefined, message: string, key: string, shown: string): void {
-    this.error = new RowError(this.file, line, column, message).message;
+    this.error = new RowError(this.file, line, column, message);
     this.unresolvedKey = key;
     this.shown = shown;
   }

@@ -97,7 +97,7 @@ export class SplitLines implements RowRule {
     // The row is stopped here; the next one is still under the same bill, and its amount is that bill's.
     ctx.splitOf = this.aboveRef;
     this.report?.stop(above, row.line, `bill ${this.aboveRef}`,
-      `${this.file}:${row.line} column ${this.ref.header}: the bill_ref is empty under bill ${JSON.stringify(this.aboveRef)} on line ${above}: a split line of that bill? Pass --fill-down bill_ref (and the other columns the export writes only on a bill's first line, e.g. --fill-down bill_ref,vendor,invoice_date) to give each line its bill, or fill in the bill_ref; the bill is not sent`);
+      `${this.file}:${row.line} column ${this.ref.header}: the bill_ref is empty under bill ${JSON.stringify(this.aboveRef)} on line ${above}: a split line of that bill? Pass --fill-down bill_ref (and the other columns the export writes only on a bill's first line, e.g. --fill-down bill_ref,vendor,invoice_date) to give each line its bill, or fill in the bill_ref; the bill is not sent`, this.ref.header);
     return false;
   }
 }

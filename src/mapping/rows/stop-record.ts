@@ -7,6 +7,7 @@ interface StoppableGroup {
   lines: number[];
   badLines: number[] | undefined;
   badMessages: string[] | undefined;
+  badColumns: Array<string | undefined> | undefined;
 }
 
 /** The open group among `groups` whose lines hold `line` (lines are in ascending order). */
@@ -19,15 +20,17 @@ export function groupHolding<G extends StoppableGroup>(groups: readonly G[], lin
   return undefined;
 }
 
-/** Adds `line` to `g` as an invalid row with `message`. */
-export function stopGroup(g: StoppableGroup, line: number, message: string): void {
+/** Adds `line` to `g` as an invalid row with `message` (about the cell under header `column`, if one). */
+export function stopGroup(g: StoppableGroup, line: number, message: string, column?: string): void {
   const at = insertionPoint(g.lines, line);
   if (g.lines[at] !== line) g.lines.splice(at, 0, line);
   const bad = (g.badLines ??= []);
   const messages = (g.badMessages ??= []);
+  const columns = (g.badColumns ??= new Array<string | undefined>(bad.length));
   const b = insertionPoint(bad, line);
   bad.splice(b, 0, line);
   messages.splice(b, 0, message);
+  columns.splice(b, 0, column);
 }
 
 function insertionPoint(sorted: readonly number[], value: number): number {

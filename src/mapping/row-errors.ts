@@ -1,0 +1,24 @@
+/**
+ * A row's errors as the groupers collect them: each a `RowError`, which names the header of the
+ * cell it is about when it is about one. The report line of an invalid row says them all (joined
+ * by `; `, as it always has); its `column` is the header of the first one that names a cell, so
+ * that the import page marks that cell without reading the message (README, The import page).
+ */
+import type { RowError } from '../errors/index.ts';
+import type { StaticLine } from './report-line.ts';
+
+/** The errors of one row as the report says them. */
+export function rowErrorsText(errors: readonly RowError[]): string {
+  return errors.length === 1 ? errors[0]!.message : errors.map((e) => e.message).join('; ');
+}
+
+/** The header of the first cell the row's errors name, or undefined when none names a cell. */
+export function rowErrorsColumn(errors: readonly RowError[]): string | undefined {
+  for (const e of errors) if (e.column !== undefined && e.column !== '') return e.column;
+  return undefined;
+}
+
+/** An invalid row's report line, with the header of its bad cell when its message names one. */
+export function invalidLine(line: number, record: string, message: string, column: string | undefined): StaticLine {
+  return column === undefined ? { line, record, status: 'invalid', message } : { line, record, status: 'invalid', message, column };
+}
