@@ -15,17 +15,16 @@ import express from 'express';
 import type { RedisConnection as Redis } from '../redis-layout.ts';
 import type { Logger } from 'pino';
 import { loadConfig, requireService, type Env } from '../config.ts';
-import { importHeaderRule, reportCsvChunks, wirePayload, type PlanOptions } from '../import/index.ts';
+import { importHeaderRule, reportCsvChunks, type PlanOptions } from '../import/index.ts';
 import {
-  checkFile,
   describeTable,
-  ignoredRows,
   ImportStore,
   mappingFromChoices,
+  pageCheck,
   redisDurability,
   rowsOf,
+  saveTypedVendorIds,
   savedMappingChoices,
-  SHOWN_ROWS,
   submitChecked,
   type ImportKind,
   type MappingFile,
@@ -157,21 +156,21 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
         accountCurrency: cfg.account.currency,
         currencyVariable: cfg.account.currencyVariable,
       };
-      const plan = await checkFile(kind, up.file, account, { redis: opts.redis, prefix: opts.prefix, connections: 1, timeScale: opts.timeScale }, planOpts);
+      const place = { redis: opts.redis, prefix: opts.prefix, connections: 1, timeScale: opts.timeScale };
+      const check = await pageCheck(kind, up.file, { account, place, planOpts, vendorIds: body.vendorIds, scrub });
+      const { plan } = check;
       up.plan = plan;
       up.planOpts = planOpts;
       up.account = account.name;
+      up.vendorIds = check.typedVendors;
       const throttle = new AccountThrottle({ redis: opts.redis, account: account.name, limits: account.limits, prefix: opts.prefix, timeScale: opts.timeScale });
-      const invalid = plan.statics.filter((s) => s.status === 'invalid');
+      const invalidLines = new Set(plan.statics.filter((s) => s.status === 'invalid').map((s) => s.line));
       res.json({
-        rows: plan.rows,
-        invalid: invalid.map((s) => ({ line: s.line, record: s.record, message: scrub(s.message) })),
-        ...(await rowsOf(up.file, planOpts.sheet, planOpts.encoding, new Set(invalid.map((s) => s.line)), { header: importHeaderRule(up.file, kind, mapping), headerRow: plan.table?.headerLine })),
-        editable: plan.table?.kind === 'csv',
-        records: plan.records.slice(0, SHOWN_ROWS).map((r) => ({ label: r.label, lines: r.lines, payload: wirePayload(kind, r) })),
-        recordCount: plan.records.length,
-        ignored: scrubbed(ignoredRows(plan)),
-        budget: await budgetOf(throttle, plan.records.length, cfg.account.limitsText),
+        ...check.response,
+        ...(await rowsOf(up.file, planOpts.sheet, planOpts.encoding, invalidLines, { header: importHeaderRule(up.file, kind, mapping), headerRow: plan.table?.headerLine })),
+        // .csv and .xlsx alike: a CSV becomes an edited copy, a workbook a copy with only those cells changed (cell-edits.ts).
+        editable: true,
+        budget: await budgetOf(throttle, check.response.recordCount, cfg.account.limitsText),
       });
     })().catch(next);
   });
@@ -189,6 +188,8 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       // The report's messages, like the check's, name the file as uploaded, not where it is kept.
       const statics = plan.statics.map((st) => ({ ...st, message: scrub(st.message) }));
       const { importId } = await submitChecked(opts.queues, store, { ...plan, statics }, { account: up.account, name: up.name, file: up.file, planOpts: up.planOpts });
+      // The vendor IDs typed in the check's vendor table join the account's vendor list (README, "Vendor lists").
+      await saveTypedVendorIds({ redis: opts.redis, prefix: opts.prefix, account: up.account }, up.vendorIds ?? []);
       // Its rows to fix are written from this file when it ends, by this dashboard or, restarted, the next one.
       await store.saveUpload(importId, await readFile(up.file));
       // A second Send needs a new Check. The upload stays until the import has sent its records
@@ -267,6 +268,8 @@ interface CheckBody {
   kind: Kind;
   /** Cells edited in place on the page (`COLUMN line N`): the line as the check showed it. */
   edits?: CellEdit[];
+  /** The vendor table (bills): vendor name as in the file → VENDOR_ID typed. */
+  vendorIds?: Record<string, string>;
   account: string;
   sheet?: string;
   columns: Record<string, string>;
@@ -275,11 +278,6 @@ interface CheckBody {
   /** Kept from an uploaded saved mapping: the page has no controls of its own for these. */
   constants?: Record<string, string | number | boolean>;
   encoding?: string;
-}
-
-/** The ignored rows' messages name the file as uploaded, as every message of the check does. */
-function scrubbed<T extends { lines: Array<{ message: string }> }>(ignored: T): T {
-  return { ...ignored, lines: ignored.lines.map((l) => ({ ...l, message: scrub(l.message) })) };
 }
 
 function kindOf(v: unknown): Kind {

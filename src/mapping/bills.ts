@@ -37,7 +37,7 @@ import { BILL_FIELDS, ITEM_FIELDS, ordered, type FieldKind } from './bill-column
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS } from './bill-columns.ts';
 import { missingBillColumns } from './required-columns.ts';
 import { CellValueError, parseBoolean, parseDate, parseId, parseRateText, parseText, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
-import type { VendorLookup } from './vendors.ts';
+import type { VendorLookup, VendorNameSink } from './vendors.ts';
 import { addLineNote, keyText, parseRef, spellingNote, type LineNotes } from './record-key.ts';
 import { groupHolding, stopGroup } from './rows/stop-record.ts';
 import { invalidLine, rowErrorsColumn, rowErrorsText } from './row-errors.ts';
@@ -143,6 +143,8 @@ export class BillGrouper implements RecordStopper {
   private readonly ruleProblems: Array<[string, string]> = [];
   private readonly sourceLineIndex: number;
   private readonly errorIndex: number;
+  /** Told every vendor name a row gives (the import page's vendor table). */
+  vendorNames: VendorNameSink | undefined;
 
   constructor(
     private readonly file: string,
@@ -206,6 +208,7 @@ export class BillGrouper implements RecordStopper {
     const nameCell = this.cell(this.vendorName, values);
     const givenId = idCell === null ? undefined : (this.parse('id', idCell, line, this.vendorId!.header, formatOf(this.vendorId, formats)) as number | undefined);
     const givenName = nameCell === null ? undefined : (this.parse('text', nameCell, line, this.vendorName!.header, formatOf(this.vendorName, formats)) as string | undefined);
+    if (givenName !== undefined) this.vendorNames?.seen(line, givenName);
     if (givenId !== undefined) {
       vendorId = givenId;
       vendorShown = String(givenId);

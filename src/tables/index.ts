@@ -6,3 +6,4 @@ export type { HeaderCandidate, HeaderRule, IgnoredLine } from './types.ts';
 export { ALL_SHEETS, SHEET_STRIDE } from './types.ts';
 export { viewTable, type HiddenOption, type SheetViewOptions } from './sheet-view.ts';
 export { combineSheets, sheetLineName } from './workbook-sheets.ts';
+export { editWorkbookCells, type WorkbookCellEdit } from './xlsx/edit-cells.ts';
