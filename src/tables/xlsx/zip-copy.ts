@@ -56,13 +56,13 @@ export async function writeZipCopy(zip: Zip, out: string, replaced: ReadonlyMap<
         ? { name, flags: entry.flags & UTF8_NAME, method: entry.method, crc: entry.crc, compressed: entry.compressedSize, size: entry.size, offset }
         : { name, flags: entry.flags & UTF8_NAME, method: DEFLATED, crc: packed.crc, compressed: packed.bytes.length, size: packed.size, offset };
       if (w.offset > LIMIT || w.compressed > LIMIT || w.size > LIMIT) throw new RangeError(`the workbook's part ${entry.name} is too large to copy (over 4 GiB)`);
-      await put(localHeader(w));
+      await put(header(w, false));
       if (packed !== undefined) await put(packed.bytes);
       else for await (const chunk of zip.raw(entry as ZipEntry)) await put(chunk);
       written.push(w);
     }
     const dirOffset = offset;
-    for (const w of written) await put(centralHeader(w));
+    for (const w of written) await put(header(w, true));
     const end = Buffer.alloc(22);
     end.writeUInt32LE(END, 0);
     end.writeUInt16LE(written.length, 8);
@@ -93,36 +93,24 @@ async function deflated(content: AsyncIterable<Buffer>): Promise<{ bytes: Buffer
   return { bytes: Buffer.concat(out), crc: crc >>> 0, size };
 }
 
-function localHeader(w: Written): Buffer {
-  const b = Buffer.alloc(30 + w.name.length);
-  b.writeUInt32LE(LOCAL_FILE, 0);
-  b.writeUInt16LE(VERSION, 4);
-  b.writeUInt16LE(w.flags, 6);
-  b.writeUInt16LE(w.method, 8);
-  b.writeUInt16LE(DOS_TIME, 10);
-  b.writeUInt16LE(DOS_DATE, 12);
-  b.writeUInt32LE(w.crc, 14);
-  b.writeUInt32LE(w.compressed, 18);
-  b.writeUInt32LE(w.size, 22);
-  b.writeUInt16LE(w.name.length, 26);
-  w.name.copy(b, 30);
-  return b;
-}
-
-function centralHeader(w: Written): Buffer {
-  const b = Buffer.alloc(46 + w.name.length);
-  b.writeUInt32LE(CENTRAL_FILE, 0);
-  b.writeUInt16LE(VERSION, 4);
-  b.writeUInt16LE(VERSION, 6);
-  b.writeUInt16LE(w.flags, 8);
-  b.writeUInt16LE(w.method, 10);
-  b.writeUInt16LE(DOS_TIME, 12);
-  b.writeUInt16LE(DOS_DATE, 14);
-  b.writeUInt32LE(w.crc, 16);
-  b.writeUInt32LE(w.compressed, 20);
-  b.writeUInt32LE(w.size, 24);
-  b.writeUInt16LE(w.name.length, 28);
-  b.writeUInt32LE(w.offset, 42);
-  w.name.copy(b, 46);
+/** A local file header (`central` false) or a central directory entry: the same fields, at two offsets. */
+function header(w: Written, central: boolean): Buffer {
+  const fixed = central ? 46 : 30;
+  const b = Buffer.alloc(fixed + w.name.length);
+  b.writeUInt32LE(central ? CENTRAL_FILE : LOCAL_FILE, 0);
+  // The central entry says which version made it, then the same fields as the local header.
+  if (central) b.writeUInt16LE(VERSION, 4);
+  const at = central ? 6 : 4;
+  b.writeUInt16LE(VERSION, at);
+  b.writeUInt16LE(w.flags, at + 2);
+  b.writeUInt16LE(w.method, at + 4);
+  b.writeUInt16LE(DOS_TIME, at + 6);
+  b.writeUInt16LE(DOS_DATE, at + 8);
+  b.writeUInt32LE(w.crc, at + 10);
+  b.writeUInt32LE(w.compressed, at + 14);
+  b.writeUInt32LE(w.size, at + 18);
+  b.writeUInt16LE(w.name.length, at + 22);
+  if (central) b.writeUInt32LE(w.offset, 42);
+  w.name.copy(b, fixed);
   return b;
 }
