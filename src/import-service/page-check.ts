@@ -48,8 +48,6 @@ export interface PageCheck {
   plan: ImportPlan;
   /** The vendor IDs typed in the vendor table, as checked: saved into the account's list by the send. */
   typedVendors: VendorEntry[];
-  /** Numbers the page's lines of a plan made of every sheet (`Sheet!row`). */
-  lineName: (line: number) => PageLine;
   response: {
     rows: number;
     invalid: InvalidRow[];
@@ -89,7 +87,6 @@ export async function pageCheck(kind: ImportKind, file: string, o: PageCheckOpti
   return {
     plan,
     typedVendors,
-    lineName,
     response: {
       rows: plan.rows,
       invalid: plan.statics
