@@ -137,4 +137,31 @@ describe('the import page: a workbook\'s bad cell edited in place', () => {
     const bill = rig.sandbox.bills().map((b) => JSON.parse(b.info) as { INVOICE_DATE: string; ITEMS: Array<{ RATE: string }> }).find((b) => b.ITEMS.some((i) => i.RATE === '12.00'));
     expect(bill?.INVOICE_DATE).toBe('2026-02-13T00:00:00');
   }, 90_000);
+
+  it('every sheet read (All sheets): lines are named Sheet!row, and an edit names its cell so', async () => {
+    const [p1] = importableProjects(rig.sandbox);
+    const headers = ['bill_ref', 'project_id', 'vendor_id', 'item_name', 'rate'];
+    const sheet = (name: string, ref: string, rate: string) =>
+      `<row r="1">${headers.map((h, i) => inline(`${COLS[i]}1`, h)).join('')}</row>` +
+      `<row r="2">${inline('A2', `${name}-1`)}${num('B2', p1!, 0)}${num('C2', 55, 0)}${inline('D2', 'Gravel')}${num('E2', 10, 0)}</row>` +
+      `<row r="3">${inline('A3', ref)}${num('B3', p1!, 0)}${num('C3', 55, 0)}${inline('D3', 'Sand')}${inline('E3', rate)}</row>`;
+    const file = join(work, 'months.xlsx');
+    writeExcelXlsx(file, { sheets: [{ name: 'Jan', rows: sheet('JAN', 'JAN-2', '4.00') }, { name: 'Feb', rows: sheet('FEB', 'FEB-2', 'five') }], deflate: true });
+    const client = pageClient(rig.dashboard.url);
+    const up = await client.call('/import/upload?kind=bills&sheet=', { method: 'POST', headers: { 'Content-Type': 'application/octet-stream', 'X-Filename': 'months.xlsx' }, body: readFileSync(file) });
+    expect(up.status, up.text).toBe(200);
+    const first = await client.check(up.json.upload, choices(headers), { sheet: 'all' });
+    expect(first.status, first.text).toBe(200);
+    expect(first.json.invalid.map((x: { line: string; column: string | null }) => [x.line, x.column])).toEqual([['Feb!3', 'rate']]);
+    expect(first.json.shown.map((r: { line: string }) => r.line)).toEqual(['Jan!2', 'Jan!3', 'Feb!2', 'Feb!3']);
+    const second = await client.check(up.json.upload, choices(headers), { sheet: 'all', edits: [{ line: 'Feb!3', header: 'rate', value: '5.00' }] });
+    expect(second.status, second.text).toBe(200);
+    expect(second.json.invalid).toEqual([]);
+    expect(second.json.records.map((r: { lines: string[]; bill: { ref: string; total: string } }) => [r.bill.ref, r.lines, r.bill.total])).toEqual([
+      ['JAN-1', ['Jan!2'], '10.00'],
+      ['JAN-2', ['Jan!3'], '4.00'],
+      ['FEB-1', ['Feb!2'], '10.00'],
+      ['FEB-2', ['Feb!3'], '5.00'],
+    ]);
+  }, 60_000);
 });
