@@ -40,7 +40,7 @@ import { CellValueError, parseBoolean, parseDate, parseId, parseRateText, parseT
 import type { VendorLookup, VendorNameSink } from './vendors.ts';
 import { addLineNote, keyText, parseRef, spellingNote, type LineNotes } from './record-key.ts';
 import { groupHolding, stopGroup } from './rows/stop-record.ts';
-import { invalidLine, rowErrorsColumn, rowErrorsText } from './row-errors.ts';
+import { addBadLine, invalidLine, rowErrorsColumn, rowErrorsText } from './row-errors.ts';
 import type { RecordStopper } from './rows/row-rules.ts';
 
 
@@ -285,9 +285,7 @@ export class BillGrouper implements RecordStopper {
     if (this.errorIndex >= 0 && PRIOR_UNKNOWN.test(String(values[this.errorIndex] ?? ''))) group.priorUnknown = true;
     group.lines.push(line);
     if (errors.length > 0) {
-      (group.badLines ??= []).push(line);
-      (group.badMessages ??= []).push(rowErrorsText(errors));
-      (group.badColumns ??= []).push(rowErrorsColumn(errors));
+      addBadLine(group, line, errors);
       return;
     }
     if (group.badLines !== undefined) return; // not sent anyway

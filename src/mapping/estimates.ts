@@ -43,7 +43,7 @@ import { ProjectRefReader, type ProjectResolver } from './project-refs.ts';
 import { missingEstimateColumns } from './required-columns.ts';
 import { keyText } from './record-key.ts';
 import { groupHolding, stopGroup } from './rows/stop-record.ts';
-import { invalidLine, rowErrorsColumn, rowErrorsText } from './row-errors.ts';
+import { addBadLine, invalidLine, rowErrorsColumn, rowErrorsText } from './row-errors.ts';
 import type { RecordStopper } from './rows/row-rules.ts';
 import { CellValueError, parseBoolean, parseId, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
 
@@ -271,9 +271,7 @@ export class EstimateGrouper implements RecordStopper {
     }
     group.lines.push(line);
     if (errors.length > 0) {
-      (group.badLines ??= []).push(line);
-      (group.badMessages ??= []).push(rowErrorsText(errors));
-      (group.badColumns ??= []).push(rowErrorsColumn(errors));
+      addBadLine(group, line, errors);
       return;
     }
     if (group.badLines !== undefined || group.conflict !== undefined) return; // not sent anyway

@@ -6,6 +6,7 @@
  */
 import type { RowError } from '../errors/index.ts';
 import type { StaticLine } from './report-line.ts';
+import type { StoppableGroup } from './rows/stop-record.ts';
 
 /** The errors of one row as the report says them. */
 export function rowErrorsText(errors: readonly RowError[]): string {
@@ -21,4 +22,11 @@ export function rowErrorsColumn(errors: readonly RowError[]): string | undefined
 /** An invalid row's report line, with the header of its bad cell when its message names one. */
 export function invalidLine(line: number, record: string, message: string, column: string | undefined): StaticLine {
   return column === undefined ? { line, record, status: 'invalid', message } : { line, record, status: 'invalid', message, column };
+}
+
+/** Row `line` of a record's group is invalid with `errors` (appended: rows come in line order). */
+export function addBadLine(g: StoppableGroup, line: number, errors: readonly RowError[]): void {
+  (g.badLines ??= []).push(line);
+  (g.badMessages ??= []).push(rowErrorsText(errors));
+  (g.badColumns ??= []).push(rowErrorsColumn(errors));
 }

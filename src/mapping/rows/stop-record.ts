@@ -3,7 +3,7 @@
  * check, a split line, an empty section heading: `RecordStopper`): the row joins the record's
  * lines as one of its invalid rows, in line order, and the record is not sent.
  */
-interface StoppableGroup {
+export interface StoppableGroup {
   lines: number[];
   badLines: number[] | undefined;
   badMessages: string[] | undefined;
