@@ -34,7 +34,7 @@ export function httpStatusOf(err: unknown): 400 | 500 | 503 {
 
 /** Messages name the file as the user uploaded it, never the private directory it is kept in. */
 export function scrub(text: string): string {
-  return text.replace(/[^\s"'(]*buildsync-uploads-[^/\s]+\/u-[^/\s]+\//g, '').replace(/\.edited-[a-z0-9]+\.csv\b/g, '');
+  return text.replace(/[^\s"'(]*buildsync-uploads-[^/\s]+\/u-[^/\s]+\//g, '').replace(/\.edited-[a-z0-9]+\.(?:csv|xlsx)\b/g, '');
 }
 
 /** The router's error handler: every failure as `{ error }` JSON with its status. */

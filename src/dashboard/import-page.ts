@@ -18,21 +18,19 @@ import express from 'express';
 import type { RedisConnection as Redis } from '../redis-layout.ts';
 import type { Logger } from 'pino';
 import { loadConfig, requireService, type Env } from '../config.ts';
-import { messageFor } from '../errors/index.ts';
-import { importHeaderRule, reportCsvChunks, wirePayload, type PlanOptions } from '../import/index.ts';
+import { importHeaderRule, reportCsvChunks, type PlanOptions } from '../import/index.ts';
 import {
-  checkFile,
-  ignoredRows,
   ImportStore,
   LastMappings,
   matchVendorList,
+  pageCheck,
   pageImportOptions,
   parsePageState,
   readPage,
   redisDurability,
   rowsOf,
+  saveTypedVendorIds,
   savedMappingChoices,
-  SHOWN_ROWS,
   submitChecked,
   type ImportKind,
   type PageState,
@@ -129,7 +127,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const state = parsePageState(req.body);
       const up = uploads.get(state.upload);
       // A copy with cells edited starts at the header row, in UTF-8.
-      const read: PageState = up.edited ? { ...state, encoding: undefined, headerRow: undefined } : state;
+      const read: PageState = editedCsv(up) ? { ...state, encoding: undefined, headerRow: undefined } : state;
       res.json({ upload: up.id, ...(await readPage(up.file, up.name, read, { lastMapping: await lastMappingOf(state.account, state.kind) })) });
     })().catch(next);
   });
@@ -188,12 +186,12 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const page = pageImportOptions(state, kind);
       let mapping = page.mapping;
       if (Array.isArray(body.edits) && body.edits.length > 0) {
-        const at = { header: importHeaderRule(up.file, kind, mapping), headerRow: up.edited ? undefined : mapping.headerRow };
+        const at = { header: importHeaderRule(up.file, kind, mapping), headerRow: editedCsv(up) ? undefined : mapping.headerRow };
         up.file = await applyEdits(up, body.edits, up.edited ? undefined : mapping.encoding, at);
         up.edited = true;
       }
       // The edited copy is UTF-8 and starts at the header row: the encoding and the header row described the upload, not it.
-      if (up.edited) mapping = { ...mapping, encoding: undefined, headerRow: undefined };
+      if (editedCsv(up)) mapping = { ...mapping, encoding: undefined, headerRow: undefined };
       const accounts = await listAccounts(opts.env, opts.redis, opts.prefix);
       if (!accounts.includes(body.account)) throw new PageError(400, 'choose one of the configured accounts');
       const cfg = loadConfig({ env: opts.env, account: body.account });
@@ -208,23 +206,22 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
         accountCurrency: cfg.account.currency,
         currencyVariable: cfg.account.currencyVariable,
       };
-      const plan = await checkFile(kind, up.file, account, { redis: opts.redis, prefix: opts.prefix, connections: 1, timeScale: opts.timeScale }, planOpts);
+      const place = { redis: opts.redis, prefix: opts.prefix, connections: 1, timeScale: opts.timeScale };
+      const check = await pageCheck(kind, up.file, { account, place, planOpts, vendorIds: body.vendorIds, scrub });
+      const { plan } = check;
       up.plan = plan;
       up.planOpts = planOpts;
       up.account = account.name;
       up.page = { kind, layout: state.layout ?? 'detect' };
+      up.vendorIds = check.typedVendors;
       const throttle = new AccountThrottle({ redis: opts.redis, account: account.name, limits: account.limits, prefix: opts.prefix, timeScale: opts.timeScale });
-      const invalid = plan.statics.filter((s) => s.status === 'invalid');
+      const invalidLines = new Set(plan.statics.filter((s) => s.status === 'invalid').map((s) => s.line));
       res.json({
-        rows: plan.rows,
-        // In the page's words, as its errors are (errors/wording.ts).
-        invalid: invalid.map((s) => ({ line: s.line, record: s.record, message: scrub(messageFor(s, 'page')) })),
-        ...(await rowsOf(up.file, planOpts.sheet, planOpts.encoding, new Set(invalid.map((s) => s.line)), { header: importHeaderRule(up.file, kind, mapping), headerRow: plan.table?.headerLine })),
-        editable: plan.table?.kind === 'csv',
-        records: plan.records.slice(0, SHOWN_ROWS).map((r) => ({ label: r.label, lines: r.lines, payload: wirePayload(kind, r) })),
-        recordCount: plan.records.length,
-        ignored: scrubbed(ignoredRows(plan)),
-        budget: await budgetOf(throttle, plan.records.length, cfg.account.limitsText),
+        ...check.response,
+        ...(await rowsOf(up.file, planOpts.sheet, planOpts.encoding, invalidLines, { header: importHeaderRule(up.file, kind, mapping), headerRow: plan.table?.headerLine })),
+        // .csv and .xlsx alike: a CSV becomes an edited copy, a workbook a copy with only those cells changed (cell-edits.ts).
+        editable: true,
+        budget: await budgetOf(throttle, check.response.recordCount, cfg.account.limitsText),
       });
     })().catch(next);
   });
@@ -246,6 +243,8 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       if (up.page !== undefined && up.planOpts.mapping !== undefined && plan.table !== undefined) {
         await lastMappings.save(up.account, up.page.kind, plan.table.headers, { mapping: up.planOpts.mapping, layout: up.page.layout, sentAt: new Date().toISOString() });
       }
+      // The vendor IDs typed in the check's vendor table join the account's vendor list (README, "Vendor lists").
+      await saveTypedVendorIds({ redis: opts.redis, prefix: opts.prefix, account: up.account }, up.vendorIds ?? []);
       // Its rows to fix are written from this file when it ends, by this dashboard or, restarted, the next one.
       await store.saveUpload(importId, await readFile(up.file));
       // A second Send needs a new Check. The upload stays until the import has sent its records
@@ -322,11 +321,6 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
 /** The page state of a check, with the cells edited in place (`COLUMN line N`: the line as the check showed it). */
 type CheckBody = PageState & { upload: string; kind: Kind; account: string; edits?: CellEdit[] };
 
-/** The ignored rows' messages name the file as uploaded, as every message of the check does. */
-function scrubbed<T extends { lines: Array<{ message: string }> }>(ignored: T): T {
-  return { ...ignored, lines: ignored.lines.map((l) => ({ ...l, message: scrub(l.message) })) };
-}
-
 function kindOf(v: unknown): Kind {
   if (v === 'estimates' || v === 'bills') return v;
   throw new PageError(400, 'choose Estimates or Bills');
@@ -350,4 +344,9 @@ async function budgetOf(throttle: AccountThrottle, n: number, limitsText: string
     windows: est.windows.map((w) => ({ window: w.window, limit: w.limit, needed: w.needed, remaining: w.remaining, eta: w.needed === 0 ? '' : formatEta(w.etaMs), etaMs: w.etaMs })),
     etaMs: est.etaMs,
   };
+}
+
+/** The upload is the page's edited CSV copy: UTF-8, starting at its header row (a workbook's edited copy keeps its sheets and rows). */
+function editedCsv(up: { edited?: boolean; file: string }): boolean {
+  return up.edited === true && /\.csv$/i.test(up.file);
 }

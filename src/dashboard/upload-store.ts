@@ -13,7 +13,7 @@ import type { Env } from '../config.ts';
 import { coerceError } from '../errors/index.ts';
 import { knob } from '../knobs.ts';
 import type { ImportPlan, PlanOptions } from '../import/index.ts';
-import type { ImportKind, ImportStore, PageLayout } from '../import-service/index.ts';
+import type { ImportKind, ImportStore, PageLayout, VendorEntry } from '../import-service/index.ts';
 import type { Queues } from '../queue/index.ts';
 import { PageError } from './http-errors.ts';
 import { rowsToFixText } from './rows-to-fix.ts';
@@ -45,8 +45,10 @@ export interface Upload {
   account?: string;
   /** The kind and `File layout` of the last check: with its mapping, the last mapping the page keeps when sent. */
   page?: { kind: ImportKind; layout: PageLayout };
-  /** Cells were edited in place: `file` is the edited copy, written as UTF-8 whatever the upload's encoding. */
+  /** Cells were edited in place: `file` is the edited copy (a CSV: written as UTF-8 whatever the upload's encoding). */
   edited?: boolean;
+  /** The vendor IDs typed in the vendor table of the last check: the send saves them into the account's vendor list. */
+  vendorIds?: VendorEntry[];
   /** Set once sent: the import whose end removes the upload. */
   importId?: string;
   watch?: NodeJS.Timeout;

@@ -19,19 +19,20 @@ export function cellText(v: unknown): string {
 
 /**
  * The first rows of the file (and every invalid one), by the line the report uses: an edited
- * file's `source_line`, else the row's own line. The errors file's own columns are not shown.
+ * file's `source_line`, else the row's own line (`Sheet!row` when every sheet of a workbook is
+ * read). The errors file's own columns are not shown.
  * `at`: the header row the check found and the rule it was found by (no title or footer is shown as a row).
  */
 export async function rowsOf(file: string, sheet: string | undefined, encoding: EncodingOption | undefined, invalidLines: Set<number>, at: { header?: HeaderRule; headerRow?: number } = {}) {
   const table = await openTable(file, { sheet, encoding, ...at });
   const sourceLine = table.headers.findIndex((h) => errorsFileColumnOf(h) === SOURCE_LINE_COLUMN);
   const keep = table.headers.map((_, i) => i).filter((i) => errorsFileColumnOf(table.headers[i]!) === undefined);
-  const shown: Array<{ line: number; cells: string[] }> = [];
+  const shown: Array<{ line: number | string; cells: string[] }> = [];
   for await (const batch of table.batches()) {
     for (const row of batch) {
       const line = sourceLine >= 0 && /^\d+$/.test(cellText(row.values[sourceLine])) ? Number(cellText(row.values[sourceLine])) : row.line;
       if (shown.length >= SHOWN_ROWS && !invalidLines.has(line)) continue;
-      shown.push({ line, cells: keep.map((i) => cellText(row.values[i])) });
+      shown.push({ line: table.lineName?.(line) ?? line, cells: keep.map((i) => cellText(row.values[i])) });
     }
   }
   return { headers: keep.map((i) => table.headers[i]!), shown };

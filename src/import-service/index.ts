@@ -1,5 +1,5 @@
 // The import service: the one check-and-submit sequence of the CLI's `import` and the dashboard's import page.
-export { checkFile, collectResults, listProjects, planImport, redisDurability, requireDurableRedis, submitChecked, submitFile, type ImportKind, type SessionPlace, type SubmitFileOptions, type SubmittedFile } from './run-import.ts';
+export { collectResults, listProjects, planImport, redisDurability, requireDurableRedis, submitChecked, submitFile, type ImportKind, type SessionPlace, type SubmitFileOptions, type SubmittedFile } from './run-import.ts';
 export { dryRunImport, writeEmptyReport, type DryRunImport, type DryRunImportOptions } from './dry-run-import.ts';
 export { cellText, ERROR_COLUMN, errorsFileColumnOf, normalizeHeader, SOURCE_LINE_COLUMN, rowsOf, SHOWN_ROWS, type MappingFile } from './columns.ts';
 export { knownColumns, pageImportOptions, parsePageState, type PageImportOptions, type PageLayout, type PageState } from './page-state.ts';
@@ -7,6 +7,10 @@ export { readPage, type PageReading, type SavedPageMapping } from './page-readin
 export { savedMappingChoices } from './saved-mapping.ts';
 export { headerHash, LastMappings } from './last-mapping.ts';
 export { ignoredRows } from './ignored-rows.ts';
+export { pageCheck, type CheckedRecord, type InvalidRow, type PageCheck, type PageCheckOptions, type PageLine } from './page-check.ts';
+export { billSummary, estimateSummary, projectText, type BillSummary, type EstimateSummary } from './check-summary.ts';
+export { FileVendorNames, pageVendorOptions, saveTypedVendorIds, typedVendorIds, type VendorRow } from './page-vendors.ts';
+export type { VendorEntry } from '../vendors/vendor-store.ts';
 export { ImportStore } from '../import/index.ts';
 export type { DurabilityDecision } from '../ledger/index.ts';
 export { matchVendorList, type VendorListMatch } from './vendor-list-upload.ts';

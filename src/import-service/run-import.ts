@@ -61,13 +61,6 @@ export async function listProjects(account: ServiceAccount, place: SessionPlace)
   }
 }
 
-/** The page's check: the file planned against the account's listing (one request of its budget) and, for bills, its vendor list. */
-export async function checkFile(kind: ImportKind, file: string, account: ServiceAccount, place: SessionPlace, opts: PlanOptions): Promise<ImportPlan> {
-  const resolver = await listProjects(account, place);
-  const withVendors = place.redis === undefined ? opts : await withAccountVendors(kind, opts, place.redis, place.prefix, account.name);
-  return planImport(kind, file, { ...withVendors, resolver });
-}
-
 /** Whether this Redis keeps the ledger safely (docs/operators.md, "Durability"); `env` gives BUILDSYNC_ALLOW_VOLATILE_REDIS. */
 export async function redisDurability(redis: Redis, env?: Env): Promise<DurabilityDecision> {
   return durabilityDecision(await readDurabilityFacts(redis), { allowVolatile: allowVolatileRedis(env) });

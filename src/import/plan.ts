@@ -18,7 +18,7 @@ import { openTable, type CellValue, type HeaderRule, type HiddenOption, type Ope
 import { FileError, UsageError } from '../errors/index.ts';
 import type { ReportLine } from './import-store.ts';
 import {
-  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, billRowRules, type BillRowOptions, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, headerRule, ignoredLines, isBuiltInPreset, missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, StaticTally, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine, vendorLookup, type AccountVendorList,
+  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, billRowRules, type BillRowOptions, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, headerRule, ignoredLines, isBuiltInPreset, missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, StaticTally, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine, vendorLookup, type AccountVendorList, type VendorNameSink,
 } from '../mapping/index.ts';
 import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 import { HeapTrim } from '../heap-trim.ts';
@@ -55,6 +55,8 @@ export interface PlanOptions extends ReadingOptions, BillRowOptions {
   vendorsFile?: string;
   /** The account's vendor list (bills only; `--vendors` wins for the names it holds): read by the import service from Redis. */
   accountVendors?: AccountVendorList;
+  /** Bills: told every vendor name a row gives, with its line (the import page's vendor table). */
+  vendorNames?: VendorNameSink;
   /** Resolves project numbers and names, and checks IDs, against the account's listing. Without it, project_id is taken as written. */
   resolver?: ProjectResolver;
   signal?: AbortSignal;
@@ -101,6 +103,7 @@ export async function planBills(file: string, opts: PlanOptions = {}): Promise<I
     const billRules = await billRowRules(table, columns, opts.mapping, rules, opts);
     const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown, billRules);
     requireColumns(table, grouper.missingColumns());
+    grouper.vendorNames = opts.vendorNames;
     const rowRules = planRowRules('bills', file, columns, rowOptions, rules, { afterTotals: (report) => billRules.kindsRule(report) });
     rowRules.report.stopper = grouper;
     const rows = await feed(table, columns, grouper, rowRules, undefined, later);

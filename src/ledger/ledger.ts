@@ -172,6 +172,8 @@ export class ClaimLostError extends Error {
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
+/** Fields read per round trip by `createdAmong`. */
+const LOOKUP_BATCH = 1000;
 
 /** How long a hand-over keeps trying while a cluster master fails over (node timeout plus an election, with room). */
 const FAILOVER_RIDE_OUT_MS = 15_000;
@@ -314,6 +316,24 @@ export class Ledger {
     if (recordKeys.length === 0) return [];
     const values = await this.#redis.hmget(this.key(account), ...recordKeys.map(ledgerFieldOf));
     return values.map((v) => (v ? (JSON.parse(v) as LedgerEntry) : undefined));
+  }
+
+  /**
+   * Which of `recordKeys` were created (state `created`), looked up without claiming anything: the
+   * import page's check says `already created` of them. A ledger whose entries are not all keyed
+   * the way of today yet (its marker says so) is looked up under the fields of before too.
+   */
+  async createdAmong(account: string, recordKeys: readonly string[]): Promise<boolean[]> {
+    const out: boolean[] = [];
+    const migrated = (await this.#redis.get(this.keysMarker(account))) === LEDGER_KEYS_VERSION;
+    const created = (v: string | null | undefined): boolean => v != null && (JSON.parse(v) as LedgerEntry).state === 'created';
+    for (let i = 0; i < recordKeys.length; i += LOOKUP_BATCH) {
+      const batch = recordKeys.slice(i, i + LOOKUP_BATCH);
+      const today = await this.#redis.hmget(this.key(account), ...batch.map(ledgerFieldOf));
+      const before = migrated ? [] : await this.#redis.hmget(this.key(account), ...batch);
+      for (let k = 0; k < batch.length; k++) out.push(created(today[k]) || created(before[k]));
+    }
+    return out;
   }
 
   /** Entries of an account, for `jobs show` and tests. */

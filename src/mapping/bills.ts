@@ -37,9 +37,10 @@ import { BILL_FIELDS, ITEM_FIELDS, ordered, type FieldKind } from './bill-column
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS } from './bill-columns.ts';
 import { missingBillColumns } from './required-columns.ts';
 import { CellValueError, parseBoolean, parseDate, parseId, parseRateText, parseText, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
-import type { VendorLookup } from './vendors.ts';
+import type { VendorLookup, VendorNameSink } from './vendors.ts';
 import { addLineNote, keyText, parseRef, spellingNote, type LineNotes } from './record-key.ts';
 import { groupHolding, stopGroup } from './rows/stop-record.ts';
+import { addBadLine, invalidLine, rowErrorsColumn, rowErrorsText } from './row-errors.ts';
 import type { RecordStopper } from './rows/row-rules.ts';
 
 
@@ -79,6 +80,8 @@ interface BillGroup {
   setOn: Map<string, number> | undefined;
   badLines: number[] | undefined;
   badMessages: Worded[] | undefined;
+  /** The header of each bad line's bad cell (undefined: its message names none), in parallel. */
+  badColumns: Array<string | undefined> | undefined;
   /** Its key in `byRef` (bills with a bill_ref). */
   mapKey: string | undefined;
 }
@@ -135,11 +138,13 @@ export class BillGrouper implements RecordStopper {
   private lastLineOfRef: ReadonlyMap<string, number> | undefined;
   /** The last line `add` saw. */
   private seen = 0;
-  private readonly errors: Worded[] = [];
+  private readonly errors: RowError[] = [];
   /** The row rules' problems with the current row, as [header, message]. */
   private readonly ruleProblems: Array<[string, Worded]> = [];
   private readonly sourceLineIndex: number;
   private readonly errorIndex: number;
+  /** Told every vendor name a row gives (the import page's vendor table). */
+  vendorNames: VendorNameSink | undefined;
 
   constructor(
     private readonly file: string,
@@ -192,7 +197,7 @@ export class BillGrouper implements RecordStopper {
     }
 
     const projectId = this.projects.read(values, line, formats);
-    if (projectId === -1) errors.push(this.projects.error);
+    if (projectId === -1) errors.push(this.projects.error!);
     const projectShown = this.projects.shown;
     const projectKey = projectId !== -1 ? String(projectId) : this.projects.unresolvedKey;
 
@@ -203,6 +208,7 @@ export class BillGrouper implements RecordStopper {
     const nameCell = this.cell(this.vendorName, values);
     const givenId = idCell === null ? undefined : (this.parse('id', idCell, line, this.vendorId!.header, formatOf(this.vendorId, formats)) as number | undefined);
     const givenName = nameCell === null ? undefined : (this.parse('text', nameCell, line, this.vendorName!.header, formatOf(this.vendorName, formats)) as string | undefined);
+    if (givenName !== undefined) this.vendorNames?.seen(line, givenName);
     if (givenId !== undefined) {
       vendorId = givenId;
       vendorShown = String(givenId);
@@ -269,7 +275,7 @@ export class BillGrouper implements RecordStopper {
 
     if (group === undefined) {
       const record = ref !== undefined ? `bill ${ref} / ${target}` : `bill row ${line} / ${target}`;
-      this.loose.push({ line, record, status: 'invalid', ...wordedLine(joinWorded(errors, '; ')) });
+      this.loose.push(invalidLine(line, record, rowErrorsText(errors), rowErrorsColumn(errors)));
       return;
     }
     if (group.lines.length === 0 && this.sourceLineIndex >= 0) {
@@ -279,8 +285,7 @@ export class BillGrouper implements RecordStopper {
     if (this.errorIndex >= 0 && PRIOR_UNKNOWN.test(String(values[this.errorIndex] ?? ''))) group.priorUnknown = true;
     group.lines.push(line);
     if (errors.length > 0) {
-      (group.badLines ??= []).push(line);
-      (group.badMessages ??= []).push(joinWorded(errors, '; '));
+      addBadLine(group, line, errors);
       return;
     }
     if (group.badLines !== undefined) return; // not sent anyway
@@ -300,9 +305,9 @@ export class BillGrouper implements RecordStopper {
   }
 
   /** A row the row rules stopped (`RecordStopper`): the open bill holding `closedLine` is not sent. */
-  stopRecordOf(closedLine: number, line: number, message: Worded): boolean {
+  stopRecordOf(closedLine: number, line: number, message: Worded, column?: string): boolean {
     const g = groupHolding(this.bills, closedLine);
-    if (g !== undefined) stopGroup(g, line, message);
+    if (g !== undefined) stopGroup(g, line, message, column);
     return g !== undefined;
   }
 
@@ -390,7 +395,7 @@ export class BillGrouper implements RecordStopper {
     const g: BillGroup = {
       ref, refKey: undefined, notes: undefined, sourceLine: undefined, priorUnknown: false, projectId, vendorId, target, lines: [],
       payload: { PRJ_ID: projectId, VENDOR_ID: vendorId, ITEMS: [] },
-      setOn: undefined, badLines: undefined, badMessages: undefined, mapKey: undefined,
+      setOn: undefined, badLines: undefined, badMessages: undefined, badColumns: undefined, mapKey: undefined,
     };
     this.bills.push(g);
     return g;
@@ -415,9 +420,10 @@ export class BillGrouper implements RecordStopper {
     const why = `not sent: ${bad.length === 1 ? `line ${bad[0]} of this bill is invalid` : `lines ${bad.join(', ')} of this bill are invalid`}`;
     let b = 0;
     for (const line of g.lines) {
-      let message: Worded = why;
-      if (b < bad.length && bad[b] === line) message = g.badMessages![b++]!;
-      statics.push({ line, record: label, status: 'invalid', ...wordedLine(message) });
+      if (b < bad.length && bad[b] === line) {
+        statics.push(invalidLine(line, label, g.badMessages![b]!, g.badColumns?.[b]));
+        b++;
+      } else statics.push({ line, record: label, status: 'invalid', message: why });
     }
   }
 
@@ -428,8 +434,7 @@ export class BillGrouper implements RecordStopper {
 
   /** True when a message about `header` was already added for this row (a bad cell is not also "missing"). */
   private failedOn(header: string): boolean {
-    const needle = ` column ${header}: `;
-    return this.errors.some((e) => render(e, 'cli').includes(needle));
+    return this.errors.some((e) => e.column === header);
   }
 
   /** One cell; a bad value adds its message to `errors` and reads as not given. */
@@ -466,7 +471,7 @@ export class BillGrouper implements RecordStopper {
     }
   }
 
-  private rowError(line: number, column: string | undefined, message: Worded): Worded {
-    return wordedOf(new RowError(this.file, line, column, message));
+  private rowError(line: number, column: string | undefined, message: Worded): RowError {
+    return new RowError(this.file, line, column, message);
   }
 }

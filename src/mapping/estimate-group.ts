@@ -9,6 +9,7 @@ import { JsonRecord, type MappedRecord } from './mapped-record.ts';
 import type { StaticLine } from './report-line.ts';
 import type { TextRef } from './text-arena.ts';
 import { addLineNote, keyText, spellingNote, type LineNotes } from './record-key.ts';
+import { invalidLine } from './row-errors.ts';
 
 export type Node = Record<string, unknown> & { NAME: string };
 
@@ -56,6 +57,8 @@ export interface EstimateGroup {
   /** Lines of invalid rows and their messages, in parallel. */
   badLines: number[] | undefined;
   badMessages: Worded[] | undefined;
+  /** The header of each bad line's bad cell (undefined: its message names none), in parallel. */
+  badColumns: Array<string | undefined> | undefined;
   /** Set when another estimate of the file already targets the project. */
   conflict: string | undefined;
   /** The project as `estimateProjectKeyReader` keys it (`closeEstimatesAfter`). */
@@ -105,11 +108,10 @@ function rejectGroup(g: EstimateGroup, label: string, statics: StaticLine[]): vo
   const why = g.conflict ?? `not sent: ${bad.length === 1 ? `line ${bad[0]} of this estimate is invalid` : `lines ${bad.join(', ')} of this estimate are invalid`}`;
   let b = 0;
   for (const line of g.lines) {
-    let message: Worded = why;
     if (b < bad.length && bad[b] === line) {
-      message = g.conflict === undefined ? g.badMessages![b]! : joinWorded([g.badMessages![b]!, g.conflict], '; ');
+      const message = g.conflict === undefined ? g.badMessages![b]! : joinWorded([g.badMessages![b]!, g.conflict], '; ');
+      statics.push(invalidLine(line, label, message, g.badColumns?.[b]));
       b++;
-    }
-    statics.push({ line, record: label, status: 'invalid', ...wordedLine(message) });
+    } else statics.push({ line, record: label, status: 'invalid', ...wordedLine(why) });
   }
 }

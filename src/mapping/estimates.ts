@@ -43,6 +43,7 @@ import { ProjectRefReader, type ProjectResolver } from './project-refs.ts';
 import { missingEstimateColumns } from './required-columns.ts';
 import { keyText } from './record-key.ts';
 import { groupHolding, stopGroup } from './rows/stop-record.ts';
+import { addBadLine, invalidLine, rowErrorsColumn, rowErrorsText } from './row-errors.ts';
 import type { RecordStopper } from './rows/row-rules.ts';
 import { CellValueError, parseBoolean, parseId, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
 
@@ -104,7 +105,7 @@ export class EstimateGrouper implements RecordStopper {
   /** Scratch for one row's values, reused across rows. */
   private readonly scratch: unknown[];
   private readonly topScratch: unknown[];
-  private readonly errors: Worded[] = [];
+  private readonly errors: RowError[] = [];
   /** Bit i set when the current row gives this.fields[i]. */
   private mask = 0;
   private readonly factories = new Map<number, (name: string, values: unknown[]) => Node>();
@@ -197,7 +198,7 @@ export class EstimateGrouper implements RecordStopper {
     errors.length = 0;
 
     const projectId = this.projects.read(values, line, formats);
-    if (projectId === -1) errors.push(this.projects.error);
+    if (projectId === -1) errors.push(this.projects.error!);
     const name = this.text(this.name, row);
     if (name === undefined) {
       errors.push(this.rowError(line, this.name?.header ?? 'estimate_name', 'the estimate name is missing: every row needs estimate_name'));
@@ -265,13 +266,12 @@ export class EstimateGrouper implements RecordStopper {
     const anyTop = this.top.length > 0 && this.readTop(row, group);
 
     if (group === undefined) {
-      this.loose.push({ line, record: `project ${this.projects.shown || '?'} / ${name ?? '?'}`, status: 'invalid', ...wordedLine(joinWorded(errors, '; ')) });
+      this.loose.push(invalidLine(line, `project ${this.projects.shown || '?'} / ${name ?? '?'}`, rowErrorsText(errors), rowErrorsColumn(errors)));
       return;
     }
     group.lines.push(line);
     if (errors.length > 0) {
-      (group.badLines ??= []).push(line);
-      (group.badMessages ??= []).push(joinWorded(errors, '; '));
+      addBadLine(group, line, errors);
       return;
     }
     if (group.badLines !== undefined || group.conflict !== undefined) return; // not sent anyway
@@ -289,9 +289,9 @@ export class EstimateGrouper implements RecordStopper {
   }
 
   /** A row the row rules stopped (`RecordStopper`): the open estimate holding `closedLine` is not sent. */
-  stopRecordOf(closedLine: number, line: number, message: Worded): boolean {
+  stopRecordOf(closedLine: number, line: number, message: Worded, column?: string): boolean {
     const g = groupHolding(this.groups, closedLine);
-    if (g !== undefined) stopGroup(g, line, message);
+    if (g !== undefined) stopGroup(g, line, message, column);
     return g !== undefined;
   }
 
@@ -355,7 +355,7 @@ export class EstimateGrouper implements RecordStopper {
   private newGroup(projectId: number, shown: string, name: string, closeKey: string): EstimateGroup {
     const g: EstimateGroup = {
       projectId, name, nameKey: keyText(name), notes: undefined, shown, lines: [], payload: { NAME: name, PROJECT_ID: projectId }, cats: [],
-      json: undefined, levelsOn: undefined, levelLines: undefined, hash: undefined, issues: undefined, topOn: undefined, badLines: undefined, badMessages: undefined, conflict: undefined,
+      json: undefined, levelsOn: undefined, levelLines: undefined, hash: undefined, issues: undefined, topOn: undefined, badLines: undefined, badMessages: undefined, badColumns: undefined, conflict: undefined,
       closeKey, unresolvedKey: undefined,
     };
     this.groups.push(g);
@@ -494,7 +494,7 @@ export class EstimateGrouper implements RecordStopper {
     }
   }
 
-  private rowError(line: number, column: string | undefined, message: Worded): Worded {
-    return wordedOf(new RowError(this.file, line, column, message));
+  private rowError(line: number, column: string | undefined, message: Worded): RowError {
+    return new RowError(this.file, line, column, message);
   }
 }

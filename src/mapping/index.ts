@@ -30,7 +30,7 @@ export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, bill
 export { billRowRules, BillRowRules, type BillRowOptions } from './bill-row-rules.ts';
 export { kindColumnOf } from './bill-kinds.ts';
 export { PROJECT_REF_COLUMNS, ProjectRefReader, UnresolvedProjects, projectResolverFromListing, type ProjectRefKind, type ProjectResolver } from './project-refs.ts';
-export { AccountVendors, ambiguityOf, readVendorsFile, UnresolvedVendors, VendorDirectory, vendorLookup, type AccountVendorList, type VendorFileEntry, type VendorLookup } from './vendors.ts';
+export { AccountVendors, ambiguityOf, readVendorsFile, UnresolvedVendors, VendorDirectory, vendorLookup, type AccountVendorList, type VendorFileEntry, type VendorLookup, type VendorNameSink } from './vendors.ts';
 export { QUICKBOOKS_MAPPING } from './quickbooks.ts';
 export { XERO_MAPPING } from './xero.ts';
 export { presetMapping, isBuiltInPreset, PRESET_NAMES, ruleColumnHeaders } from './presets.ts';

@@ -12,6 +12,8 @@ export type ProjectRefKind = 'id' | 'number' | 'name';
 /** Turns a project reference into a project ID, or says why it cannot. */
 export interface ProjectResolver {
   resolve(ref: { kind: ProjectRefKind; value: string | number }): { id: number } | { error: string };
+  /** The project's number and name as the listing names them ('' when it has none), undefined for a project it does not list. */
+  listed?(id: number): { number: string; name: string } | undefined;
 }
 
 export const PROJECT_REF_COLUMNS = ['project_id', 'project_number', 'project_name'] as const;
@@ -22,6 +24,7 @@ const MY_DOCUMENTS = 'My Documents';
 interface ListedProject {
   id: number;
   name: string;
+  number: string;
 }
 
 /**
@@ -46,10 +49,10 @@ export function projectResolverFromListing(projects: Iterable<Record<string, unk
     const id = record.ID;
     if (typeof id !== 'number') continue;
     const name = typeof record.NAME === 'string' ? record.NAME : '';
-    const p = { id, name };
+    const number = typeof record.PROJECT_NUMBER === 'string' ? record.PROJECT_NUMBER.trim() : '';
+    const p = { id, name, number };
     byId.set(id, p);
     if (name.trim() !== '') add(byName, name.trim(), p);
-    const number = typeof record.PROJECT_NUMBER === 'string' ? record.PROJECT_NUMBER.trim() : '';
     if (number !== '') add(byNumber, number, p);
   }
 
@@ -79,6 +82,10 @@ export function projectResolverFromListing(projects: Iterable<Record<string, unk
       }
       return lookup(kind === 'number' ? byNumber : byName, kind === 'number' ? 'project_number' : 'project_name', String(value));
     },
+    listed(id) {
+      const p = byId.get(id);
+      return p === undefined ? undefined : { number: p.number, name: p.name.trim() };
+    },
   };
 }
 
@@ -91,8 +98,8 @@ export function projectResolverFromListing(projects: Iterable<Record<string, unk
  * `project_number` / `project_name` cannot be resolved: such a row is invalid and says so.
  */
 export class ProjectRefReader {
-  /** After `read` returned -1: why, as a RowError message (file, line, column). */
-  error = '';
+  /** After `read` returned -1: why, as a RowError (file, line, column). */
+  error: RowError | undefined;
   /** After `read`: the project as written, for labels of rows that cannot be grouped by ID. */
   shown = '';
   /** After `read` returned -1: a key grouping rows that name the same unresolvable project, '' when none was named. */
@@ -127,7 +134,7 @@ export class ProjectRefReader {
   read(values: readonly CellValue[], line: number, formats?: SourceRow['formats']): number {
     let id = -1;
     let firstShown = '';
-    this.error = '';
+    this.error = undefined;
     this.unresolvedKey = '';
     for (let i = 0; i < this.cols.length; i++) {
       const c = this.cols[i]!;
@@ -174,7 +181,7 @@ export class ProjectRefReader {
   }
 
   private fail(line: number, column: string | undefined, message: string, key: string, shown: string): void {
-    this.error = new RowError(this.file, line, column, message).message;
+    this.error = new RowError(this.file, line, column, message);
     this.unresolvedKey = key;
     this.shown = shown;
   }

@@ -33,6 +33,11 @@ export interface StaticLine {
   wording?: Wording;
   /** With status `ignored`: why. */
   reason?: IgnoredReason;
+  /**
+   * With status `invalid`: the header of the cell the row's (first) error is about, as the error
+   * itself names it (`RowError.column`); absent when it names no cell.
+   */
+  column?: string;
 }
 
 /** Lines of the file that are not part of the table (`OpenedTable.titles`, `footers`) as `ignored` report lines. */

@@ -15,6 +15,7 @@ import { FileError, RowError } from '../errors/index.ts';
 import { resolveColumns } from './header.ts';
 import { CellValueError, parseId, parseText } from './values.ts';
 import { vendorKey, type VendorEntry } from '../vendors/vendor-store.ts';
+import type { Front } from '../errors/index.ts';
 
 /** A name of a vendors file: its spelling, every ID the file gives it, and the line of each. */
 export interface VendorFileEntry {
@@ -112,7 +113,11 @@ export class VendorDirectory implements VendorLookup {
   }
 }
 
-/** The account's vendor list (read from Redis by the caller), alone or under a vendors file that wins for the names it holds. */
+/**
+ * The account's vendor list (read from Redis by the caller), alone or under a vendors file that
+ * wins for the names it holds. A name the entries give twice takes the later ID (the import
+ * page's vendor table is given after the list). `front`: whose words a missing name's advice is in.
+ */
 export class AccountVendors implements VendorLookup {
   private readonly byName: Map<string, number>;
 
@@ -120,6 +125,7 @@ export class AccountVendors implements VendorLookup {
     readonly account: string,
     entries: readonly VendorEntry[],
     private readonly file?: VendorDirectory,
+    private readonly front: Front = 'cli',
   ) {
     this.byName = new Map(entries.map((e) => [vendorKey(e.vendor), e.vendor_id]));
   }
@@ -132,6 +138,7 @@ export class AccountVendors implements VendorLookup {
     if (this.file?.holds(name)) return this.file.lookup(name);
     const id = this.byName.get(vendorKey(name));
     if (id !== undefined) return id;
+    if (this.front === 'page') return `vendor ${JSON.stringify(name)} is not in the vendor list of account ${this.account}; type its vendor ID in the vendor table, or fill vendor_id in the file`;
     const line = `"${name.replace(/"/g, '""')},<vendor_id>"`;
     return this.file === undefined
       ? `vendor ${JSON.stringify(name)} is not in the vendor list of account ${this.account}; add it (a line ${line} in a file for buildsync vendors import), or give vendor_id in this file`
@@ -192,8 +199,17 @@ export class UnresolvedVendors implements VendorLookup {
   }
 }
 
-/** The account's vendor list as a plan is given it: its entries as read, or, when it could not be read, an `UnresolvedVendors` that counts the names left unresolved. */
-export type AccountVendorList = { account: string; entries: readonly VendorEntry[] } | UnresolvedVendors;
+/**
+ * The account's vendor list as a plan is given it: its entries as read (`front`: whose words the
+ * advice on a missing name is in, the CLI's by default), or, when it could not be read, an
+ * `UnresolvedVendors` that counts the names left unresolved.
+ */
+export type AccountVendorList = { account: string; entries: readonly VendorEntry[]; front?: Front } | UnresolvedVendors;
+
+/** Who is told each vendor name a bill file's rows give (the import page's vendor table): `line` is the row's. */
+export interface VendorNameSink {
+  seen(line: number, name: string): void;
+}
 
 /**
  * What a bill plan looks vendor names up in: the `--vendors` file, the account's vendor list, or
@@ -203,5 +219,5 @@ export async function vendorLookup(file: string | undefined, list: AccountVendor
   const directory = file === undefined ? undefined : await VendorDirectory.load(file, signal);
   if (list === undefined) return directory;
   if (list instanceof UnresolvedVendors) return list.under(directory);
-  return new AccountVendors(list.account, list.entries, directory);
+  return new AccountVendors(list.account, list.entries, directory, list.front);
 }

@@ -8,3 +8,4 @@ export { viewTable, type HiddenOption, type SheetViewOptions } from './sheet-vie
 export { combineSheets, sheetLineName } from './workbook-sheets.ts';
 export { probeXlsxSheets as probeWorkbookSheets } from './xlsx/read-xlsx.ts';
 export { sniffKind as tableKindOf } from './sniff.ts';
+export { editWorkbookCells, type WorkbookCellEdit } from './xlsx/edit-cells.ts';

@@ -102,3 +102,64 @@ export function numberToDecimalText(n: number): string {
     point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
   return m[1] + body;
 }
+
+/**
+ * Exact arithmetic on plain decimal text, for what the import page shows of a record (README, The
+ * import page): a bill's or an estimate's total as its lines add up, digit for digit. Held as an
+ * integer and a count of decimals (`BigInt`), never as a binary number.
+ */
+interface Scaled {
+  digits: bigint;
+  scale: number;
+}
+
+function scaledOf(text: string): Scaled {
+  const parts = plainParts(text.trim());
+  if (parts === undefined) throw new RangeError(`'${text}' is not a plain decimal number`);
+  const digits = BigInt(parts.int + parts.frac);
+  return { digits: parts.negative ? -digits : digits, scale: parts.frac.length };
+}
+
+function scaledText({ digits, scale }: Scaled): string {
+  const negative = digits < 0n;
+  const all = (negative ? -digits : digits).toString().padStart(scale + 1, '0');
+  return decimalText({ negative, int: integerDigits(all.slice(0, all.length - scale)), frac: all.slice(all.length - scale) });
+}
+
+function rescaled(s: Scaled, scale: number): bigint {
+  return s.digits * 10n ** BigInt(scale - s.scale);
+}
+
+/** `a × b`, exactly (`'12.5'`, `'3'` → `'37.5'`). Throws a RangeError for text that is not plain decimal notation. */
+export function decimalProduct(a: string, b: string): string {
+  const x = scaledOf(a);
+  const y = scaledOf(b);
+  return scaledText({ digits: x.digits * y.digits, scale: x.scale + y.scale });
+}
+
+/** The sum of `texts`, exactly ('0' for none). */
+export function decimalSum(texts: Iterable<string>): string {
+  const all = [...texts].map(scaledOf);
+  const scale = all.reduce((m, s) => Math.max(m, s.scale), 0);
+  return scaledText({ digits: all.reduce((sum, s) => sum + rescaled(s, scale), 0n), scale });
+}
+
+/**
+ * Decimal text as a person reads an amount: `places` decimals and the thousands grouped with `,`
+ * (`'630370'` → `'630,370.00'`). More decimals than `places` are rounded half away from zero: this
+ * is for showing a total, never for what is sent (which is refused rather than rounded).
+ */
+export function groupedDecimalText(text: string, places = 2): string {
+  const s = scaledOf(text);
+  let digits: bigint;
+  if (s.scale <= places) digits = rescaled(s, places);
+  else {
+    const unit = 10n ** BigInt(s.scale - places);
+    const magnitude = s.digits < 0n ? -s.digits : s.digits;
+    const rounded = (magnitude + unit / 2n) / unit;
+    digits = s.digits < 0n ? -rounded : rounded;
+  }
+  const plain = scaledText({ digits, scale: places });
+  const m = /^(-?)(\d+)(\.\d+)?$/.exec(plain)!;
+  return `${m[1]}${m[2]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3] ?? ''}`;
+}

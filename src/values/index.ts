@@ -4,9 +4,12 @@
 export { CellValueError, quoteWritten } from './value-error.ts';
 export {
   decimalNumber,
+  decimalProduct,
+  decimalSum,
   decimalText,
   fitsDecimalPlaces,
   fixedDecimalText,
+  groupedDecimalText,
   integerDigits,
   isDecimalText,
   numberToDecimalText,

@@ -100,7 +100,7 @@ export class SplitLines implements RowRule {
       `${this.file}:${row.line} column ${this.ref.header}: the bill_ref is empty under bill ${JSON.stringify(this.aboveRef)} on line ${above}: a split line of that bill? `,
       { kind: 'fill-down-bill-ref' },
       ', or fill in the bill_ref; the bill is not sent',
-    ]);
+    ], this.ref.header);
     return false;
   }
 }

@@ -10,6 +10,7 @@
 import type { SourceRow } from '../../tables/index.ts';
 import type { Worded } from '../../errors/index.ts';
 import { staticLine, type IgnoredReason, type StaticLine } from '../report-line.ts';
+import { invalidLine } from '../row-errors.ts';
 
 /** What the rules before it found out about the row being passed. */
 export interface RowContext {
@@ -38,7 +39,7 @@ export interface RowRule {
 
 /** The grouper's side: makes the record holding `closedLine` invalid, `line` its invalid row (false: no open record holds it). */
 export interface RecordStopper {
-  stopRecordOf(closedLine: number, line: number, message: Worded): boolean;
+  stopRecordOf(closedLine: number, line: number, message: Worded, column?: string): boolean;
 }
 
 /** Where the rules report the rows they stop. */
@@ -50,14 +51,15 @@ export class RowReport {
     this.lines.push(staticLine(line, '', 'ignored', message, reason));
   }
 
-  invalid(line: number, record: string, message: Worded): void {
-    this.lines.push(staticLine(line, record, 'invalid', message));
+  /** `column`: the header of the cell the message is about, if one. */
+  invalid(line: number, record: string, message: Worded, column?: string): void {
+    this.lines.push(invalidLine(line, record, message, column));
   }
 
   /** The record holding `closedLine` is not sent, `line` its invalid row; with no such record open, `line` is an invalid row of its own. */
-  stop(closedLine: number | undefined, line: number, record: string, message: Worded): void {
-    if (closedLine !== undefined && this.stopper?.stopRecordOf(closedLine, line, message) === true) return;
-    this.invalid(line, record, message);
+  stop(closedLine: number | undefined, line: number, record: string, message: Worded, column?: string): void {
+    if (closedLine !== undefined && this.stopper?.stopRecordOf(closedLine, line, message, column) === true) return;
+    this.invalid(line, record, message, column);
   }
 
   take(): StaticLine[] {

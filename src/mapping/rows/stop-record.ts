@@ -5,10 +5,11 @@ import type { Worded } from '../../errors/index.ts';
  * check, a split line, an empty section heading: `RecordStopper`): the row joins the record's
  * lines as one of its invalid rows, in line order, and the record is not sent.
  */
-interface StoppableGroup {
+export interface StoppableGroup {
   lines: number[];
   badLines: number[] | undefined;
   badMessages: Worded[] | undefined;
+  badColumns: Array<string | undefined> | undefined;
 }
 
 /** The open group among `groups` whose lines hold `line` (lines are in ascending order). */
@@ -21,15 +22,17 @@ export function groupHolding<G extends StoppableGroup>(groups: readonly G[], lin
   return undefined;
 }
 
-/** Adds `line` to `g` as an invalid row with `message`. */
-export function stopGroup(g: StoppableGroup, line: number, message: Worded): void {
+/** Adds `line` to `g` as an invalid row with `message` (about the cell under header `column`, if one). */
+export function stopGroup(g: StoppableGroup, line: number, message: Worded, column?: string): void {
   const at = insertionPoint(g.lines, line);
   if (g.lines[at] !== line) g.lines.splice(at, 0, line);
   const bad = (g.badLines ??= []);
   const messages = (g.badMessages ??= []);
+  const columns = (g.badColumns ??= new Array<string | undefined>(bad.length));
   const b = insertionPoint(bad, line);
   bad.splice(b, 0, line);
   messages.splice(b, 0, message);
+  columns.splice(b, 0, column);
 }
 
 function insertionPoint(sorted: readonly number[], value: number): number {

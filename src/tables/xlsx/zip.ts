@@ -26,6 +26,10 @@ export interface Zip {
   entry(path: string): ZipEntry | undefined;
   /** The bytes of a part, inflated, checked against its size and CRC as they are read. */
   read(entry: ZipEntry): AsyncGenerator<Buffer>;
+  /** Every part, in the order of the zip's directory. */
+  entries(): ZipEntry[];
+  /** The bytes of a part as stored (deflated or not), to copy it as it is. */
+  raw(entry: ZipEntry): AsyncGenerator<Buffer>;
 }
 
 /** A zip that cannot be read; the reader wraps it in a FileError saying the workbook is damaged. */
@@ -136,6 +140,8 @@ export async function openZip(file: string, handle: FileHandle): Promise<Zip> {
 
   return {
     entry: (path) => entries.get(path.toLowerCase()),
+    entries: () => [...entries.values()],
+    raw,
     async *read(entry) {
       if (entry.flags & 0x1) throw new ZipDamage(`its part ${entry.name} is encrypted`);
       if (entry.method !== 0 && entry.method !== 8) throw new ZipDamage(`its part ${entry.name} is compressed with method ${entry.method}, which only deflate (8) and none (0) are for a workbook`);

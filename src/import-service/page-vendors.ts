@@ -1,0 +1,99 @@
+/**
+ * The import page's vendor table (README, The import page; "Vendor lists"): every distinct vendor
+ * name of a bill file, with the VENDOR_ID the account's vendor list gives it or the one typed in
+ * the table. The typed IDs overlay the list for the check; sending saves them into the list, so
+ * that the next file naming those vendors needs none typed.
+ *
+ * On the page a bill file with a vendor-name column is always read with a vendor list (the
+ * account's, empty or not): a name it lacks is a row error on its rows, never a file-level stop.
+ */
+import { UsageError } from '../errors/index.ts';
+import type { PlanOptions } from '../import/index.ts';
+import type { VendorNameSink } from '../mapping/index.ts';
+import type { RedisConnection as Redis } from '../redis-layout.ts';
+import { vendorKey, VendorStore, type VendorEntry } from '../vendors/vendor-store.ts';
+
+/** A row of the vendor table: the name as first written in the file, and its ID ('' when unknown). */
+export interface VendorRow {
+  name: string;
+  vendorId: string;
+}
+
+/** The largest VENDOR_ID a JSON number holds exactly. */
+const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The vendor IDs typed in the table (`vendorIds`: vendor name as in the file → VENDOR_ID as
+ * typed), as vendor list entries; an empty cell is no entry. A typed ID that is not a whole number
+ * above 0 is refused, naming the vendor.
+ */
+export function typedVendorIds(vendorIds: unknown): VendorEntry[] {
+  if (vendorIds === undefined || vendorIds === null) return [];
+  if (typeof vendorIds !== 'object' || Array.isArray(vendorIds)) throw new UsageError('the vendor table was not sent as names and IDs; read the file again');
+  const out: VendorEntry[] = [];
+  for (const [vendor, typed] of Object.entries(vendorIds as Record<string, unknown>)) {
+    const text = typeof typed === 'number' ? String(typed) : typeof typed === 'string' ? typed.trim() : undefined;
+    if (text === undefined) throw new UsageError(`the vendor ID of ${JSON.stringify(vendor)} in the vendor table is not a number`);
+    if (text === '' || vendor.trim() === '') continue;
+    const id = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!(id > 0 && id <= MAX_ID)) throw new UsageError(`the vendor ID typed for ${JSON.stringify(vendor)} in the vendor table is ${JSON.stringify(text)}; type the vendor's VENDOR_ID, a whole number such as 55`);
+    out.push({ vendor, vendor_id: id });
+  }
+  return out;
+}
+
+/**
+ * The vendor names a bill file's rows give, as the plan reads them (`PlanOptions.vendorNames`):
+ * each distinct name (compared as the key rule compares them) in its first spelling, in the order
+ * of first appearance, and the name each row gives.
+ */
+export class FileVendorNames implements VendorNameSink {
+  readonly #byKey = new Map<string, string>();
+  readonly #byLine = new Map<number, string>();
+
+  seen(line: number, name: string): void {
+    const key = vendorKey(name);
+    if (key === '') return;
+    let first = this.#byKey.get(key);
+    if (first === undefined) this.#byKey.set(key, (first = name.replace(/\s+/gu, ' ').trim()));
+    this.#byLine.set(line, first);
+  }
+
+  /** The vendor name (first spelling) row `line` gives, if it gives one. */
+  nameOf(line: number): string | undefined {
+    return this.#byLine.get(line);
+  }
+
+  /** Every distinct name with its ID in `entries` (later entries win), '' when they lack it. */
+  table(entries: readonly VendorEntry[]): VendorRow[] {
+    const ids = new Map(entries.map((e) => [vendorKey(e.vendor), e.vendor_id]));
+    return [...this.#byKey].map(([key, name]) => ({ name, vendorId: ids.has(key) ? String(ids.get(key)) : '' }));
+  }
+}
+
+/**
+ * A page's check of a bill file: `opts` with the account's vendor list, the typed IDs over it, and
+ * a `FileVendorNames` told every name the rows give. Estimates are checked without.
+ */
+export async function pageVendorOptions(
+  kind: 'estimates' | 'bills',
+  opts: PlanOptions,
+  where: { redis: Redis; prefix: string; account: string },
+  typed: readonly VendorEntry[],
+): Promise<{ opts: PlanOptions; names?: FileVendorNames; entries: VendorEntry[] }> {
+  if (kind !== 'bills') return { opts, entries: [] };
+  const entries = [...(await new VendorStore(where.redis, where.prefix).list(where.account)), ...typed];
+  const names = new FileVendorNames();
+  return { opts: { ...opts, accountVendors: { account: where.account, entries, front: 'page' }, vendorNames: names }, names, entries };
+}
+
+/**
+ * After a send: the IDs typed in the vendor table of its check saved into the account's vendor list
+ * (README, "Vendor lists"), as `buildsync vendors import` merges a file.
+ */
+export async function saveTypedVendorIds(where: { redis: Redis; prefix: string; account: string }, typed: readonly VendorEntry[]): Promise<void> {
+  if (typed.length === 0) return;
+  // One entry per name (the last typed), as `VendorStore.import` takes them.
+  const byKey = new Map(typed.map((e) => [vendorKey(e.vendor), e]));
+  await new VendorStore(where.redis, where.prefix).import(where.account, [...byKey.values()]);
+}
