@@ -112,6 +112,7 @@ describe.skipIf(!hasChromium)('the import page words its messages for the page',
     expect((JSON.parse(body) as { invalid: unknown[] }).invalid).toEqual([{
       line: 2,
       record: expect.any(String),
+      column: 'rate',
       message:
         'euro.csv:2 column rate: "€1250.00" is in EUR, but the account\'s currency is USD (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as USD. ' +
         'Convert the amount, or choose an account whose currency is EUR in "Service account" above',

@@ -39,7 +39,7 @@ function billReport(prefix: string, vendors: readonly [string, string] = [SUMMIT
     `Vendor Credit,VC-${prefix},${first},03/05/2026,,Returned studs,Job Materials,Returned studs,-150.00,${KITCHEN}`,
     `Bill Payment (Check),44${prefix.length},${second},03/20/2026,,,Checking,,"-3,480.00",`,
     `Bill,${prefix}-3005,${second},03/09/2026,04/08/2026,Panel upgrade,Subcontractors,200A panel and breakers,"3,480.00",${ROOF}`,
-    'TOTAL,,,,,,,,"4,777.40",',
+    'TOTAL,,,,,,,,"1,297.40",',
     '',
     '"Cash Basis Tuesday, March 31, 2026 10:15 AM"',
   ];

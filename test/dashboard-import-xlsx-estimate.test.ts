@@ -31,7 +31,7 @@ const SECTIONS: Array<{ heading: string; items: Array<[string, string, number, n
  * heading row per section, an Amount column of `qty*unit_cost` formulas, a SUM subtotal under
  * each section and a grand total of the subtotals. Returns the grand total the sheet shows.
  */
-function estimateWorkbook(path: string, project: number): number {
+function estimateWorkbook(path: string, project: number, estimate: string): number {
   let r = 1;
   let xml = `<row r="${r}">${s('A1', 'Elm Street Lofts - Kitchen remodel estimate')}</row>`;
   r = 3;
@@ -47,7 +47,7 @@ function estimateWorkbook(path: string, project: number): number {
       r++;
       const amount = Math.round(qty * cost * 100) / 100;
       sum += amount;
-      xml += `<row r="${r}">${n(`A${r}`, project)}${s(`B${r}`, 'Kitchen remodel')}${s(`C${r}`, name)}${s(`D${r}`, unit)}${n(`E${r}`, qty)}${n(`F${r}`, cost, STYLE.decimal)}${f(`G${r}`, `E${r}*F${r}`, amount)}</row>`;
+      xml += `<row r="${r}">${n(`A${r}`, project)}${s(`B${r}`, estimate)}${s(`C${r}`, name)}${s(`D${r}`, unit)}${n(`E${r}`, qty)}${n(`F${r}`, cost, STYLE.decimal)}${f(`G${r}`, `E${r}*F${r}`, amount)}</row>`;
     }
     r++;
     sum = Math.round(sum * 100) / 100;
@@ -62,26 +62,27 @@ function estimateWorkbook(path: string, project: number): number {
   return grand;
 }
 
-/** A plain estimate sheet whose qty cell on row 3 was typed with a letter O for a zero. */
-function typoWorkbook(path: string, project: number): void {
+/** A plain estimate sheet of two estimates, a qty cell of the first (row 3) typed with a letter O for a zero. */
+function typoWorkbook(path: string, project: number, other: number): void {
   const header = `<row r="1">${['project_id', 'estimate_name', 'category', 'subcategory', 'item', 'unit', 'qty', 'unit_cost'].map((h, i) => s(`${'ABCDEFGH'[i]}1`, h)).join('')}</row>`;
-  const row = (r: number, item: string, qty: string, cost: number) =>
-    `<row r="${r}">${n(`A${r}`, project)}${s(`B${r}`, 'Deck rebuild')}${s(`C${r}`, 'Carpentry')}${s(`D${r}`, 'Decking')}${s(`E${r}`, item)}${s(`F${r}`, 'ea')}` +
+  const row = (r: number, item: string, qty: string, cost: number, estimate = 'Deck rebuild', at = project) =>
+    `<row r="${r}">${n(`A${r}`, at)}${s(`B${r}`, estimate)}${s(`C${r}`, 'Carpentry')}${s(`D${r}`, 'Decking')}${s(`E${r}`, item)}${s(`F${r}`, 'ea')}` +
     `${/^\d+$/.test(qty) ? n(`G${r}`, Number(qty)) : s(`G${r}`, qty)}${n(`H${r}`, cost, STYLE.decimal)}</row>`;
-  writeExcelXlsx(path, { sheets: [{ name: 'Deck', rows: header + row(2, 'Joist hangers', '40', 3.25) + row(3, 'Deck boards', '1O0', 18.5) }] });
+  writeExcelXlsx(path, { sheets: [{ name: 'Deck', rows: header + row(2, 'Joist hangers', '40', 3.25) + row(3, 'Deck boards', '1O0', 18.5) + row(4, 'Fence pickets', '60', 2.75, 'Fence repair', other) }] });
 }
 
 describe.skipIf(!hasChromium)('an .xlsx estimate on the import page (README, The import page)', () => {
   let rig: ImportPageRig;
   let dir: string;
-  let project: number;
+  /** The service holds one estimate per project: each test its own projects. */
+  let projects: number[];
 
   beforeAll(async () => {
     rig = await startImportPageRig({ limits: 'none' });
     mkdirSync(ARTIFACTS, { recursive: true });
     dir = join(ARTIFACTS, 'xlsx-estimate');
     mkdirSync(dir, { recursive: true });
-    project = importableProjects(rig.sandbox)[0]!;
+    projects = importableProjects(rig.sandbox);
   }, 60_000);
 
   afterAll(() => rig?.close());
@@ -89,7 +90,9 @@ describe.skipIf(!hasChromium)('an .xlsx estimate on the import page (README, The
   for (const [width, height] of [[1280, 900], [390, 844]] as const) {
     it(`${width} px: an estimate in sections shows the sheet's own grand total, and is created with every item`, async () => {
       const path = join(dir, `kitchen-${width}.xlsx`);
-      const grand = estimateWorkbook(path, project);
+      const project = projects[width === 1280 ? 0 : 1]!;
+      const estimate = `Kitchen remodel (${width} px)`;
+      const grand = estimateWorkbook(path, project, estimate);
       const shown = grand.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
       const page = await rig.browser!.newPage({ viewport: { width, height } });
       const suffix = width === 1280 ? '' : `-${width}`;
@@ -111,8 +114,8 @@ describe.skipIf(!hasChromium)('an .xlsx estimate on the import page (README, The
         await page.getByText(/^\d+ rows: 1 estimate to create, 0 invalid rows\.$/).waitFor({ timeout: 15_000 });
         const cells = (await page.getByRole('region', { name: 'Records' }).locator('tr').nth(1).locator('th, td').allInnerTexts()).map((t) => t.trim());
         // Project, estimate, categories, items, total, status: the total the sheet's GRAND TOTAL shows.
-        expect(cells.slice(1)).toEqual(['Kitchen remodel', '3', '6', shown, 'to create']);
-        expect(cells[0]).toContain(String(project));
+        expect(cells.slice(1)).toEqual([estimate, '3', '6', shown, 'to create']);
+        expect(cells[0]).toContain(String(rig.sandbox.project(project)!.NAME));
         const ignored = (await page.locator('#ignored-list li').allInnerTexts()).join('\n');
         expect(ignored).toMatch(/GRAND TOTAL/);
         expect(ignored).toMatch(/Subtotal Carpentry/);
@@ -129,14 +132,14 @@ describe.skipIf(!hasChromium)('an .xlsx estimate on the import page (README, The
         const total = items.reduce((sum, i) => sum + Math.round(i.QTY * i.UNIT_COST * 100), 0) / 100;
         expect(total).toBe(grand);
       } finally {
-        await page.close();
+          await page.close();
       }
     }, 90_000);
   }
 
   it('a bad cell of an .xlsx upload is fixed in place on the page, and the fixed value is what the service receives', async () => {
     const path = join(dir, 'deck.xlsx');
-    typoWorkbook(path, project);
+    typoWorkbook(path, projects[2]!, projects[3]!);
     const page = await rig.browser!.newPage({ viewport: { width: 1280, height: 900 } });
     const before = rig.sandbox.estimates().length;
     try {
@@ -146,22 +149,23 @@ describe.skipIf(!hasChromium)('an .xlsx estimate on the import page (README, The
       await page.getByRole('button', { name: 'Read file' }).click();
       await page.getByRole('combobox', { name: 'unit_cost' }).waitFor({ timeout: 10_000 });
       await page.getByRole('button', { name: 'Check' }).click();
-      await page.getByText(/^2 rows: 0 estimates to create, 1 invalid row\.$/).waitFor({ timeout: 15_000 });
+      await page.getByText(/^3 rows: 1 estimate to create, 2 invalid rows\.$/).waitFor({ timeout: 15_000 });
       const cell = page.getByRole('textbox', { name: 'qty line 3' });
       expect(await cell.inputValue()).toBe('1O0');
       expect(await cell.getAttribute('aria-invalid')).toBe('true');
       await page.getByRole('checkbox', { name: 'Only rows with problems' }).check();
       expect(await page.getByRole('region', { name: 'Rows of the file' }).locator('tr:not([hidden]) td').count()).toBeGreaterThan(0);
-      expect(await page.getByRole('region', { name: 'Rows of the file' }).getByText('Joist hangers').isVisible()).toBe(false);
+      expect(await page.getByRole('region', { name: 'Rows of the file' }).getByText('Joist hangers').isVisible()).toBe(true);
+      expect(await page.getByRole('region', { name: 'Rows of the file' }).getByText('Fence pickets').isVisible()).toBe(false);
       await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-xlsx-3-fix.png'), fullPage: true });
 
       await cell.fill('100');
       await page.getByRole('button', { name: 'Check' }).click();
-      await page.getByText(/^2 rows: 1 estimate to create, 0 invalid rows\.$/).waitFor({ timeout: 15_000 });
+      await page.getByText(/^3 rows: 2 estimates to create, 0 invalid rows\.$/).waitFor({ timeout: 15_000 });
       await page.getByRole('button', { name: 'Send' }).click();
-      await expect.poll(() => page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 1 /);
-      const sent = rig.sandbox.estimates().slice(before).map((e) => e.payload as { CATS: Array<{ SUBCATS: Array<{ ITEMS: Array<{ NAME: string; QTY: number; UNIT_COST: number }> }> }> });
-      expect(sent[0]!.CATS[0]!.SUBCATS[0]!.ITEMS).toEqual([
+      await expect.poll(() => page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 2 /);
+      const sent = rig.sandbox.estimates().slice(before).map((e) => e.payload as { NAME: string; CATS: Array<{ SUBCATS: Array<{ ITEMS: Array<{ NAME: string; QTY: number; UNIT_COST: number }> }> }> });
+      expect(sent.find((e) => e.NAME === 'Deck rebuild')!.CATS[0]!.SUBCATS[0]!.ITEMS).toEqual([
         expect.objectContaining({ NAME: 'Joist hangers', QTY: 40, UNIT_COST: 3.25 }),
         expect.objectContaining({ NAME: 'Deck boards', QTY: 100, UNIT_COST: 18.5 }),
       ]);

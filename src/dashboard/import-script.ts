@@ -8,7 +8,7 @@
 const READ_AND_MATCH = String.raw`
 (function(){
 var $=function(id){return document.getElementById(id)};
-var S={upload:null,table:null,columns:[],invalid:0,saved:{},headerRowChosen:false,checked:false,mapTimer:0};
+var S={upload:null,table:null,columns:[],invalid:0,saved:{},headerRowChosen:false,checked:false,mapSeq:0,mapDone:0,mapReady:null};
 function kind(){var r=document.querySelector('input[name=kind]:checked');return r?r.value:null}
 function say(id,t){$(id).textContent=t||''}
 function count(n,word){return n+' '+word+(n===1?'':'s')}
@@ -29,10 +29,12 @@ function state(){
  if(S.saved.constants)s.constants=S.saved.constants;if(S.saved.encoding)s.encoding=S.saved.encoding;
  return s}
 /** Download mapping: the CLI's mapping file of these choices, as the dashboard writes it. */
-function refreshMap(){clearTimeout(S.mapTimer);S.mapTimer=setTimeout(async function(){
+function refreshMap(){var n=++S.mapSeq;S.mapReady=(async function(){
  if(!S.upload)return;
- try{var m=await post('/import/mapping.json',state());var a=$('dlmap');if(a.dataset.url)URL.revokeObjectURL(a.dataset.url);
-  a.dataset.url=URL.createObjectURL(new Blob([JSON.stringify(m,null,2)+'\n'],{type:'application/json'}));a.href=a.dataset.url}catch(e){say('map-msg',e.message)}},150)}
+ try{var m=await post('/import/mapping.json',state());if(n!==S.mapSeq)return;var a=$('dlmap');if(a.dataset.url)URL.revokeObjectURL(a.dataset.url);
+  a.dataset.url=URL.createObjectURL(new Blob([JSON.stringify(m,null,2)+'\n'],{type:'application/json'}));a.href=a.dataset.url}catch(e){say('map-msg',e.message)}finally{if(n===S.mapSeq)S.mapDone=n}})()}
+// A click before the latest choices are written waits for them: the file saved is always the one of the choices shown.
+$('dlmap').addEventListener('click',function(e){if(S.mapDone!==S.mapSeq||!S.upload){e.preventDefault();if(S.upload)S.mapReady.then(function(){if(S.mapDone===S.mapSeq)$('dlmap').click()})}});
 /** A choice changed after a check: the result shown no longer says what Send would do. */
 function stale(){if(S.checked){S.checked=false;$('send').disabled=true;say('send-msg','A choice changed since the check: press Check again before sending.')}refreshMap()}
 function kindChanged(){
@@ -92,10 +94,11 @@ $('savedmap').addEventListener('change',async function(){
   var j=await post('/import/mapping',Object.assign(state(),{name:f.name,text:await f.text()}));
   S.saved={constants:j.constants||{},encoding:j.encoding};
   if(j.headerRow!=null&&String(j.headerRow)!==$('headerRow').value){S.headerRowChosen=true;$('headerRow').value=String(j.headerRow)}
-  if(j.hidden)$('hidden').value=j.hidden;if(j.layout)$('layout').value=j.layout;
+  if(j.hidden)$('hidden').value=j.hidden;if(j.layout&&j.layout.chosen)$('layout').value=j.layout.chosen;
   var cols={};j.columns.forEach(function(c){cols[c.header]=c.column});
-  var base=state();base.columns=cols;base.dateFormat=j.dateFormat||'auto';base.decimalSeparator=j.decimalSeparator||'auto';
-  if(j.credits)base.credits=j.credits;if(j.discounts!=null)base.discounts=!!j.discounts;if(j.ignoreTax!=null)base.ignoreTax=!!j.ignoreTax;if(j.fillDown)base.fillDown=j.fillDown;
+  var o=j.options||{};var base=state();base.columns=cols;base.dateFormat=o.dateFormat||j.dateFormat||'auto';base.decimalSeparator=o.decimalSeparator||j.decimalSeparator||'auto';
+  if(o.credits)base.credits=o.credits;base.discounts=!!o.discounts;base.ignoreTax=!!o.ignoreTax;
+  if(j.fillDown)base.fillDown=j.fillDown.filter(function(f){return f.checked}).map(function(f){return f.column});
   applyReading(await post('/import/read',base));
   var n=j.columns.filter(function(c){return c.fromMapping}).length;var consts=Object.keys(S.saved.constants);
   say('map-note','Applied '+j.name+': '+count(n,'column')+' from the mapping'+(consts.length?'; constants '+consts.map(function(k){return k+' = '+S.saved.constants[k]}).join(', '):'')+(S.saved.encoding?'; encoding '+S.saved.encoding:'')+'.');
@@ -156,7 +159,7 @@ function showRows(j){
  var bad={};j.invalid.forEach(function(x){(bad[String(x.line)]=bad[String(x.line)]||[]).push(x)});
  var t=table('Rows of the file',['line'].concat(j.headers));
  // Each message sits in its bad cell (or, naming no cell, in the row's line cell): seen where the cell is, even on a narrow screen.
- function note(c,msg,id){c.appendChild(make('span',{'class':'msg',id:id},msg));c.setAttribute('aria-invalid','true')}
+ function note(c,msg,id){c.appendChild(make('span',{'class':'msg',id:id},msg));c.setAttribute('aria-invalid','true');c.title=msg}
  j.shown.forEach(function(r){var tr=make('tr');var probs=bad[String(r.line)]||[];var th=make('th',{scope:'row'},r.line);tr.appendChild(th);var placed={};
   j.headers.forEach(function(h,i){var c=make('td');var v=r.cells[i]==null?'':r.cells[i];var p=probs.filter(function(x){return x.column===h});
    if(p.length&&j.editable){var id='msg-'+r.line+'-'+i;var x=make('input',{type:'text','aria-label':h+' line '+r.line,'aria-invalid':'true','aria-describedby':id,size:String(Math.max(6,v.length+2))});

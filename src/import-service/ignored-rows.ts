@@ -11,7 +11,8 @@ import { SHOWN_ROWS } from './columns.ts';
  */
 export function ignoredRows(plan: ImportPlan) {
   const counts = new StaticTally().add(plan.statics).ignored;
-  const lines = plan.statics.filter((s) => s.status === 'ignored');
+  // In the file's order (the row rules report headings and totals when each is settled, not in line order).
+  const lines = plan.statics.filter((s) => s.status === 'ignored').sort((a, b) => a.line - b.line);
   return {
     text: ignoredLine(counts) ?? '',
     counts,

@@ -45,7 +45,7 @@ const PageStateSchema = z.object({
   vendorIds: optional(z.record(z.string(), z.string())),
   constants: optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
   encoding: optional(z.string()),
-  edits: optional(z.array(z.object({ line: z.number(), header: z.string(), value: z.string() }))),
+  edits: optional(z.array(z.object({ line: z.union([z.number(), z.string()]), header: z.string(), value: z.string() }))),
 });
 
 /** The page's state (the agreed shape between the page and its server). */
