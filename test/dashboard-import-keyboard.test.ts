@@ -5,39 +5,15 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { FileChooser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium } from './helpers/chromium.ts';
 import { startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
+import { openChooserWithSpace, tabTo } from './helpers/page-checks.ts';
 
 const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
 const SAMPLE = resolve(import.meta.dirname, '..', 'samples', 'estimates.csv');
 /** In the accounts' environment, where a careless page could pick it up: it must never reach the browser. */
 const REDIS_URL_WITH_PASSWORD = 'redis://buildsync:redis-pw-77ad0@127.0.0.1:6379';
-
-/** Presses Tab until the focused element matches `selector` (at most 60 times); the test only reads where focus is. */
-async function tabTo(page: Page, selector: string): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    await page.keyboard.press('Tab');
-    if ((await page.locator(`${selector}:focus`).count()) > 0) return;
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
-
-/**
- * Space on the focused file input opens the chooser. On a loaded machine Chromium has been seen
- * to drop the first one (no chooser in 30 s), so press again, still with the keyboard only.
- */
-async function openChooserWithSpace(page: Page): Promise<FileChooser> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5_000 }), page.keyboard.press('Space')]);
-      return chooser;
-    } catch (err) {
-      if (attempt === 3) throw err;
-    }
-  }
-}
 
 describe.skipIf(!hasChromium)('the import page with the keyboard alone (README, The import page)', () => {
   let rig: ImportPageRig;

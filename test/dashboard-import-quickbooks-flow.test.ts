@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium } from './helpers/chromium.ts';
 import { startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
-import { focusedLabel, scrollWidth, sharedNames, shortControls } from './helpers/page-checks.ts';
+import { focusedLabel, openChooserWithSpace, scrollWidth, sharedNames, shortControls, tabTo } from './helpers/page-checks.ts';
 
 const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
 const KITCHEN = 'Elm Street Lofts Kitchen Remodel';
@@ -46,6 +46,12 @@ function billReport(prefix: string, vendors: readonly [string, string] = [SUMMIT
   return Buffer.from(`${lines.join('\r\n')}\r\n`);
 }
 
+/** A screenshot of the viewport with the section `at` at its top (test/artifacts, copied to docs/ for the README). */
+async function showAndShoot(page: Page, at: string, name: string): Promise<void> {
+  await page.locator(at).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: resolve(ARTIFACTS, name) });
+}
+
 /** Every text the page shows, and every message in an alert, status or cell note. */
 const pageText = (page: Page) => page.locator('body').innerText();
 
@@ -69,7 +75,7 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
 
   it('goes from upload to done on the page, the vendor IDs typed once are remembered, and the same file again is all already created', async () => {
     const page = await rig.browser!.newPage({ viewport: { width: 1280, height: 900 } });
-    const shot = (step: string) => page.screenshot({ path: resolve(ARTIFACTS, `import-page-qb-${step}.png`), fullPage: true });
+    const shot = (step: string, at: string) => showAndShoot(page, at, `import-page-qb-${step}.png`);
     const file = { name: 'bill-details-march.csv', mimeType: 'text/csv', buffer: billReport('QB') };
     const before = rig.sandbox.bills().length;
     try {
@@ -90,7 +96,7 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
       expect(await page.getByRole('combobox', { name: 'Type', exact: true }).inputValue()).toBe('ignore');
       expect(await page.getByRole('checkbox', { name: 'Fill down bill_ref' }).isChecked()).toBe(true);
       expect(await page.getByRole('combobox', { name: 'Credits' }).inputValue()).toBe('ignore');
-      await shot('1-read');
+      await shot('1-read', '#match');
 
       // The first check: the vendor names have no IDs yet; the vendor table asks for them.
       await page.getByRole('button', { name: 'Check' }).click();
@@ -98,7 +104,7 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
       await summit.waitFor({ timeout: 15_000 });
       await expect.poll(() => focusedLabel(page)).toBe('region:Check result');
       expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
-      await shot('2-vendors');
+      await shot('2-vendors', '#vendors');
 
       await summit.fill('56');
       await page.getByRole('textbox', { name: `Vendor ID for ${KEYSTONE}` }).fill('57');
@@ -117,14 +123,14 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
       expect(ignored.join('\n')).toMatch(/total row/);
       expect(ignored.join('\n')).toMatch(/Vendor Credit/);
       expect(await pageText(page)).not.toContain('--');
-      await shot('3-check');
+      await shot('3-check', '#checked');
 
       await page.getByRole('button', { name: 'Send' }).click();
       await expect.poll(() => focusedLabel(page)).toBe('status:status');
       await expect.poll(() => page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 2 · exists 0 · skipped 0 · failed 0 · unknown 0 of 2/);
       const created = rig.sandbox.bills().slice(before).map((b) => b.payload as { VENDOR_ID: string; ITEMS: Array<{ RATE: string }> });
       expect(created.map((b) => [b.VENDOR_ID, b.ITEMS.map((i) => i.RATE)]).sort()).toEqual([['56', ['1250.00', '85.00', '112.40']], ['57', ['3480.00']]]);
-      await shot('4-done');
+      await shot('4-done', '#follow');
 
       // The same file again: the vendor IDs come from the account's list, every bill is already created.
       await page.goto(`${rig.dashboard.url}/import`);
@@ -139,7 +145,7 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
       expect(await page.locator('#already').innerText()).toMatch(/^2 bills already created/);
       expect((await recordRows(page)).map((r) => r.at(-1))).toEqual(['already created', 'already created']);
       expect(await pageText(page)).not.toContain('--');
-      await shot('5-again');
+      await shot('5-again', '#checked');
       expect(rig.sandbox.bills().length).toBe(before + 2);
     } finally {
       await page.close();
@@ -148,15 +154,8 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
 
   it('at 390 px the keyboard alone (Tab, Space, Enter and typing) completes a bills import, with no sideways scroll and no control under 44 px', async () => {
     const page = await rig.browser!.newPage({ viewport: { width: 390, height: 844 } });
-    const shot = (step: string) => page.screenshot({ path: resolve(ARTIFACTS, `import-page-qb-${step}-390.png`) });
+    const shot = (step: string, at: string) => showAndShoot(page, at, `import-page-qb-${step}-390.png`);
     const before = rig.sandbox.bills().length;
-    const tabTo = async (selector: string) => {
-      for (let i = 0; i < 80; i++) {
-        await page.keyboard.press('Tab');
-        if (await page.evaluate(`document.activeElement && document.activeElement.matches(${JSON.stringify(selector)})`)) return;
-      }
-      throw new Error(`Tab never reached ${selector}`);
-    };
     const fits = async () => {
       expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
       expect(await shortControls(page)).toEqual([]);
@@ -165,42 +164,42 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
     try {
       await page.goto(`${rig.dashboard.url}/import`);
       await fits();
-      await tabTo('input[type=radio][value=estimates]');
+      await tabTo(page, 'input[type=radio][value=estimates]');
       // Arrow keys move within a radio group; Space checks.
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('Space');
       expect(await page.getByRole('radio', { name: 'Bills' }).isChecked()).toBe(true);
-      await tabTo('#file');
-      const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 10_000 }), page.keyboard.press('Space')]);
-      await chooser.setFiles({ name: 'bills-390.csv', mimeType: 'text/csv', buffer: billReport('KB', [GLASS, PLUMBING]) });
-      await tabTo('#read');
+      await tabTo(page, '#file');
+      await (await openChooserWithSpace(page)).setFiles({ name: 'bills-390.csv', mimeType: 'text/csv', buffer: billReport('KB', [GLASS, PLUMBING]) });
+      await tabTo(page, '#read');
       await page.keyboard.press('Enter');
       await page.getByRole('combobox', { name: 'Line Amount' }).waitFor({ timeout: 10_000 });
       await fits();
-      await shot('1-read');
+      await shot('1-read', '#match');
 
-      await tabTo('#check');
+      await tabTo(page, '#check');
       await page.keyboard.press('Enter');
       await page.getByRole('region', { name: 'Check result' }).waitFor({ timeout: 15_000 });
       await expect.poll(() => focusedLabel(page)).toBe('region:Check result');
       await fits();
-      await shot('2-check');
+      await shot('2-first-check', '#checked');
 
       // Vendor names this account has no ID for: typed into the vendor table, then checked again.
-      await tabTo(`input[aria-label="Vendor ID for ${GLASS}"]`);
+      await tabTo(page, `input[aria-label="Vendor ID for ${GLASS}"]`);
       await page.keyboard.type('59');
-      await tabTo(`input[aria-label="Vendor ID for ${PLUMBING}"]`);
+      await tabTo(page, `input[aria-label="Vendor ID for ${PLUMBING}"]`);
       await page.keyboard.type('58');
-      await tabTo('#check');
+      await shot('2-vendors', '#vendors');
+      await tabTo(page, '#check');
       await page.keyboard.press('Enter');
       await page.getByText(/^\d+ rows: 2 bills to create, 0 invalid rows\.$/).waitFor({ timeout: 15_000 });
-      await tabTo('#send');
+      await shot('3-check', '#checked');
+      await tabTo(page, '#send');
       await page.keyboard.press('Enter');
       await expect.poll(() => focusedLabel(page)).toBe('status:status');
       await expect.poll(() => page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 2 · exists 0/);
       await fits();
-      await page.locator('#follow').evaluate((el) => el.scrollIntoView({ block: 'end' }));
-      await shot('3-done');
+      await shot('4-done', '#follow');
       const created = rig.sandbox.bills().slice(before).map((b) => (b.payload as { VENDOR_ID: string }).VENDOR_ID);
       expect(created.sort()).toEqual(['58', '59']);
       expect(await pageText(page)).not.toContain('--');

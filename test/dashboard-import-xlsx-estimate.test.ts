@@ -96,7 +96,10 @@ describe.skipIf(!hasChromium)('an .xlsx estimate on the import page (README, The
       const shown = grand.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
       const page = await rig.browser!.newPage({ viewport: { width, height } });
       const suffix = width === 1280 ? '' : `-${width}`;
-      const shot = (step: string) => page.screenshot({ path: resolve(ARTIFACTS, `import-page-xlsx-${step}${suffix}.png`), fullPage: width === 1280 });
+      const shot = async (step: string, at: string) => {
+        await page.locator(at).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await page.screenshot({ path: resolve(ARTIFACTS, `import-page-xlsx-${step}${suffix}.png`) });
+      };
       const before = rig.sandbox.estimates().length;
       try {
         await page.goto(`${rig.dashboard.url}/import`);
@@ -108,7 +111,7 @@ describe.skipIf(!hasChromium)('an .xlsx estimate on the import page (README, The
         expect(await page.getByRole('spinbutton', { name: 'Header row' }).inputValue()).toBe('3');
         expect(await page.getByRole('combobox', { name: 'Sheet' }).inputValue()).toBe('Estimate');
         await page.getByRole('combobox', { name: 'Amount' }).selectOption('ignore');
-        await shot('1-read');
+        await shot('1-read', '#match');
 
         await page.getByRole('button', { name: 'Check' }).click();
         await page.getByText(/^\d+ rows: 1 estimate to create, 0 invalid rows\.$/).waitFor({ timeout: 15_000 });
@@ -122,7 +125,7 @@ describe.skipIf(!hasChromium)('an .xlsx estimate on the import page (README, The
         expect(await page.locator('body').innerText()).not.toContain('--');
         expect(await scrollWidth(page)).toBeLessThanOrEqual(width);
         expect(await shortControls(page)).toEqual([]);
-        await shot('2-check');
+        await shot('2-check', '#checked');
 
         await page.getByRole('button', { name: 'Send' }).click();
         await expect.poll(() => page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 1 · exists 0 · skipped 0 · failed 0 · unknown 0 of 1/);
@@ -157,7 +160,8 @@ describe.skipIf(!hasChromium)('an .xlsx estimate on the import page (README, The
       expect(await page.getByRole('region', { name: 'Rows of the file' }).locator('tr:not([hidden]) td').count()).toBeGreaterThan(0);
       expect(await page.getByRole('region', { name: 'Rows of the file' }).getByText('Joist hangers').isVisible()).toBe(true);
       expect(await page.getByRole('region', { name: 'Rows of the file' }).getByText('Fence pickets').isVisible()).toBe(false);
-      await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-xlsx-3-fix.png'), fullPage: true });
+      await page.locator('#rows').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-xlsx-3-fix.png') });
 
       await cell.fill('100');
       await page.getByRole('button', { name: 'Check' }).click();

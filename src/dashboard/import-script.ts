@@ -171,11 +171,12 @@ function showRows(j){
  var rows=$('rows');rows.textContent='';rows.appendChild(t);onlyBad()}
 function onlyBad(){var on=$('onlybad').checked;document.querySelectorAll('#rows tr').forEach(function(tr,i){if(i>0&&tr.querySelector('td'))tr.hidden=on&&!tr.dataset.bad})}
 $('onlybad').addEventListener('change',onlyBad);
-var REASONS={title:'title',footer:'footer',total:'total row',heading:'section heading',hidden:'hidden row',kind:'a kind of row that is not imported',credit:'credit, not sent',status:'status not imported'};
+// The messages say what each row is; a kind or status of row says why it is not imported.
+var REASONS={kind:'a kind of row that is not imported',status:'a status that is not imported'};
 function showIgnored(ig,noun){
  var box=$('ignored'),list=$('ignored-list');list.textContent='';box.hidden=!ig||ig.count===0;if(box.hidden)return;
  say('ignored-text',ig.text+'. These rows are no part of any '+noun+': nothing is sent for them, and there is nothing to fix.'+(ig.count>ig.lines.length?' The first '+ig.lines.length+' are listed.':''));
- ig.lines.forEach(function(l){list.appendChild(make('li',{},'Line '+l.line+': '+(REASONS[l.reason]||l.reason||'ignored')+' \u2014 '+l.message))})}
+ ig.lines.forEach(function(l){list.appendChild(make('li',{},'Line '+l.line+': '+(REASONS[l.reason]?REASONS[l.reason]+' \u2014 ':'')+l.message))})}
 function sendState(){$('send').disabled=!S.upload||!S.checked||(S.invalid>0&&!$('skip').checked)}
 $('skip').addEventListener('change',sendState);
 $('send').addEventListener('click',async function(){

@@ -5,6 +5,7 @@
  */
 export const IMPORT_PAGE_STYLE = `
 *,*::before,*::after{box-sizing:border-box}
+[hidden]{display:none!important}
 body{font:15px/1.45 system-ui,sans-serif;color:#1b1b1b;background:#fff;margin:0 auto;max-width:1100px;padding:1rem;overflow-wrap:anywhere}
 h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:1.5rem}h3{font-size:1rem;margin:1rem 0 .3rem}
 fieldset{border:1px solid #999;border-radius:6px;margin:.8rem 0;padding:.6rem .9rem;min-width:0}

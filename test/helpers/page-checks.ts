@@ -2,7 +2,7 @@
  * What the browser tests of the import page check on every step (README, The import page): no
  * control under 44 px, no sideways scroll, no two controls with one accessible name, where focus is.
  */
-import type { Page } from 'playwright-core';
+import type { FileChooser, Page } from 'playwright-core';
 
 /** The roles of the page's controls (links acting as buttons included). */
 const CONTROL_ROLES = new Set(['button', 'checkbox', 'combobox', 'link', 'radio', 'spinbutton', 'textbox', 'listbox', 'slider', 'switch']);
@@ -44,3 +44,26 @@ export const focusedLabel = (page: Page) => page.evaluate(`(() => {
   return el ? (el.getAttribute('role') || el.tagName.toLowerCase()) + ':' + (el.getAttribute('aria-label') || el.id) : '';
 })()`);
 
+/** Presses Tab until the focused element matches `selector` (at most 80 times); the test only reads where focus is. */
+export async function tabTo(page: Page, selector: string): Promise<void> {
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    if ((await page.locator(`${selector}:focus`).count()) > 0) return;
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+/**
+ * Space on the focused file input opens the chooser. On a loaded machine Chromium has been seen
+ * to drop the first one (no chooser in 30 s), so press again, still with the keyboard only.
+ */
+export async function openChooserWithSpace(page: Page): Promise<FileChooser> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5_000 }), page.keyboard.press('Space')]);
+      return chooser;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
