@@ -26,7 +26,7 @@ function state(){
   fillDown:fillDown(),vendorIds:vendorIds()};
  if(S.headerRowChosen&&$('headerRow').value!=='')s.headerRow=Number($('headerRow').value);
  if(S.columns.length)s.columns=choices();
- if(S.saved.constants)s.constants=S.saved.constants;if(S.saved.encoding)s.encoding=S.saved.encoding;
+ if(S.saved.constants)s.constants=S.saved.constants;if(S.saved.encoding)s.encoding=S.saved.encoding;if(S.saved.rules)s.rules=S.saved.rules;
  return s}
 /** Download mapping: the CLI's mapping file of these choices, as the dashboard writes it. */
 function refreshMap(){var n=++S.mapSeq;S.mapReady=(async function(){
@@ -44,7 +44,7 @@ function kindChanged(){
  if(S.upload)reread()}
 document.querySelectorAll('input[name=kind]').forEach(function(r){r.addEventListener('change',kindChanged)});
 function applyReading(j){
- S.upload=j.upload;S.table=j.table;S.columns=j.columns;S.checked=false;
+ S.upload=j.upload;S.table=j.table;S.columns=j.columns;S.checked=false;if(j.rules)S.saved.rules=j.rules;
  var sh=$('sheet');sh.textContent='';
  if(j.table==='xlsx'){(j.sheets||[]).forEach(function(n){option(sh,n,n)});option(sh,'all','All sheets');sh.value=j.sheet||((j.sheets||[])[0])||''}
  $('sheet-field').hidden=j.table!=='xlsx';
@@ -92,7 +92,7 @@ $('savedmap').addEventListener('change',async function(){
  say('map-msg');say('map-note');var f=$('savedmap').files[0];if(!f||!S.upload)return;
  try{
   var j=await post('/import/mapping',Object.assign(state(),{name:f.name,text:await f.text()}));
-  S.saved={constants:j.constants||{},encoding:j.encoding};
+  S.saved={constants:j.constants||{},encoding:j.encoding,rules:j.rules};
   if(j.headerRow!=null&&String(j.headerRow)!==$('headerRow').value){S.headerRowChosen=true;$('headerRow').value=String(j.headerRow)}
   if(j.hidden)$('hidden').value=j.hidden;if(j.layout&&j.layout.chosen)$('layout').value=j.layout.chosen;
   var cols={};j.columns.forEach(function(c){cols[c.header]=c.column});
@@ -101,7 +101,7 @@ $('savedmap').addEventListener('change',async function(){
   if(j.fillDown)base.fillDown=j.fillDown.filter(function(f){return f.checked}).map(function(f){return f.column});
   applyReading(await post('/import/read',base));
   var n=j.columns.filter(function(c){return c.fromMapping}).length;var consts=Object.keys(S.saved.constants);
-  say('map-note','Applied '+j.name+': '+count(n,'column')+' from the mapping'+(consts.length?'; constants '+consts.map(function(k){return k+' = '+S.saved.constants[k]}).join(', '):'')+(S.saved.encoding?'; encoding '+S.saved.encoding:'')+'.');
+  say('map-note','Applied '+j.name+': '+count(n,'column')+' from the mapping'+(consts.length?'; constants '+consts.map(function(k){return k+' = '+S.saved.constants[k]}).join(', '):'')+(S.saved.encoding?'; encoding '+S.saved.encoding:'')+(j.rulesText?'; '+j.rulesText:'')+'.');
  }catch(e){say('map-msg',e.message)}
 });
 function renderVendors(list){

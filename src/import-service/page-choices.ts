@@ -7,10 +7,11 @@
  * never a column another header already gives, and never one whose type the column's values do
  * not fit (a column of text that is no number, such as QuickBooks' `Account` = "Job Materials",
  * is never a rate or a quantity; a column of non-dates never a date). A header a preset reads as the kind of a row (`Type`) is
- * never guessed as bill_type.
+ * never guessed as bill_type. The kind and status columns of a saved mapping's own rules (`rules`,
+ * page-state.ts) are read as a preset's are: the kind or status of each row, never a field.
  */
 import {
-  cellFits, columnTypes, detectPreset, errorsFileColumnOf, normalizeHeader, presetMapping, ruleColumnHeaders, suggestColumn, type ColumnType,
+  cellFits, columnTypes, detectPreset, errorsFileColumnOf, normalizeHeader, presetMapping, ruleColumnHeaders, suggestColumn, type ColumnType, type MappingRules,
 } from '../mapping/index.ts';
 import type { CellValue } from '../tables/index.ts';
 import { knownColumns, presetChoices, type AppliedLayout } from './page-state.ts';
@@ -22,7 +23,7 @@ export interface ColumnChoice {
   header: string;
   /** A known column, or `ignore`. */
   column: string;
-  /** The preset reads this column as the kind or status of each row; `column` is then `ignore`. */
+  /** The preset (or the saved mapping's rules) reads this column as the kind or status of each row; `column` is then `ignore`. */
   role?: 'kind' | 'status';
 }
 
@@ -36,6 +37,8 @@ export interface ChoiceSources {
   requested?: Readonly<Record<string, string>>;
   /** The last mapping's choices for these headers. */
   saved?: Readonly<Record<string, string>>;
+  /** A saved mapping's own rules of rows: their kind and status columns have that role. */
+  rules?: MappingRules;
 }
 
 /** A choice as given (`''` is Ignore), the column by its canonical name; undefined when it names no column of the import. */
@@ -67,7 +70,7 @@ export function columnChoices(src: ChoiceSources): ColumnChoice[] {
   const known = knownColumns(kind);
   const types = columnTypes(kind);
   const knownByName = new Map(known.map((k) => [normalizeHeader(k), k]));
-  const byPreset = presetChoices(src.layout, kind, headers);
+  const byPreset = presetChoices(src.layout, kind, headers, src.rules);
   const requested = byHeader(src.requested);
   const saved = byHeader(src.saved);
   // A header a preset reads as the kind of a row is no bill_type, whichever layout is chosen.

@@ -7,14 +7,15 @@
  */
 import { advise, BuildsyncError, messageFor, render, type Wording } from '../errors/index.ts';
 import {
-  candidateColumns, columnTypes, detectPreset, missingBillColumns, missingEstimateColumns, missingList, normalizeHeader, type MappingFile, type PresetName,
+  candidateColumns, columnTypes, detectPreset, missingBillColumns, missingEstimateColumns, missingList, normalizeHeader, presetOfRules, type MappingFile, type MappingRules,
+  type PresetName,
 } from '../mapping/index.ts';
 import { viewTable, type CellValue, type OpenedTable } from '../tables/index.ts';
 import { cellText } from './columns.ts';
 import { columnChoices, type ColumnChoice } from './page-choices.ts';
 import { openPageHead } from './page-head.ts';
 import {
-  appliedLayout, FILL_DOWN_COLUMNS, knownColumns, layoutPreset, mappingOptions, pageImportOptions, type AppliedLayout, type PageLayout, type PageState,
+  appliedLayout, FILL_DOWN_COLUMNS, knownColumns, layoutPreset, mappingOptions, mappingRules, pageImportOptions, rulesText, type AppliedLayout, type PageLayout, type PageState,
 } from './page-state.ts';
 import type { ImportKind } from './run-import.ts';
 
@@ -47,6 +48,8 @@ export interface PageReading {
   fillDown: Array<{ column: string; checked: boolean }>;
   options: ReturnType<typeof mappingOptions>;
   lastMapping: null | { note: string };
+  /** The rules of rows read with (page-state.ts): the state's, else the last mapping's own; the page keeps and sends them back. */
+  rules: MappingRules | null;
   vendors: Array<{ name: string; vendorId: string }>;
   messages: string[];
 }
@@ -75,7 +78,12 @@ export async function readPage(file: string, name: string, state: PageState, opt
   const applied = appliedLayout(chosen, kind, headers);
   const { values, samples, failure } = await readSamples(table, state.hidden);
   const savedChoices = saved === undefined ? undefined : mappingChoices(saved.mapping);
-  const columns = columnChoices({ kind, headers, layout: applied, values, requested: state.columns, saved: savedChoices });
+  // The last mapping's own rules come with its choices, while the page has made none (a preset's rules come with its layout).
+  const lastRules = opts.saved === undefined && state.columns === undefined && saved !== undefined
+    ? mappingRules(presetOfRules(saved.mapping) === undefined ? saved.mapping : { totalLabels: saved.mapping.totalLabels })
+    : undefined;
+  const rules = state.rules ?? lastRules;
+  const columns = columnChoices({ kind, headers, layout: applied, values, requested: state.columns, saved: savedChoices, rules });
   const savedOptions = saved === undefined ? undefined : mappingOptions(saved.mapping);
   const options = {
     dateFormat: state.dateFormat ?? savedOptions?.dateFormat ?? 'auto',
@@ -90,7 +98,7 @@ export async function readPage(file: string, name: string, state: PageState, opt
   const hidden = await hiddenCounts(table);
   const messages = [...head.messages, ...(failure === undefined ? [] : [messageFor(failure, 'page')])];
   if (hidden !== null && (state.hidden ?? saved?.mapping.hidden ?? 'stop') === 'stop') messages.push(`${describeHidden(table, hidden)} ${advise({ kind: 'hidden' }, 'page')}`);
-  const layoutState = { ...state, layout: chosen, columns: Object.fromEntries(columns.filter((c) => c.role === undefined).map((c) => [c.header, c.column])), fillDown: fillDown.filter((f) => f.checked).map((f) => f.column) };
+  const layoutState = { ...state, rules, layout: chosen, columns: Object.fromEntries(columns.filter((c) => c.role === undefined).map((c) => [c.header, c.column])), fillDown: fillDown.filter((f) => f.checked).map((f) => f.column) };
   if (head.headerFound) {
     // A header row taken because it reads as one: said when the choices still lack a required column.
     const still = stillToMatch(kind, name, headers, layoutState, columns);
@@ -110,7 +118,8 @@ export async function readPage(file: string, name: string, state: PageState, opt
     known: knownColumns(kind).map((k) => ({ name: k, type: columnTypes(kind).get(k) ?? 'text' })),
     fillDown,
     options,
-    lastMapping: saved === undefined || opts.saved !== undefined ? null : { note: `The mapping last used for ${state.account ?? 'this account'}, ${kind} and these headers is preselected (sent ${shownTime(saved.sentAt)}).` },
+    lastMapping: saved === undefined || opts.saved !== undefined ? null : { note: `The mapping last used for ${state.account ?? 'this account'}, ${kind} and these headers is preselected (sent ${shownTime(saved.sentAt)})${lastRules === undefined ? '' : `, with its ${rulesText(lastRules)}`}.` },
+    rules: rules ?? null,
     vendors: [],
     // Messages name the file as uploaded, never where it is kept.
     messages: messages.map((m) => m.split(file).join(name)),

@@ -10,12 +10,19 @@
  * A column left at Ignore is in the mapping's `ignore`, but it decides nothing about discounts and
  * tax: `Apply discounts` and `Ignore tax` do, written outright (`"discounts": false`, `"ignoreTax":
  * false` when unchecked, see amount-rules.ts).
+ *
+ * `rules`: a saved mapping's own rules of rows (`kinds`, `status`, `totalLabels`), kept by the page
+ * from `POST /import/mapping` (or from the last mapping preselected) and sent back with every
+ * state, so the check, Send and `Download mapping` read the file with them. Its `kinds` and
+ * `status` (bills) win over a preset layout's; a preset's rule applies only where the state
+ * carries none. Their columns are read as the kind and status of each row, never as a field.
  */
 import { z } from 'zod';
 import { UsageError } from '../errors/index.ts';
 import type { PlanOptions } from '../import/index.ts';
 import {
-  BILL_COLUMNS, candidateColumns, detectPreset, errorsFileColumnOf, ESTIMATE_COLUMNS, normalizeHeader, parseMappingFile, presetMapping, presetOfRules, ruleColumnHeaders, type MappingFile,
+  BILL_COLUMNS, candidateColumns, detectPreset, errorsFileColumnOf, ESTIMATE_COLUMNS, MappingRulesSchema, normalizeHeader, parseMappingFile, presetMapping, presetOfRules, ruleColumnHeaders,
+  type MappingFile, type MappingRules,
 } from '../mapping/index.ts';
 import type { ImportKind } from './run-import.ts';
 
@@ -45,6 +52,7 @@ const PageStateSchema = z.object({
   vendorIds: optional(z.record(z.string(), z.string())),
   constants: optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
   encoding: optional(z.string()),
+  rules: optional(MappingRulesSchema),
   edits: optional(z.array(z.object({ line: z.union([z.number(), z.string()]), header: z.string(), value: z.string() }))),
 });
 
@@ -83,10 +91,14 @@ export function layoutPreset(layout: AppliedLayout): MappingFile | undefined {
   return layout === 'quickbooks' || layout === 'xero' ? presetMapping(layout) : undefined;
 }
 
-/** The headers of `headers` the preset's kind and status rules read (the first of its spellings the file has). */
-export function ruleColumnsIn(preset: MappingFile | undefined, headers: readonly string[]): { kinds?: string; status?: string } {
+/**
+ * The headers of `headers` the kind and status rules read: the state's own `rules` where they
+ * carry one, else the preset's (the first of its spellings the file has).
+ */
+export function ruleColumnsIn(preset: MappingFile | undefined, headers: readonly string[], rules?: MappingRules): { kinds?: string; status?: string } {
   const find = (which: 'kinds' | 'status') => {
-    for (const h of ruleColumnHeaders(preset, which)) {
+    const own = rules?.[which]?.column;
+    for (const h of own !== undefined ? [own] : ruleColumnHeaders(preset, which)) {
       const found = headers.find((x) => normalizeHeader(x) === normalizeHeader(h));
       if (found !== undefined) return found;
     }
@@ -95,7 +107,7 @@ export function ruleColumnsIn(preset: MappingFile | undefined, headers: readonly
   return { kinds: find('kinds'), status: find('status') };
 }
 
-/** What a preset makes of each header (by index): a column, `ignore`, a role (its kind or status column), or nothing. */
+/** What a preset (or the state's rules) makes of each header (by index): a column, `ignore`, a role (the kind or status column), or nothing. */
 export interface PresetChoice {
   column?: string;
   role?: 'kind' | 'status';
@@ -103,25 +115,54 @@ export interface PresetChoice {
 
 /**
  * Each header as the preset of `layout` reads it, as the CLI's `--mapping quickbooks|xero` does
- * (of two spellings of one column the preferred one is read, the other left at Ignore).
+ * (of two spellings of one column the preferred one is read, the other left at Ignore). The
+ * columns of the state's own `rules` (bills) are the kind and status of each row, whatever the layout.
  */
-export function presetChoices(layout: AppliedLayout, kind: ImportKind, headers: readonly string[]): PresetChoice[] {
+export function presetChoices(layout: AppliedLayout, kind: ImportKind, headers: readonly string[], rules?: MappingRules): PresetChoice[] {
   const preset = layoutPreset(layout);
   const out: PresetChoice[] = headers.map(() => ({}));
-  if (preset === undefined) return out;
-  const rules = ruleColumnsIn(preset, headers);
-  const { columns } = candidateColumns(headers, knownColumns(kind), preset, 'preset');
-  for (const c of columns.columns()) {
-    const i = columns.source(c)?.index ?? -1;
-    if (i >= 0) out[i] = { column: c };
+  const roles = ruleColumnsIn(preset, headers, kind === 'bills' ? rules : undefined);
+  if (preset !== undefined) {
+    const { columns } = candidateColumns(headers, knownColumns(kind), preset, 'preset');
+    for (const c of columns.columns()) {
+      const i = columns.source(c)?.index ?? -1;
+      if (i >= 0) out[i] = { column: c };
+    }
   }
-  const mentioned = new Set([...Object.keys(preset.columns), ...preset.ignore].map(normalizeHeader));
+  const mentioned = new Set(preset === undefined ? [] : [...Object.keys(preset.columns), ...preset.ignore].map(normalizeHeader));
   headers.forEach((h, i) => {
-    if (h === rules.kinds) out[i] = { column: 'ignore', role: 'kind' };
-    else if (h === rules.status) out[i] = { column: 'ignore', role: 'status' };
+    if (h === roles.kinds) out[i] = { column: 'ignore', role: 'kind' };
+    else if (h === roles.status) out[i] = { column: 'ignore', role: 'status' };
     else if (out[i]!.column === undefined && mentioned.has(normalizeHeader(h))) out[i] = { column: 'ignore' };
   });
   return out;
+}
+
+/** The rules of rows `mapping` carries (`kinds`, `status`, `totalLabels`), or undefined when it carries none. */
+export function mappingRules(mapping: MappingRules | undefined): MappingRules | undefined {
+  if (mapping === undefined) return undefined;
+  const { kinds, status, totalLabels } = mapping;
+  const rules: MappingRules = {
+    ...(kinds !== undefined ? { kinds } : {}),
+    ...(status !== undefined ? { status } : {}),
+    ...(totalLabels !== undefined && totalLabels.length > 0 ? { totalLabels } : {}),
+  };
+  return Object.keys(rules).length > 0 ? rules : undefined;
+}
+
+/**
+ * The rules of rows as the page says them: `kinds of rows by Type (bills: "PI"; credits: "PC";
+ * not imported: "PP"); statuses by Status (kept: "PAID"; not imported: "VOIDED"); total labels "Balance due"`.
+ */
+export function rulesText(rules: MappingRules | undefined): string {
+  const quoted = (values: readonly string[]) => values.map((v) => JSON.stringify(v)).join(', ');
+  const lists = (parts: Array<[string, readonly string[]]>) => parts.filter(([, v]) => v.length > 0).map(([name, v]) => `${name}: ${quoted(v)}`).join('; ');
+  const out: string[] = [];
+  const { kinds, status, totalLabels } = rules ?? {};
+  if (kinds !== undefined) out.push(`kinds of rows by ${kinds.column} (${lists([['bills', kinds.bill], ['credits', kinds.credit], ['not imported', kinds.ignore]])})`);
+  if (status !== undefined) out.push(`statuses by ${status.column} (${lists([['kept', status.keep], ['not imported', status.ignore]])})`);
+  if (totalLabels !== undefined && totalLabels.length > 0) out.push(`total labels ${quoted(totalLabels)}`);
+  return out.join('; ');
 }
 
 /** What the CLI reads a file with: its mapping file and the options its `import` flags set. */
@@ -135,13 +176,17 @@ export interface PageImportOptions {
  * The page's state as the CLI's mapping file and `import` options (the flags say what the
  * mapping says, so either read alone reads the file the same way). `headers`: the file's header
  * row; by default the headers the page matched (`state.columns`). A header without a choice takes
- * the preset's reading (QuickBooks, Xero) or its own name. Blank headers are never named.
+ * the preset's reading (QuickBooks, Xero) or its own name. Blank headers are never named. The
+ * state's own `rules` are the mapping's (its kinds and status over a preset's, where the file has
+ * their column).
  */
 export function pageImportOptions(state: PageState, kind: ImportKind, headers: readonly string[] = Object.keys(state.columns ?? {})): PageImportOptions {
   const layout = appliedLayout(state.layout ?? 'detect', kind, headers);
   const preset = layoutPreset(layout);
-  const rules = ruleColumnsIn(preset, headers);
-  const byPreset = presetChoices(layout, kind, headers);
+  const bills = kind === 'bills';
+  const own = bills ? state.rules : undefined;
+  const rules = ruleColumnsIn(preset, headers, own);
+  const byPreset = presetChoices(layout, kind, headers, own);
   const chosen = new Map(Object.entries(state.columns ?? {}).map(([h, c]) => [normalizeHeader(h), c]));
   const knownByName = new Map(knownColumns(kind).map((k) => [normalizeHeader(k), k]));
   const columns: Record<string, string> = {};
@@ -165,7 +210,6 @@ export function pageImportOptions(state: PageState, kind: ImportKind, headers: r
     if (normalizeHeader(header) !== normalizeHeader(column)) columns[header] = column;
   });
   const fillDown = (state.fillDown ?? preset?.fillDown ?? []).filter((c, i, all) => given.has(c) && all.indexOf(c) === i);
-  const bills = kind === 'bills';
   const mapping = parseMappingFile({
     columns,
     ignore,
@@ -176,12 +220,13 @@ export function pageImportOptions(state: PageState, kind: ImportKind, headers: r
     ...(state.decimalSeparator !== undefined && state.decimalSeparator !== 'auto' ? { decimalSeparator: state.decimalSeparator } : {}),
     ...(state.headerRow !== undefined ? { headerRow: state.headerRow } : {}),
     ...(state.hidden === 'include' || state.hidden === 'skip' ? { hidden: state.hidden } : {}),
-    ...(rules.kinds !== undefined ? { kinds: { ...preset!.kinds!, column: rules.kinds } } : {}),
-    ...(rules.status !== undefined ? { status: { ...preset!.status!, column: rules.status } } : {}),
+    ...(rules.kinds !== undefined ? { kinds: { ...(own?.kinds ?? preset!.kinds!), column: rules.kinds } } : {}),
+    ...(rules.status !== undefined ? { status: { ...(own?.status ?? preset!.status!), column: rules.status } } : {}),
     ...(bills && state.credits === 'negative' ? { credits: 'negative' } : {}),
     ...(bills ? { discounts: state.discounts === true ? 'apply' : false, ignoreTax: state.ignoreTax === true } : {}),
     fillDown,
     ...(layout === 'sections' ? { layout: 'sections' } : {}),
+    ...(state.rules?.totalLabels !== undefined && state.rules.totalLabels.length > 0 ? { totalLabels: state.rules.totalLabels } : {}),
   }, 'the page\'s choices');
   const planOptions: PlanOptions = {
     mapping,

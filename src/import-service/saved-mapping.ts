@@ -4,11 +4,13 @@
  * `--mapping` (an entry naming a header the file does not have is an error naming the closest
  * one), then every choice it makes returned as the page's choices: the columns, the layout (the
  * preset whose rules it carries, or sections), the options, the `Fill down` boxes, the header row
- * and hidden rows. A header it does not mention is preselected as a first reading would.
+ * and hidden rows, and its own rules of rows (`rules`: kinds, status, total labels, which the page
+ * keeps and sends back, page-state.ts) with the words the page says them in (`rulesText`). A header
+ * it does not mention is preselected as a first reading would.
  */
 import { errorsFileColumnOf, normalizeHeader, parseMappingFile, resolveColumns } from '../mapping/index.ts';
 import { readPage } from './page-reading.ts';
-import { knownColumns, mappingLayout, type PageState } from './page-state.ts';
+import { knownColumns, mappingLayout, mappingRules, rulesText, type PageState } from './page-state.ts';
 import type { ImportKind } from './run-import.ts';
 
 export async function savedMappingChoices(
@@ -29,8 +31,10 @@ export async function savedMappingChoices(
     const unmentioned = headers.filter((h) => h.trim() !== '' && errorsFileColumnOf(h) === undefined && !mentioned.has(normalizeHeader(h)) && !knownNames.has(normalizeHeader(h)));
     resolveColumns(headers, known, { ...mapping, ignore: [...mapping.ignore, ...unmentioned] }, uploadName, headerLine, { lenientMapping: false });
   };
+  const rules = mappingRules(mapping);
   const state: PageState = {
     kind,
+    rules,
     sheet: opts.sheet,
     headerRow: opts.state?.headerRow ?? mapping.headerRow,
     hidden: mapping.hidden ?? opts.state?.hidden,
@@ -50,6 +54,8 @@ export async function savedMappingChoices(
     decimalSeparator: reading.options.decimalSeparator,
     encoding: mapping.encoding,
     constants: mapping.constants,
+    rules: rules ?? null,
+    rulesText: rulesText(rules),
     messages: reading.messages,
   };
 }

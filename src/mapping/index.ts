@@ -5,7 +5,7 @@ export { headerRule, missingColumnsError } from './header-rule.ts';
 export { missingBillColumns, missingEstimateColumns, missingList } from './required-columns.ts';
 export { IGNORED_REASONS, ignoredLines, staticLine, StaticTally, type IgnoredCounts, type IgnoredReason, type RowStatus, type StaticLine } from './report-line.ts';
 export { suggestColumn, suggestHeader } from './suggest.ts';
-export { loadMappingFile, parseMappingFile, type MappingFile } from './mapping-file.ts';
+export { loadMappingFile, MappingRulesSchema, parseMappingFile, type MappingFile, type MappingRules } from './mapping-file.ts';
 export {
   CellValueError,
   isBlank,

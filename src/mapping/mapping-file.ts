@@ -92,6 +92,11 @@ export const MappingFileSchema = z
 
 export type MappingFile = z.infer<typeof MappingFileSchema>;
 
+/** A mapping's rules of rows (`kinds`, `status`, `totalLabels`), checked as the mapping file checks them. */
+export const MappingRulesSchema = MappingFileSchema.pick({ kinds: true, status: true, totalLabels: true });
+
+export type MappingRules = z.infer<typeof MappingRulesSchema>;
+
 /** Reads and validates a mapping file; every problem is a `ConfigError` naming the file and what to write. */
 export async function loadMappingFile(path: string): Promise<MappingFile> {
   let text: string;
