@@ -83,7 +83,7 @@ $('read').addEventListener('click',async function(){
   applyReading(j);
  }catch(e){say('read-msg',e.message)}
 });
-$('layout').addEventListener('change',function(){if(S.upload){S.columns=[];reread()}});
+$('layout').addEventListener('change',function(){if(S.upload)reread()});
 $('sheet').addEventListener('change',function(){S.headerRowChosen=false;reread()});
 $('headerRow').addEventListener('change',function(){if($('headerRow').value==='')return;S.headerRowChosen=true;reread()});
 $('hidden').addEventListener('change',reread);
