@@ -6,11 +6,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onlyJson, runCli } from './helpers/cli.ts';
 import { writeExcelXlsx, xmlEscape } from './helpers/excel-xml.ts';
-import { parseReport } from './helpers/import-e2e-rig.ts';
-import { streamBills } from '../src/import/index.ts';
+import { freeProjectIds, parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
+import { planEstimates, streamBills, streamEstimates } from '../src/import/index.ts';
+import { openTable } from '../src/tables/index.ts';
 import type { MappedRecord, StaticLine } from '../src/mapping/index.ts';
 
 const ENV = { REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'warn', BUILDSYNC_LIMITS: 'none' };
@@ -249,5 +250,125 @@ describe('estimates: sections and subtotals', () => {
     const r = await runCli(['import', 'bills', file('qb.csv', qbReport()), '--dry-run', ...qbArgs('--fill-down', 'bill_no')], ENV, { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--fill-down bill_no: there is no bill column "bill_no"');
+  });
+});
+
+/**
+ * An estimator's sheet whose first heading has no item row under it: "Cabinets" is most likely an
+ * unnumbered sub-heading of "Demolition", which the tool cannot know. Sent as read, the estimate
+ * would hold "Cabinets" as a category, and the ledger would keep a re-run from fixing it.
+ */
+const KITCHEN = [
+  'project_id,estimate_name,item,qty,unit_cost',
+  '10039,Kitchen,Demolition,,',
+  '10039,Kitchen,Cabinets,,',
+  '10039,Kitchen,Remove base cabinets,12,45',
+  '10039,Kitchen,Remove wall cabinets,8,40',
+  '10039,Kitchen,Flooring,,',
+  '10039,Kitchen,Tear out vinyl,200,1.5',
+  '',
+].join('\n');
+const kitchenMessage = (path: string) =>
+  `${path}:2: section heading "Demolition" has no item row under it before the next heading ("Cabinets" on line 3): if "Cabinets" is a sub-heading of it, number them (1 Demolition, 1.1 Cabinets: numbered sub-headings are read as subcategories) or give the subcategory column; else add its items or delete the heading`;
+/** A second estimate, under headings that all have items. */
+const bath = (project: number) => [`${project},Bath,Plumbing,,`, `${project},Bath,Remove tub,1,300`, ''].join('\n');
+
+describe('estimates: a section heading with no item row under it', () => {
+  let rig: E2eRig;
+  beforeAll(async () => {
+    rig = await startE2eRig();
+  });
+  afterAll(() => rig?.close());
+
+  it('stops the estimate of the rows it was meant to head: nothing of it is planned, every row says why', async () => {
+    const path = file('kitchen.csv', KITCHEN);
+    const r = await dryRun('estimates', path, '--layout', 'sections');
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.payloads).toEqual([]);
+    expect(r.report.map((l) => [l.line, l.record, l.status, l.message])).toEqual([
+      ['2', 'project 10039 / Kitchen', 'invalid', kitchenMessage(path)],
+      ['3', '', 'ignored', 'section heading: category "Cabinets" of the rows under it'],
+      ['4', 'project 10039 / Kitchen', 'invalid', 'not sent: line 2 of this estimate is invalid'],
+      ['5', 'project 10039 / Kitchen', 'invalid', 'not sent: line 2 of this estimate is invalid'],
+      ['6', '', 'ignored', 'section heading: category "Flooring" of the rows under it'],
+      ['7', 'project 10039 / Kitchen', 'invalid', 'not sent: line 2 of this estimate is invalid'],
+    ]);
+    expect(r.stdout + r.stderr).toContain('0 estimates to send, 4 invalid rows');
+  });
+
+  it('imported for real: nothing of that estimate goes through the queue, the other estimate of the file is created', async () => {
+    const free = freeProjectIds(rig.sandbox);
+    expect(free, 'project 10039 holds no estimate in a fresh sandbox').toContain(10039);
+    const other = free.find((id) => id !== 10039)!;
+    const path = rig.file('kitchen-and-bath.csv', KITCHEN + bath(other));
+    const r = await runCli(['import', 'estimates', path, '--layout', 'sections'], rig.env, { cwd: rig.dir });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/1 records?: created 1, .*invalid rows 4/);
+    expect(rig.sandbox.estimates().map((e) => [e.projectId, e.payload])).toEqual([
+      [other, { NAME: 'Bath', PROJECT_ID: other, CATS: [{ NAME: 'Plumbing', SUBCATS: [{ NAME: 'Plumbing', ITEMS: [{ NAME: 'Remove tub', QTY: 1, UNIT_COST: 300 }] }] }] }],
+    ]);
+    const report = parseReport(readFileSync(`${path}.report.csv`, 'utf8'));
+    expect(report.filter((l) => l.record === 'project 10039 / Kitchen').map((l) => [l.line, l.status])).toEqual([['2', 'invalid'], ['4', 'invalid'], ['5', 'invalid'], ['7', 'invalid']]);
+    expect(report.filter((l) => l.line === '8' || l.line === '9').map((l) => l.status)).toEqual(['ignored', 'created']);
+
+    // Through the queue as the import page and the service submit it (the whole plan at once): the same.
+    const again = await rig.importFile('estimates', rig.file('kitchen-again.csv', KITCHEN), { layout: 'sections' });
+    expect(again.summary.counts).toMatchObject({ created: 0, exists: 0, failed: 0, unknown: 0, invalidRows: 4 });
+    expect(rig.sandbox.estimates().map((e) => e.projectId)).toEqual([other]);
+  });
+
+  it('a streamed plan stops it too when its only item row ends a batch of the reader', async () => {
+    // A filler estimate pads the file so that the first batch (the reader's first 256 KiB) ends
+    // with the item row under "Cabinets", the last row naming its project (the reader holds back
+    // a row until it sees the character after it: one more byte of the next row).
+    const head = 'project_id,estimate_name,item,qty,unit_cost\n9001,Filler,Padding,,\n';
+    const kitchen = '10039,Kitchen,Demolition,,\n10039,Kitchen,Cabinets,,\n10039,Kitchen,Remove base cabinets,12,45\n';
+    let filler = '';
+    for (let i = 0; head.length + filler.length + kitchen.length + 200 < 256 * 1024; i++) filler += `9001,Filler,Item ${String(i).padStart(5, '0')} ${'x'.repeat(100)},1,1\n`;
+    const gap = 256 * 1024 - 1 - head.length - filler.length - kitchen.length;
+    filler += `9001,Filler,Last item ${'y'.repeat(gap - '9001,Filler,Last item ,1,1\n'.length)},1,1\n`;
+    const path = file('streamed.csv', head + filler + kitchen + bath(9002));
+    const kitchenItem = (head + filler + kitchen).split('\n').length - 1;
+
+    const table = await openTable(path, {});
+    const first = (await table.batches()[Symbol.asyncIterator]().next()).value!;
+    expect(first.at(-1)!.line, 'the first batch ends with the Kitchen item row').toBe(kitchenItem);
+
+    const handed: string[] = [];
+    const invalid: number[] = [];
+    await streamEstimates(path, { layout: 'sections' }, {
+      async add(records, statics) {
+        handed.push(...records.map((rec) => rec.label));
+        invalid.push(...statics.filter((l) => l.status === 'invalid').map((l) => l.line));
+      },
+    });
+    expect(handed.sort()).toEqual(['project 9001 / Filler', 'project 9002 / Bath']);
+    expect(invalid.sort((a, b) => a - b)).toEqual([kitchenItem - 2, kitchenItem]);
+    const planned = await planEstimates(path, { layout: 'sections' });
+    expect(planned.records.map((rec) => rec.label).sort()).toEqual(handed);
+  });
+
+  it('inside an estimate, between two headings: one invalid row, and the whole estimate is not sent', async () => {
+    const path = file('inside.csv', KITCHEN.replace('10039,Kitchen,Flooring,,', '10039,Kitchen,Electrical,,\n10039,Kitchen,Flooring,,') + bath(1042));
+    const r = await dryRun('estimates', path, '--layout', 'sections');
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.payloads).toEqual([{ NAME: 'Bath', PROJECT_ID: 1042, CATS: [{ NAME: 'Plumbing', SUBCATS: [{ NAME: 'Plumbing', ITEMS: [{ NAME: 'Remove tub', QTY: 1, UNIT_COST: 300 }] }] }] }]);
+    expect(r.report.filter((l) => l.line === '6')).toEqual([expect.objectContaining({ status: 'invalid', record: 'project 10039 / Kitchen' })]);
+    expect(r.report.find((l) => l.line === '6')!.message).toContain('section heading "Electrical" has no item row under it before the next heading ("Flooring" on line 7)');
+    expect(r.report.find((l) => l.line === '8')).toMatchObject({ status: 'invalid', message: 'not sent: lines 2, 6 of this estimate are invalid' });
+  });
+
+  it('numbered headings: the message numbers the sub-heading under the empty one; the last heading of the file says so', async () => {
+    const numbered = KITCHEN.replace('Demolition,,', '02 - Demolition,,').replace('Cabinets,,', '03 - Cabinets,,');
+    const path = file('numbered.csv', `${numbered}10039,Kitchen,Painting,,\n`);
+    const r = await dryRun('estimates', path, '--layout', 'sections');
+    expect(r.code).toBe(1);
+    expect(r.payloads).toEqual([]);
+    expect(r.report.find((l) => l.line === '2')!.message).toContain('number them (02 - Demolition, 02.1 - Cabinets: numbered sub-headings are read as subcategories)');
+    expect(r.report.find((l) => l.line === '8')).toMatchObject({
+      status: 'invalid',
+      record: 'project 10039 / Kitchen',
+      message: `${path}:8: section heading "Painting" has no item row under it before the end of the file; add its items or delete the heading`,
+    });
   });
 });

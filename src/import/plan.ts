@@ -338,6 +338,7 @@ async function feed(table: OpenedTable, columns: ColumnMap, grouper: { add(row: 
       if (!rowRules.pass(row)) continue;
       if (unnamed.length > 0) checkUnnamed(table, unnamed, row);
       grouper.add(row);
+      rowRules.joined(row);
     }
     rows += batch.length;
     if (afterBatch !== undefined) await afterBatch();

@@ -4,7 +4,8 @@
  * and status, then fill-down, then section headings; last, the totals note what each row that
  * stays adds up to. A rule may stop a row (it reports it: `ignored`, or invalid) or change its
  * cells (fill-down, a section's category), and may stop the record of an earlier row
- * (`RecordStopper`). The same rules, without their checks, replay a file for the first pass of a
+ * (`RecordStopper`) or of the next row the rules let through (`RowReport.stopWithNext`, applied
+ * once the grouper has that row: `RowRules.joined`). The same rules, without their checks, replay a file for the first pass of a
  * streamed plan and for the errors file, which writes filled-down and section cells as read.
  */
 import type { SourceRow } from '../../tables/index.ts';
@@ -42,9 +43,20 @@ export interface RecordStopper {
   stopRecordOf(closedLine: number, line: number, message: Worded, column?: string): boolean;
 }
 
+/** A stop held for the record the next row let through joins (`RowReport.stopWithNext`). */
+interface HeldStop {
+  line: number;
+  record: string;
+  message: Worded;
+  column: string | undefined;
+  /** A record was stopped already (the one of the row before). */
+  stopped: boolean;
+}
+
 /** Where the rules report the rows they stop. */
 export class RowReport {
   private lines: StaticLine[] = [];
+  private held: HeldStop[] = [];
   stopper: RecordStopper | undefined;
 
   ignored(line: number, reason: Extract<IgnoredReason, 'total' | 'heading' | 'kind' | 'credit'>, message: Worded): void {
@@ -60,6 +72,33 @@ export class RowReport {
   stop(closedLine: number | undefined, line: number, record: string, message: Worded, column?: string): void {
     if (closedLine !== undefined && this.stopper?.stopRecordOf(closedLine, line, message, column) === true) return;
     this.invalid(line, record, message, column);
+  }
+
+  /**
+   * `stop`, and the record the next row let through joins is not sent either, `line` one of its
+   * invalid rows (a row that heads the rows after it: an empty section heading). The stop is held
+   * until the grouper has that row (`joined`); `line` is an invalid row of its own only when
+   * neither record is open.
+   */
+  stopWithNext(closedLine: number | undefined, line: number, record: string, message: Worded, column?: string): void {
+    const stopped = closedLine !== undefined && this.stopper?.stopRecordOf(closedLine, line, message, column) === true;
+    this.held.push({ line, record, message, column, stopped });
+  }
+
+  /** The grouper has the row at `line`, the last one the rules let through: the held stops stop its record. */
+  joined(line: number): void {
+    if (this.held.length === 0) return;
+    for (const h of this.held) {
+      if (this.stopper?.stopRecordOf(line, h.line, h.message, h.column) === true || h.stopped) continue;
+      this.invalid(h.line, h.record, h.message, h.column);
+    }
+    this.held = [];
+  }
+
+  /** After the last row: a held stop that stopped no record is an invalid row of its own. */
+  end(): void {
+    for (const h of this.held) if (!h.stopped) this.invalid(h.line, h.record, h.message, h.column);
+    this.held = [];
   }
 
   take(): StaticLine[] {
@@ -114,8 +153,14 @@ export class RowRules {
     return this.ctx;
   }
 
+  /** The grouper has `row`, which `pass` let through (a stop held for the record it joins is applied: `RowReport.stopWithNext`). */
+  joined(row: SourceRow): void {
+    this.report.joined(row.line);
+  }
+
   end(): void {
     for (const r of this.rules) r.end?.();
+    this.report.end();
   }
 }
 

@@ -5,7 +5,8 @@
  * estimate's keys is in one cell, is a section heading (`ignored`, `heading`), and its text as
  * written is the category of the rows under it; a heading numbered under the one before (`02`
  * then `02.10`) sets the subcategory instead. A heading with no item row under it before the
- * next heading is a row error. Without the layout (and without fill-down of category), a file
+ * next heading is a row error that stops the estimate of the item rows after it (the next
+ * heading may be an unnumbered sub-heading of it) and the one it sits in. Without the layout (and without fill-down of category), a file
  * with such headings and item rows without a category stops before anything is sent, saying so.
  *
  * Decision where the contract is silent: an item under a category heading with no subcategory
@@ -52,6 +53,19 @@ class RowShape {
     return text;
   }
 
+  /**
+   * Whether a heading row (`heading`) may sit in the estimate of an item row (`item`): no key
+   * cell (project, estimate name) filled in both says otherwise, as a person reads it.
+   */
+  sameEstimate(heading: readonly CellValue[], item: readonly CellValue[]): boolean {
+    for (const i of this.keys) {
+      const a = heading[i] ?? null;
+      const b = item[i] ?? null;
+      if (filled(a) && filled(b) && keyText(a) !== keyText(b)) return false;
+    }
+    return true;
+  }
+
   /** An item row (an item, or a number) that names no category. */
   itemWithoutCategory(row: SourceRow): boolean {
     if (filled(cell(this.category, row)) || filled(cell(this.markup, row))) return false;
@@ -75,6 +89,8 @@ export interface SectionsSetup {
 
 interface Heading {
   line: number;
+  /** The row's cells (its key cells say which estimate it sits in, when filled). */
+  values: readonly CellValue[];
   text: string;
   number: string | undefined;
   items: number;
@@ -84,7 +100,8 @@ export class Sections implements RowRule {
   private readonly shape: RowShape;
   private cat: Heading | undefined;
   private sub: Heading | undefined;
-  private lastItemLine: number | undefined;
+  /** The last item row let through. */
+  private lastItem: SourceRow | undefined;
 
   constructor(private readonly setup: SectionsSetup) {
     this.shape = new RowShape(setup.cols, setup.numberColumns, setup.skip);
@@ -95,7 +112,7 @@ export class Sections implements RowRule {
     const text = this.shape.heading(row);
     if (text !== undefined) {
       ctx.heading = true;
-      this.onHeading(row.line, text);
+      this.onHeading(row, text);
       return false;
     }
     if (this.cat === undefined) return true;
@@ -109,39 +126,64 @@ export class Sections implements RowRule {
     }
     this.cat.items++;
     if (this.sub !== undefined) this.sub.items++;
-    this.lastItemLine = row.line;
+    this.lastItem = row;
     return true;
   }
 
   end(): void {
-    if (this.sub !== undefined) this.close(this.sub);
-    if (this.cat !== undefined) this.close(this.cat);
+    if (this.sub !== undefined) this.close(this.sub, undefined);
+    if (this.cat !== undefined) this.close(this.cat, undefined);
   }
 
-  private onHeading(line: number, text: string): void {
+  private onHeading(row: SourceRow, text: string): void {
     const number = NUMBER.exec(text)?.[1];
     const under = this.cat?.number !== undefined && number !== undefined && number.startsWith(`${this.cat.number}.`);
-    if (this.sub !== undefined) this.close(this.sub);
+    const heading: Heading = { line: row.line, values: row.values, text, number, items: 0 };
+    if (this.sub !== undefined) this.close(this.sub, heading);
     this.sub = undefined;
-    const heading: Heading = { line, text, number, items: 0 };
     if (under) this.sub = heading;
     else {
-      if (this.cat !== undefined) this.close(this.cat);
+      if (this.cat !== undefined) this.close(this.cat, heading);
       this.cat = heading;
     }
   }
 
-  /** A heading is over: reported `ignored` when items came under it, else a row error. */
-  private close(h: Heading): void {
+  /**
+   * A heading is over (`next`: the heading that ends it; none at the end of the file): reported
+   * `ignored` when items came under it, else a row error that stops the estimate it sits in (the
+   * record of the item row above it, if still open and the heading names no other estimate) and
+   * the one of the item rows it was meant to head (the next row let through), so that no
+   * estimate is sent with its sections misread.
+   */
+  private close(h: Heading, next: Heading | undefined): void {
     const report = this.setup.report;
     if (report === undefined) return;
-    const what = h === this.sub ? 'subcategory' : 'category';
+    const sub = h === this.sub;
     if (h.items > 0) {
-      report.ignored(h.line, 'heading', `section heading: ${what} ${JSON.stringify(h.text)} of the rows under it`);
+      report.ignored(h.line, 'heading', `section heading: ${sub ? 'subcategory' : 'category'} ${JSON.stringify(h.text)} of the rows under it`);
       return;
     }
-    report.stop(this.lastItemLine, h.line, '', `${this.setup.file}:${h.line}: section heading ${JSON.stringify(h.text)} has no item row under it before the next heading; add its items, or delete the heading`);
+    const message = `${this.setup.file}:${h.line}: section heading ${JSON.stringify(h.text)} ${emptyHeadingAdvice(h, next, sub)}`;
+    const above = this.lastItem !== undefined && this.shape.sameEstimate(h.values, this.lastItem.values) ? this.lastItem.line : undefined;
+    if (next === undefined) report.stop(above, h.line, '', message);
+    else report.stopWithNext(above, h.line, '', message);
   }
+}
+
+/**
+ * What an empty heading's message says to do. A category heading before the next one (`next`)
+ * may be a category whose sub-heading is not numbered (the tool cannot tell): the message says
+ * how to write either reading. A subcategory has no level under it; the last heading no next one.
+ */
+function emptyHeadingAdvice(h: Heading, next: Heading | undefined, sub: boolean): string {
+  const add = 'add its items or delete the heading';
+  if (next === undefined) return `has no item row under it before the end of the file; ${add}`;
+  const quoted = JSON.stringify(next.text);
+  if (sub) return `has no item row under it before the next heading (${quoted} on line ${next.line}); ${add}`;
+  const number = h.number ?? '1';
+  const cat = h.number === undefined ? `${number} ${h.text}` : h.text;
+  const rest = next.number === undefined ? ` ${next.text}` : next.text.slice(next.text.indexOf(next.number) + next.number.length);
+  return `has no item row under it before the next heading (${quoted} on line ${next.line}): if ${quoted} is a sub-heading of it, number them (${cat}, ${number}.1${rest}: numbered sub-headings are read as subcategories) or give the subcategory column; else ${add}`;
 }
 
 /**
@@ -175,6 +217,11 @@ export class SectionsGuard implements RowRule {
 
 function cell(col: Col | undefined, row: SourceRow): CellValue {
   return col === undefined || col.index < 0 ? null : (row.values[col.index] ?? null);
+}
+
+/** A key cell as a person reads it (case, leading, trailing and repeated spaces ignored). */
+function keyText(v: CellValue): string {
+  return String(v).trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
 function filled(v: CellValue): boolean {

@@ -22,14 +22,19 @@ export function groupHolding<G extends StoppableGroup>(groups: readonly G[], lin
   return undefined;
 }
 
-/** Adds `line` to `g` as an invalid row with `message` (about the cell under header `column`, if one). */
+/**
+ * Adds `line` to `g` as an invalid row with `message` (about the cell under header `column`, if
+ * one); a row already invalid in `g` (an empty section heading stops both the record above it and
+ * the one under it, which may be one) keeps its first message.
+ */
 export function stopGroup(g: StoppableGroup, line: number, message: Worded, column?: string): void {
   const at = insertionPoint(g.lines, line);
   if (g.lines[at] !== line) g.lines.splice(at, 0, line);
   const bad = (g.badLines ??= []);
+  const b = insertionPoint(bad, line);
+  if (bad[b] === line) return;
   const messages = (g.badMessages ??= []);
   const columns = (g.badColumns ??= new Array<string | undefined>(bad.length));
-  const b = insertionPoint(bad, line);
   bad.splice(b, 0, line);
   messages.splice(b, 0, message);
   columns.splice(b, 0, column);
