@@ -5,8 +5,9 @@
  * stays adds up to. A rule may stop a row (it reports it: `ignored`, or invalid) or change its
  * cells (fill-down, a section's category), and may stop the record of an earlier row
  * (`RecordStopper`) or of the next row the rules let through (`RowReport.stopWithNext`, applied
- * once the grouper has that row: `RowRules.joined`). The same rules, without their checks, replay a file for the first pass of a
- * streamed plan and for the errors file, which writes filled-down and section cells as read.
+ * once the grouper has that row: `RowRules.joined`). The same rules, without their checks, replay
+ * a file for the first pass of a streamed plan and for the errors file, which writes filled-down
+ * and section cells as read.
  */
 import type { SourceRow } from '../../tables/index.ts';
 import type { Worded } from '../../errors/index.ts';

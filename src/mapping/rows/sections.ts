@@ -6,8 +6,9 @@
  * written is the category of the rows under it; a heading numbered under the one before (`02`
  * then `02.10`) sets the subcategory instead. A heading with no item row under it before the
  * next heading is a row error that stops the estimate of the item rows after it (the next
- * heading may be an unnumbered sub-heading of it) and the one it sits in. Without the layout (and without fill-down of category), a file
- * with such headings and item rows without a category stops before anything is sent, saying so.
+ * heading may be an unnumbered sub-heading of it) and the one it sits in. Without the layout
+ * (and without fill-down of category), a file with such headings and item rows without a
+ * category stops before anything is sent, saying so.
  *
  * Decision where the contract is silent: an item under a category heading with no subcategory
  * (no numbered sub-heading, no subcategory cell) goes into a subcategory named as the category,
