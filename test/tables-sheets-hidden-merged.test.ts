@@ -145,6 +145,31 @@ describe('estimate-revisions.xlsx (LibreOffice): "Rev A (superseded)" and "Rev B
   });
 });
 
+describe('--sheet all: the lines messages name', () => {
+  it('a bad cell and a bill\'s other rows name their lines as the report does (Sheet!row), never the reader\'s own numbers', async () => {
+    const s = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${xmlEscape(text)}</t></is></c>`;
+    const n = (ref: string, v: number) => `<c r="${ref}"><v>${v}</v></c>`;
+    const header = `<row r="1">${['bill_ref', 'project_id', 'vendor_id', 'item_name', 'rate'].map((h, i) => s(`${'ABCDE'[i]}1`, h)).join('')}</row>`;
+    const row = (r: number, ref: string, item: string, rate: number | string) =>
+      `<row r="${r}">${s(`A${r}`, ref)}${n(`B${r}`, 1042)}${n(`C${r}`, 55)}${s(`D${r}`, item)}${typeof rate === 'number' ? n(`E${r}`, rate) : s(`E${r}`, rate)}</row>`;
+    const file = join(dir, 'two-months.xlsx');
+    writeExcelXlsx(file, {
+      sheets: [
+        { name: 'March', rows: header + row(2, 'M-1', 'Gravel', 320) },
+        { name: 'April', rows: header + row(2, 'A-1', 'Cement', 95) + row(3, 'A-1', 'Rebar', 'twelve') },
+      ],
+    });
+    const r = await dryRun('bills', file, ['--sheet', 'all'], dir);
+    expect(r.code).toBe(1);
+    expect(r.lines).toEqual([
+      ['March!2', 'skipped', VALID],
+      ['April!2', 'invalid', 'not sent: line April!3 of this bill is invalid'],
+      ['April!3', 'invalid', expect.stringMatching(/two-months\.xlsx:April!3 column rate: expected a number/)],
+    ]);
+    expect(JSON.stringify(r.lines)).not.toMatch(/10485\d\d/);
+  });
+});
+
 describe('bills-merged.xlsx (LibreOffice): a vendor list, the bills, a hidden archive', () => {
   it('reads the one visible sheet with a header row; merged keys fill their rows; an amount merged over rows is a row error on each', async () => {
     const r = await dryRun('bills', 'bills-merged.xlsx');

@@ -13,7 +13,7 @@ import { Ledger } from '../ledger/index.ts';
 import type { IgnoredCounts, MappedRecord, ProjectResolver } from '../mapping/index.ts';
 import type { BillPayload, EstimatePayload } from '../payloads/index.ts';
 import type { RedisConnection as Redis } from '../redis-layout.ts';
-import { sheetLineName } from '../tables/index.ts';
+import { linesNamedIn, sheetLineName } from '../tables/index.ts';
 import type { VendorEntry } from '../vendors/vendor-store.ts';
 import { billSummary, estimateSummary, type BillSummary, type EstimateSummary } from './check-summary.ts';
 import { SHOWN_ROWS } from './columns.ts';
@@ -92,11 +92,11 @@ export async function pageCheck(kind: ImportKind, file: string, o: PageCheckOpti
       rows: plan.rows,
       invalid: plan.statics
         .filter((s) => s.status === 'invalid')
-        .map((s) => ({ line: lineName(s.line), record: s.record, column: s.column !== undefined && headers.has(s.column) ? s.column : null, message: o.scrub(messageFor(s, 'page')) })),
+        .map((s) => ({ line: lineName(s.line), record: s.record, column: s.column !== undefined && headers.has(s.column) ? s.column : null, message: o.scrub(linesNamedIn(messageFor(s, 'page'), lineName)) })),
       records: plan.records.slice(0, SHOWN_ROWS).map((r, i) => checkedRecord(kind, r, created[i]!, resolver, vendors.names, lineName)),
       recordCount: newCount,
       alreadyCreated: plan.records.length - newCount,
-      ignored: { ...ignored, lines: ignored.lines.map((l) => ({ ...l, line: lineName(l.line), message: o.scrub(l.message) })) },
+      ignored: { ...ignored, lines: ignored.lines.map((l) => ({ ...l, line: lineName(l.line), message: o.scrub(linesNamedIn(l.message, lineName)) })) },
       vendors: vendors.names?.table(vendors.entries) ?? [],
     },
   };

@@ -12,7 +12,7 @@
 import { rm } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomically } from '../atomic-file.ts';
-import { combineSheets, openTable, sheetLineName, UnreadableCell, viewTable, type CellFormat, type OpenedTable, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
+import { combineSheets, linesNamedIn, openTable, sheetLineName, UnreadableCell, viewTable, type CellFormat, type OpenedTable, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
 import type { ReportLine } from './import-store.ts';
 import {
   BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, ERRORS_FILE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, parseDate, parseDecimalText, parseRateText, parseText, PERCENT_COLUMNS, type ReadingRules,
@@ -133,7 +133,7 @@ export async function* errorsFileChunks(source: ErrorsFileSource, toFix: Readonl
       if (error === undefined) continue;
       const cells = keep.map((i, k) => cellText(row.values[i] ?? null, row.formats?.[i], kinds[k]!, source.rules));
       const sourceLine = source.sourceLineIndex >= 0 ? cellText(row.values[source.sourceLineIndex] ?? null, undefined, 'other', source.rules) || lineName(row.line) : lineName(row.line);
-      rows.push([...cells, sourceLine, error]);
+      rows.push([...cells, sourceLine, source.sheetsRead === undefined ? error : linesNamedIn(error, lineName)]);
     }
     if (rows.length > 0) yield { text: stringify(rows, { delimiter }), rows: rows.length };
   }

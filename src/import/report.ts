@@ -4,7 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomically } from '../atomic-file.ts';
 import { EXIT, type ErrorCode, ImportUnknownError, exitCodeOf, firstExit } from '../errors/index.ts';
 import type { IgnoredCounts, ImportStore, OutcomeCounts, ReportLine } from './import-store.ts';
-import { sheetLineName } from '../tables/workbook-sheets.ts';
+import { linesNamedIn, sheetLineName } from '../tables/workbook-sheets.ts';
 
 /** The report's columns (README, Reports, re-runs and `unknown`). */
 export const REPORT_COLUMNS = ['line', 'record', 'status', 'id', 'message'] as const;
@@ -54,8 +54,9 @@ export async function importSummary(store: ImportStore, importId: string): Promi
 }
 
 /**
- * How the report names a line: its number, or with `--sheet all` `Sheet!row` (`sheetLineName`);
- * an import keeps the sheets it read in its errors-file source.
+ * How the report names a line: its number, or with `--sheet all` `Sheet!row` (`sheetLineName`),
+ * in its `line` column and in the lines its messages name (`linesNamedIn`); an import keeps the
+ * sheets it read in its errors-file source.
  */
 export type LineName = (line: number) => number | string;
 
@@ -68,7 +69,7 @@ export async function lineNameOf(store: ImportStore, importId: string): Promise<
 /** The report as CSV text: a header and one line per input row. */
 export function reportCsv(lines: ReportLine[], lineName?: LineName): string {
   return stringify(
-    lines.map((l) => [lineName === undefined ? l.line : lineName(l.line), l.record, l.status, l.id, l.message]),
+    lines.map((l) => [lineName === undefined ? l.line : lineName(l.line), l.record, l.status, l.id, lineName === undefined ? l.message : linesNamedIn(l.message, lineName)]),
     { header: true, columns: [...REPORT_COLUMNS] },
   );
 }
@@ -84,7 +85,7 @@ export function* reportCsvChunks(lines: Iterable<ReportLine>, lineName?: LineNam
   let rows: Array<[number | string, string, string, number | '', string]> = [];
   let first = true;
   for (const l of lines) {
-    rows.push([lineName === undefined ? l.line : lineName(l.line), l.record, l.status, l.id, l.message]);
+    rows.push([lineName === undefined ? l.line : lineName(l.line), l.record, l.status, l.id, lineName === undefined ? l.message : linesNamedIn(l.message, lineName)]);
     if (rows.length === CHUNK_LINES) {
       yield stringify(rows, { header: first, columns: [...REPORT_COLUMNS] });
       first = false;

@@ -5,7 +5,7 @@ export { ENCODING_OPTIONS, type EncodingOption } from './input-decoder.ts';
 export type { HeaderCandidate, HeaderRule, IgnoredLine } from './types.ts';
 export { ALL_SHEETS, SHEET_STRIDE } from './types.ts';
 export { viewTable, type HiddenOption, type SheetViewOptions } from './sheet-view.ts';
-export { combineSheets, sheetLineName } from './workbook-sheets.ts';
+export { combineSheets, linesNamedIn, sheetLineName, sheetLinesIn } from './workbook-sheets.ts';
 export { probeXlsxSheets as probeWorkbookSheets } from './xlsx/read-xlsx.ts';
 export { sniffKind as tableKindOf } from './sniff.ts';
 export { editWorkbookCells, type WorkbookCellEdit } from './xlsx/edit-cells.ts';

@@ -108,6 +108,24 @@ export function sheetLineName(sheets: readonly string[]): (line: number) => stri
   };
 }
 
+/**
+ * A message with the lines it names (`book.xlsx:N`, `line N`, `lines N, M and K`) named as
+ * `sheetLineName` names them (`March!3`), so that with every sheet read a message points at the
+ * row the report's `line` column names, never at the reader's internal line number.
+ */
+export function sheetLinesIn(sheets: readonly string[]): (text: string) => string {
+  const name = sheetLineName(sheets);
+  return (text) => linesNamedIn(text, name);
+}
+
+/** `text` with the lines it names (`book.xlsx:N`, `line N`, `lines N, M and K`) named by `name`. */
+export function linesNamedIn(text: string, name: (line: number) => number | string): string {
+  const one = (n: string) => String(name(Number(n)));
+  return text
+    .replace(/(\.xls[xm]:)(\d+)\b/gi, (_m, pre: string, n: string) => `${pre}${one(n)}`)
+    .replace(/\b(lines?) (\d+(?:(?:, | and )\d+)*)\b(?![.,]\d)/g, (_m, word: string, list: string) => `${word} ${list.replace(/\d+/g, one)}`);
+}
+
 /** Headers are compared as the mapping compares them: case, spaces, `_`, `-` and `.` ignored. */
 function sameHeaders(file: string, first: OpenedTable, other: OpenedTable, nameOf: (t: OpenedTable) => string): void {
   const norm = (h: string | undefined): string => (h ?? '').toLowerCase().replace(/[\s_.-]/g, '');
