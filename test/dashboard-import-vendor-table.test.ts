@@ -3,14 +3,39 @@
  * names its vendors is never stopped for want of a vendor list; each distinct name is listed with
  * its ID from the account's list or the one typed, an unknown name is a row error on its rows (the
  * vendor column marked), and a send saves the typed IDs into the account's list, so the next file
- * naming those vendors needs none typed. Real dashboard, worker, sandbox and Redis (a prefix of its own).
+ * naming those vendors needs none typed. The first reading of an upload lists the names already,
+ * as the check reads the file (the rows that are no bill's name no vendor), from the head of a big
+ * file. Real dashboard, worker, sandbox and Redis (a prefix of its own).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { READING_VENDOR_ROWS } from '../src/import-service/page-vendors.ts';
 import { VendorStore } from '../src/vendors/vendor-store.ts';
 import { importableProjects, startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
 import { pageClient, waitFor } from './helpers/page-client.ts';
 
 const COLUMNS = { Ref: 'bill_ref', Job: 'project_id', Supplier: 'vendor', Item: 'item_name', Rate: 'rate' };
+
+/** A QuickBooks "Bill Details" report: title block, split lines, a bill's total, a vendor credit, a payment, the grand total, a footer. */
+function billDetails(kitchen: string, roof: string): string {
+  return [
+    'Bill Details',
+    'ACME BUILDERS LLC',
+    '"March 1 - March 31, 2026"',
+    '',
+    'Type,Bill No.,Vendor,Bill Date,Due Date,Memo,Account,Line Description,Line Amount,Customer',
+    `Bill,RD-3004,Summit Lumber & Millwork,03/02/2026,04/01/2026,Framing package,Job Materials,"2x6 studs, 16ft","1,250.00","${kitchen}"`,
+    ',,,,,,Job Materials,Delivery,85.00,',
+    'Total for RD-3004,,,,,,,,"1,335.00",',
+    `Vendor Credit,VC-77,Northgate Glass,03/05/2026,,Returned panes,Job Materials,Returned panes,-150.00,"${kitchen}"`,
+    'Bill Payment (Check),4410,Blue River Plumbing,03/20/2026,,,Checking,,"-3,480.00",',
+    `Bill,RD-3005,Cedar Roofing Co,03/09/2026,04/08/2026,Shingles,Subcontractors,Tear-off and shingles,"3,480.00","${roof}"`,
+    'TOTAL,,,,,,,,"1,185.00",',
+    '',
+    '"Cash Basis Tuesday, March 31, 2026 10:15 AM"',
+  ].join('\r\n') + '\r\n';
+}
+
+type Reading = { upload: string; vendors: Array<{ name: string; vendorId: string }>; messages: string[]; columns: Array<{ header: string; column: string }>; fillDown: Array<{ column: string; checked: boolean }> };
 
 describe('the import page\'s vendor table', () => {
   let rig: ImportPageRig;
@@ -93,6 +118,60 @@ describe('the import page\'s vendor table', () => {
     expect(again.json.vendors).toEqual([{ name: 'acme supply', vendorId: '55' }, { name: 'Keystone Electric', vendorId: '57' }]);
     expect(again.json.recordCount).toBe(2);
   }, 90_000);
+
+  it('the first reading of a QuickBooks bill report lists its bills\' vendor names (not a payment\'s, nor a credit left out) with IDs from the account\'s list, as its check does', async () => {
+    const [kitchen, roof] = importableProjects(rig.sandbox).map((id) => String(rig.sandbox.project(id)!.NAME));
+    await vendors.import('default', [{ vendor: 'Summit Lumber & Millwork', vendor_id: 71 }]);
+    const client = pageClient(rig.dashboard.url);
+    const up = await client.call('/import/upload?kind=bills&account=default&sheet=', { method: 'POST', headers: { 'Content-Type': 'application/octet-stream', 'X-Filename': 'bill-details.csv' }, body: billDetails(kitchen!, roof!) });
+    expect(up.status, up.text).toBe(200);
+    const reading = up.json as Reading;
+    // Before any check: the bills' vendors, the known one with its ID; the payment's vendor and the credit's (credits left out) are not listed.
+    expect(reading.vendors).toEqual([
+      { name: 'Summit Lumber & Millwork', vendorId: '71' },
+      { name: 'Cedar Roofing Co', vendorId: '' },
+    ]);
+    expect(reading.messages.join('\n')).not.toContain('vendor table');
+
+    // The check of these choices lists the same names.
+    const choices = Object.fromEntries(reading.columns.map((c) => [c.header, c.column]));
+    const fillDown = reading.fillDown.filter((f) => f.checked).map((f) => f.column);
+    const check = await client.check(reading.upload, choices, { fillDown });
+    expect(check.status, check.text).toBe(200);
+    expect(check.json.vendors).toEqual(reading.vendors);
+    expect(check.json.records.map((r: { bill: { ref: string } }) => r.bill.ref)).toEqual(['RD-3004']);
+    expect(check.json.invalid.map((x: { line: number; column: string }) => [x.line, x.column])).toEqual([[11, 'Vendor']]);
+
+    // Credits sent as negative bills: the credit's vendor is a bill's vendor too; the payment's never is.
+    const state = { upload: reading.upload, kind: 'bills', account: 'default', sheet: '', columns: choices, fillDown };
+    const negative = await client.post('/import/read', { ...state, credits: 'negative' });
+    expect(negative.status, negative.text).toBe(200);
+    expect(negative.json.vendors).toEqual([
+      { name: 'Summit Lumber & Millwork', vendorId: '71' },
+      { name: 'Northgate Glass', vendorId: '' },
+      { name: 'Cedar Roofing Co', vendorId: '' },
+    ]);
+    expect((await client.check(reading.upload, choices, { fillDown, credits: 'negative' })).json.vendors).toEqual(negative.json.vendors);
+
+    // Without an account chosen, no ID is known.
+    const bare = await client.upload('bill-details.csv', billDetails(kitchen!, roof!));
+    expect(bare.json.vendors).toEqual([{ name: 'Summit Lumber & Millwork', vendorId: '' }, { name: 'Cedar Roofing Co', vendorId: '' }]);
+  }, 60_000);
+
+  it(`a big upload's first reading lists the vendor names of its first ${READING_VENDOR_ROWS} rows and says so; the check lists every one`, async () => {
+    const [p1] = importableProjects(rig.sandbox);
+    const rows = Array.from({ length: READING_VENDOR_ROWS }, (_, i) => `H-${Math.floor(i / 50)},${p1},${i % 2 === 0 ? 'Harbor Steel' : 'Ridge Masonry'},Item ${i},1.00`);
+    const csv = ['bill_ref,project_id,vendor,item_name,rate', ...rows, `H-LAST,${p1},Late Vendor Inc,Last item,2.00`].join('\n') + '\n';
+    const client = pageClient(rig.dashboard.url);
+    const up = await client.call('/import/upload?kind=bills&account=default&sheet=', { method: 'POST', headers: { 'Content-Type': 'application/octet-stream', 'X-Filename': 'long.csv' }, body: csv });
+    expect(up.status, up.text).toBe(200);
+    const reading = up.json as Reading;
+    expect(reading.vendors.map((v) => v.name)).toEqual(['Harbor Steel', 'Ridge Masonry']);
+    expect(reading.messages).toContain(`The vendor table lists the vendor names of the first ${READING_VENDOR_ROWS.toLocaleString('en-US')} rows; "Check" lists those of every row.`);
+    const check = await client.check(reading.upload, Object.fromEntries(reading.columns.map((c) => [c.header, c.column])));
+    expect(check.status, check.text).toBe(200);
+    expect(check.json.vendors.map((v: { name: string }) => v.name)).toEqual(['Harbor Steel', 'Ridge Masonry', 'Late Vendor Inc']);
+  }, 60_000);
 
   it('an estimate file has no vendor table', async () => {
     const [p1] = importableProjects(rig.sandbox);

@@ -151,6 +151,7 @@ const SAMPLES: { [K in Advice['kind']]: Array<Extract<Advice, { kind: K }>> } = 
   'decimal-comma-hint': [{ kind: 'decimal-comma-hint' }],
   'vendor-names': [{ kind: 'vendor-names' }],
   'resend-unknown': [{ kind: 'resend-unknown' }],
+  'import-again': [{ kind: 'import-again' }],
   'apply-discounts': [{ kind: 'apply-discounts' }],
   'ignore-tax': [{ kind: 'ignore-tax' }],
   'kinds-rules': [{ kind: 'kinds-rules', rules: '"kinds": {"column": "Type", "bill": [...], "credit": [...], "ignore": [...]}' }],

@@ -20,10 +20,12 @@ import type { Logger } from 'pino';
 import { loadConfig, requireService, type Env } from '../config.ts';
 import { importHeaderRule, reportCsvChunks, type PlanOptions } from '../import/index.ts';
 import {
+  accountVendorList,
   ImportStore,
   LastMappings,
   matchVendorList,
   pageCheck,
+  pageFailedReason,
   pageImportOptions,
   parsePageState,
   readPage,
@@ -34,7 +36,7 @@ import {
   submitChecked,
   type ImportKind,
   type PageState,
-  type SavedPageMapping,
+  type ReadPageOptions,
 } from '../import-service/index.ts';
 import type { Queues } from '../queue/index.ts';
 import { AccountThrottle, formatEta } from '../throttle/index.ts';
@@ -81,10 +83,13 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
   const store = new ImportStore(opts.redis, opts.prefix);
   const uploads = new UploadStore({ uploadDir: opts.uploadDir, keepMs, queues: opts.queues, store, log: opts.log });
   const lastMappings = new LastMappings(opts.redis, opts.prefix);
-  /** The last mapping sent from the page for a configured account, by the file's header row. */
-  const lastMappingOf = async (account: string | undefined, kind: Kind) => {
-    if (account === undefined || !(await listAccounts(opts.env, opts.redis, opts.prefix)).includes(account)) return undefined;
-    return (headers: readonly string[]): Promise<SavedPageMapping | undefined> => lastMappings.load(account, kind, headers);
+  /** What a reading takes of a configured account: the last mapping sent from the page, by the file's header row, and its vendor list. */
+  const accountReading = async (account: string | undefined, kind: Kind): Promise<ReadPageOptions> => {
+    if (account === undefined || !(await listAccounts(opts.env, opts.redis, opts.prefix)).includes(account)) return {};
+    return {
+      lastMapping: (headers) => lastMappings.load(account, kind, headers),
+      vendorList: () => accountVendorList({ redis: opts.redis, prefix: opts.prefix, account }),
+    };
   };
 
   const router = express.Router();
@@ -113,7 +118,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       try {
         // `File layout` may be chosen before `Read file`: the first reading uses it.
         const { layout } = parsePageState({ upload: id, kind, layout: typeof req.query.layout === 'string' ? req.query.layout : undefined });
-        res.json({ upload: id, ...(await readPage(file, name, { kind, account, sheet, layout }, { lastMapping: await lastMappingOf(account, kind) })) });
+        res.json({ upload: id, ...(await readPage(file, name, { kind, account, sheet, layout }, await accountReading(account, kind))) });
       } catch (err) {
         await uploads.drop(id);
         throw err;
@@ -128,7 +133,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const up = uploads.get(state.upload);
       // A copy with cells edited starts at the header row, in UTF-8.
       const read: PageState = editedCsv(up) ? { ...state, encoding: undefined, headerRow: undefined } : state;
-      res.json({ upload: up.id, ...(await readPage(up.file, up.name, read, { lastMapping: await lastMappingOf(state.account, state.kind) })) });
+      res.json({ upload: up.id, ...(await readPage(up.file, up.name, read, await accountReading(state.account, state.kind))) });
     })().catch(next);
   });
 
@@ -259,23 +264,28 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
     (async () => {
       const id = String(req.query.id ?? '');
       const meta = await store.meta(id);
-      if (!meta) throw new PageError(404, `import ${id} is unknown or expired`);
-      const counts = await store.counts(id);
       const job = await opts.queues.imports.getJob(id);
+      // An import whose plan is gone from Redis while its job is kept: the job says how it ended.
+      if (!meta && !job) throw new PageError(404, `import ${id} is unknown or expired`);
+      const counts = await store.counts(id);
       const state = job ? await job.getState() : 'unknown';
       const done = state === 'completed' || state === 'failed';
       let eta = '';
+      const data = (job?.data ?? {}) as { kind?: string; account?: string };
+      const account = meta?.account ?? data.account ?? '';
+      const records = meta?.records ?? 0;
       try {
-        const cfg = loadConfig({ env: opts.env, account: meta.account });
-        const throttle = new AccountThrottle({ redis: opts.redis, account: meta.account, limits: cfg.account.limits, prefix: opts.prefix, timeScale: opts.timeScale });
-        eta = await throttle.progressText(Math.max(0, meta.records - counts.settled));
+        const cfg = loadConfig({ env: opts.env, account });
+        const throttle = new AccountThrottle({ redis: opts.redis, account, limits: cfg.account.limits, prefix: opts.prefix, timeScale: opts.timeScale });
+        eta = await throttle.progressText(Math.max(0, records - counts.settled));
       } catch {
         eta = '';
       }
       res.set('Cache-Control', 'no-store').json({
-        importId: id, kind: meta.kind, records: meta.records, invalidRows: meta.invalidRows, counts, state, done, eta,
+        importId: id, kind: meta?.kind ?? data.kind, records, invalidRows: meta?.invalidRows ?? 0, counts, state, done, eta,
         workers: await opts.queues.imports.getWorkersCount(),
-        failedReason: state === 'failed' ? job?.failedReason : undefined,
+        // In the page's words (the job keeps the CLI's).
+        failedReason: state === 'failed' ? pageFailedReason(id, job?.failedReason) : undefined,
       });
     })().catch(next);
   });

@@ -318,10 +318,10 @@ export class DatabaseError extends BuildsyncError {
  */
 export class ImportUnknownError extends BuildsyncError {
   constructor(importId: string, detail = '') {
-    super(
-      'BUILDSYNC_IMPORT_UNKNOWN',
-      `import ${importId} is unknown or expired: its plan and outcomes are not in Redis (never submitted, removed, or past their retention)${detail}; run the import again from its file: records it created before are not created twice`,
-    );
+    super('BUILDSYNC_IMPORT_UNKNOWN', [
+      `import ${importId} is unknown or expired: its plan and outcomes are not in Redis (never submitted, removed, or past their retention)${detail}; `,
+      { kind: 'import-again' },
+    ]);
   }
 }
 

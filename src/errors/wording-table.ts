@@ -56,6 +56,8 @@ export type Advice =
   | { kind: 'vendor-names' }
   /** A bill an earlier import reported `unknown`. */
   | { kind: 'resend-unknown' }
+  /** An import that cannot go on (its plan gone): import the file again, nothing is created twice. */
+  | { kind: 'import-again' }
   /** A discount the service cannot hold. */
   | { kind: 'apply-discounts' }
   /** A tax amount the service cannot hold. */
@@ -201,6 +203,10 @@ export const WORDING: Table = {
   'resend-unknown': {
     cli: () => 'then import with --resend-unknown if it is missing',
     page: () => 'and if it is missing, send it again from the command line (buildsync import bills, with its option to resend unknown bills): the page never sends it again',
+  },
+  'import-again': {
+    cli: () => 'run the import again from its file: records it created before are not created twice',
+    page: () => 'choose the file again under "Read file", check it and Send it: the records it created before are not created twice',
   },
   'apply-discounts': {
     cli: () => 'Pass --discounts apply (mapping key "discounts": "apply") to send each rate less its discount',

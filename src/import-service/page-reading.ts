@@ -14,10 +14,12 @@ import { viewTable, type CellValue, type OpenedTable } from '../tables/index.ts'
 import { cellText } from './columns.ts';
 import { columnChoices, type ColumnChoice } from './page-choices.ts';
 import { openPageHead } from './page-head.ts';
+import { READING_VENDOR_ROWS, readingVendorTable, type VendorRow } from './page-vendors.ts';
 import {
   appliedLayout, FILL_DOWN_COLUMNS, knownColumns, layoutPreset, mappingOptions, mappingRules, pageImportOptions, rulesText, type AppliedLayout, type PageLayout, type PageState,
 } from './page-state.ts';
 import type { ImportKind } from './run-import.ts';
+import type { VendorEntry } from '../vendors/vendor-store.ts';
 
 /** Rows read for the samples and for judging guesses. */
 const SAMPLE_SCAN_ROWS = 100;
@@ -59,6 +61,8 @@ export interface ReadPageOptions {
   lastMapping?: (headers: readonly string[]) => Promise<SavedPageMapping | undefined>;
   /** A saved mapping uploaded to the page: it finds the header row first, is checked by `check`, and preselects its choices (no note). */
   saved?: { mapping: MappingFile; layout: PageLayout; check(headers: readonly string[], headerLine: number): void };
+  /** The vendor list of the state's account (a configured one): the IDs of the vendor table. Without it every ID is unknown (''). */
+  vendorList?: () => Promise<readonly VendorEntry[]>;
 }
 
 /** The upload `file` (named `name` as uploaded) read as the page state asks: its choices win for the headers still present. */
@@ -105,6 +109,9 @@ export async function readPage(file: string, name: string, state: PageState, opt
     if (head.loose !== undefined && still.length > 0) messages.push(head.loose.notFound);
     messages.push(...still);
   }
+  // Bills naming their vendors: the vendor table, as the check would read the file with these choices.
+  const vendors = kind === 'bills' && columns.some((c) => c.column === 'vendor') ? await vendorTable(file, { ...layoutState, ...options }, headers, opts.vendorList) : { vendors: [] };
+  if (vendors.note !== undefined) messages.push(vendors.note);
   return {
     name,
     table: table.kind,
@@ -120,10 +127,27 @@ export async function readPage(file: string, name: string, state: PageState, opt
     options,
     lastMapping: saved === undefined || opts.saved !== undefined ? null : { note: `The mapping last used for ${state.account ?? 'this account'}, ${kind} and these headers is preselected (sent ${shownTime(saved.sentAt)})${lastRules === undefined ? '' : `, with its ${rulesText(lastRules)}`}.` },
     rules: rules ?? null,
-    vendors: [],
+    vendors: vendors.vendors,
     // Messages name the file as uploaded, never where it is kept.
     messages: messages.map((m) => m.split(file).join(name)),
   };
+}
+
+/**
+ * The Reading's vendor table: the vendor names of the file as the check with `state` reads it
+ * (page-vendors.ts), none when it cannot be read so (what stops it is the check's to say, and the
+ * Reading's messages say what is still to match). A note when only the head of the file was read.
+ */
+async function vendorTable(file: string, state: PageState, headers: readonly string[], list: ReadPageOptions['vendorList']): Promise<{ vendors: VendorRow[]; note?: string }> {
+  let read: Awaited<ReturnType<typeof readingVendorTable>>;
+  try {
+    read = await readingVendorTable(file, pageImportOptions(state, 'bills', headers).planOptions, (await list?.()) ?? []);
+  } catch (err) {
+    if (!(err instanceof BuildsyncError)) throw err;
+    return { vendors: [] };
+  }
+  if (read.complete || read.vendors.length === 0) return { vendors: read.vendors };
+  return { vendors: read.vendors, note: `The vendor table lists the vendor names of the first ${READING_VENDOR_ROWS.toLocaleString('en-US')} rows; "Check" lists those of every row.` };
 }
 
 /** An encoding the page kept from a saved mapping, as the reader takes it. */

@@ -8,7 +8,7 @@
  * account's, empty or not): a name it lacks is a row error on its rows, never a file-level stop.
  */
 import { UsageError } from '../errors/index.ts';
-import type { PlanOptions } from '../import/index.ts';
+import { readBillVendorNames, type PlanOptions } from '../import/index.ts';
 import type { VendorNameSink } from '../mapping/index.ts';
 import type { RedisConnection as Redis } from '../redis-layout.ts';
 import { vendorKey, VendorStore, type VendorEntry } from '../vendors/vendor-store.ts';
@@ -71,6 +71,27 @@ export class FileVendorNames implements VendorNameSink {
   }
 }
 
+/** Data rows a first reading reads vendor names from: the head of a big file only (a check reads every row). */
+export const READING_VENDOR_ROWS = 2_000;
+
+/**
+ * The vendor table of a reading, before any check: the names the rows of a bill file give, read
+ * as the check reads them with `opts` (`readBillVendorNames`: header row, sheet, hidden rows, the
+ * rows that are no bill's left out), with their IDs in `entries`. Only the first
+ * `READING_VENDOR_ROWS` data rows are read, so that a big upload reads as fast as a small one:
+ * `complete` is false when the file has more.
+ */
+export async function readingVendorTable(file: string, opts: PlanOptions, entries: readonly VendorEntry[]): Promise<{ vendors: VendorRow[]; complete: boolean }> {
+  const names = new FileVendorNames();
+  const { complete } = await readBillVendorNames(file, opts, names, { rows: READING_VENDOR_ROWS });
+  return { vendors: names.table(entries), complete };
+}
+
+/** The account's vendor list (README, "Vendor lists"). */
+export function accountVendorList(where: { redis: Redis; prefix: string; account: string }): Promise<VendorEntry[]> {
+  return new VendorStore(where.redis, where.prefix).list(where.account);
+}
+
 /**
  * A page's check of a bill file: `opts` with the account's vendor list, the typed IDs over it, and
  * a `FileVendorNames` told every name the rows give. Estimates are checked without.
@@ -82,7 +103,7 @@ export async function pageVendorOptions(
   typed: readonly VendorEntry[],
 ): Promise<{ opts: PlanOptions; names?: FileVendorNames; entries: VendorEntry[] }> {
   if (kind !== 'bills') return { opts, entries: [] };
-  const entries = [...(await new VendorStore(where.redis, where.prefix).list(where.account)), ...typed];
+  const entries = [...(await accountVendorList(where)), ...typed];
   const names = new FileVendorNames();
   return { opts: { ...opts, accountVendors: { account: where.account, entries, front: 'page' }, vendorNames: names }, names, entries };
 }

@@ -298,7 +298,7 @@ function requireColumns(table: OpenedTable, missing: string[]): void {
  * How an import opens its file: the header row is the first row with every required column
  * (docs/reading-rules.md), after the mapping and the options, or the one `--header-row` names.
  */
-function tableOptions(file: string, kind: 'estimates' | 'bills', opts: PlanOptions, reading: { encoding?: OpenTableOptions['encoding'] }): OpenTableOptions {
+export function tableOptions(file: string, kind: 'estimates' | 'bills', opts: PlanOptions, reading: { encoding?: OpenTableOptions['encoding'] }): OpenTableOptions {
   return { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding, header: importHeaderRule(file, kind, opts.mapping), headerRow: opts.headerRow ?? opts.mapping?.headerRow };
 }
 
