@@ -258,7 +258,8 @@ function flat(s: string): string {
 /** The grouper's records and lines with the lines the row rules decided (totals, headings, split lines). */
 function withRuleLines<T extends { records: MappedRecord[]; statics: StaticLine[] }>(planned: T, rowRules: RowRules): T {
   const lines = rowRules.report.take();
-  if (lines.length > 0) planned.statics.push(...lines);
+  // One at a time: a spread of a few hundred thousand lines (a long export's totals) overflows the call stack.
+  for (const line of lines) planned.statics.push(line);
   return planned;
 }
 
