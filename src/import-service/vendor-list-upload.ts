@@ -6,7 +6,7 @@
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BuildsyncError } from '../errors/index.ts';
+import { BuildsyncError, UsageError } from '../errors/index.ts';
 import { ambiguityOf, readVendorsFile } from '../mapping/index.ts';
 import { vendorKey } from '../vendors/vendor-store.ts';
 
@@ -24,15 +24,19 @@ export interface VendorListMatch {
  */
 export async function matchVendorList(text: string, name: string, names: readonly string[], dir: string): Promise<VendorListMatch> {
   const work = await mkdtemp(join(dir, 'u-vendor-list-'));
-  const file = join(work, 'vendors.csv');
+  // Named as the user named it (in a directory of its own), so that the reader's messages name it so.
+  const file = join(work, name);
   try {
     await writeFile(file, text, { mode: 0o600 });
     let byName;
     try {
       byName = await readVendorsFile(file);
     } catch (err) {
-      if (err instanceof BuildsyncError) err.message = err.message.split(file).join(name);
-      throw err;
+      if (!(err instanceof BuildsyncError)) throw err;
+      // The reader's own words, without the advice it gives for an import's columns (this is a list, not the file imported).
+      const said = err.message.split(file).join(name);
+      const unknown = /^(.*?: unknown columns? [^.]*\.)/.exec(said);
+      throw new UsageError(unknown ? `${unknown[1]} A vendor list needs the columns vendor and vendor_id, one vendor per line (e.g. "Acme Supply,55").` : said, { cause: err });
     }
     const ids: Record<string, string> = {};
     const ambiguous: string[] = [];
