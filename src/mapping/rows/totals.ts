@@ -101,8 +101,8 @@ export class Totals {
    * Maps that change per estimate are replaced, never emptied (`clear`, or `delete` down to a
    * smaller table): V8 links an emptied map's old table to its new one, and an old table that a
    * young-generation collection had promoted keeps the next one alive through every such
-   * collection until a full one, and so on down the chain, with every key and sum in them (most
-   * of what the planning loop promoted to the old generation).
+   * collection until a full one, and so on down the chain, with every key and sum in them
+   * (docs/benchmarks.md, import-plan).
    */
   private cellLevels = { c: new Map<string, Sum>(), s: new Map<string, Sum>() };
   /** A total row has been met: from then on every level is kept. */
