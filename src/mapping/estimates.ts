@@ -138,9 +138,9 @@ export class EstimateGrouper implements RecordStopper {
 
   /**
    * Lets `takeFinished` finish an estimate as soon as the last row naming its project has been
-   * added (`lastLine`: from a first pass with `estimateProjectKeyReader`, project-refs.ts). Only then is it
-   * complete: its rows need not be adjacent, and a later estimate of the same project would make
-   * it a conflict (one estimate per project).
+   * added (`lastLine`: from a first pass with `estimateProjectKeyReader`, project-refs.ts). Only
+   * then is it complete: its rows need not be adjacent, and a later estimate of the same project
+   * would make it a conflict (one estimate per project).
    */
   closeEstimatesAfter(lastLine: ReadonlyMap<string, number>): void {
     this.lastLineOfProject = lastLine;
