@@ -246,6 +246,20 @@ describe('estimates: sections and subtotals', () => {
     ]);
   });
 
+  it('a category written bare after its numbered form adds to the numbered one, whose sum its subtotal checks', async () => {
+    const path = file('numbered-and-bare.csv', [
+      'project_id,estimate_name,category,subcategory,item,qty,unit_cost',
+      '1,Kitchen,Demolition,Labor,Tear out,2,10',
+      '1,Kitchen,02 - Demolition,Labor,Haul,1,5',
+      '1,Kitchen,Demolition,Labor,Sweep,3,2.5',
+      '1,Kitchen,Subtotal Demolition,,,,12.5',
+      '',
+    ].join('\n'));
+    const plan = await planEstimates(path, {});
+    expect(plan.records.map((rec) => [rec.label, rec.lines])).toEqual([['project 1 / Kitchen', [2, 3, 4]]]);
+    expect(plan.statics).toEqual([{ line: 5, record: '', status: 'ignored', reason: 'total', message: 'total row: "Subtotal Demolition", 12.50 = the sum of category "02 - Demolition"' }]);
+  });
+
   it('--fill-down names columns the tool knows', async () => {
     const r = await runCli(['import', 'bills', file('qb.csv', qbReport()), '--dry-run', ...qbArgs('--fill-down', 'bill_no')], ENV, { cwd: dir });
     expect(r.code).toBe(2);

@@ -93,6 +93,37 @@ describe('estimate rows become one payload per (project, estimate name)', () => 
     expect(Object.keys(p)).toEqual(['NAME', 'PROJECT_ID', 'ADVANCED_ESTIMATE', 'TOTAL_PRICE', 'CATS', 'COMS']);
   });
 
+  it('rows that fill an estimate out of the seed\'s key order give the JSON and content hash of the same estimate filled in order', async () => {
+    const head = 'project_id,estimate_name,category,subcategory,item,description,cost_code_id,unit,qty,unit_cost,general_notes,total_price,markup_name,markup_value,markup_type';
+    const inOrder = await csv('keys-in-order.csv', [
+      head,
+      '7,Deck,Framing,,,Framing desc,55,,,,cat notes,,,,',
+      '7,Deck,Framing,Lumber,,Lumber desc,102,lf,,,sub notes,,,,',
+      '7,Deck,Framing,Lumber,Joists,Joists 2x10,101,lf,100,$2.50,,,,,',
+      '7,Deck,Framing,,,,,,,,,1000,,,',
+      '7,Deck,,,,,,,,,,,Margin,12.5,1',
+    ]);
+    // A markup before the lines, an item before its subcategory's fields and a subcategory before
+    // its category's, a later field before an earlier one, the top-level field last.
+    const outOfOrder = await csv('keys-out-of-order.csv', [
+      head,
+      '7,Deck,,,,,,,,,,,Margin,12.5,1',
+      '7,Deck,Framing,Lumber,Joists,Joists 2x10,101,lf,100,$2.50,,,,,',
+      '7,Deck,Framing,,,,,,,,cat notes,,,,',
+      '7,Deck,Framing,,,Framing desc,55,,,,,,,,',
+      '7,Deck,Framing,Lumber,,Lumber desc,102,lf,,,sub notes,,,,',
+      '7,Deck,Framing,,,,,,,,,1000,,,',
+    ]);
+    const [a, b] = await Promise.all([planEstimates(inOrder, {}), planEstimates(outOfOrder, {})]);
+    expect([a.statics, b.statics]).toEqual([[], []]);
+    expect(b.records[0]!.payloadJson).toBe(a.records[0]!.payloadJson);
+    expect(b.records[0]!.contentHash).toBe(a.records[0]!.contentHash);
+    const p = JSON.parse(b.records[0]!.payloadJson!) as { CATS: Array<{ SUBCATS: object[] }> };
+    expect(Object.keys(p)).toEqual(['NAME', 'PROJECT_ID', 'TOTAL_PRICE', 'CATS', 'COMS']);
+    expect(Object.keys(p.CATS[0]!)).toEqual(['NAME', 'DESCRIPTION', 'COST_CODE_ID', 'GENERAL_NOTES', 'SUBCATS']);
+    expect(Object.keys(p.CATS[0]!.SUBCATS[0]!)).toEqual(['NAME', 'DESCRIPTION', 'COST_CODE_ID', 'GENERAL_NOTES', 'UNIT', 'ITEMS']);
+  });
+
   it('gives the same content hash when the columns come in another order', async () => {
     const a = await csv('order-a.csv', ['project_id,estimate_name,category,subcategory,item,qty,unit', '7,E,C,S,I,2,ea', '7,E,C,,,,']);
     const b = await csv('order-b.csv', ['unit,qty,item,subcategory,category,estimate_name,project_id', 'ea,2,I,S,C,E,7', ',,,,C,E,7']);

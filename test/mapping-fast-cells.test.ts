@@ -39,6 +39,28 @@ describe('the planning fast paths read cells exactly as the full parsers', () =>
     expect(numberOf('1.234,50', COMMA)).toBe(1234.5);
   });
 
+  test('numbers of every length and shape near the fast shapes\' limits give the same number as parseNumber', () => {
+    const cells = ['-0', '-0.0', '00', '-00.50', '5.', '.5', '-', '$', '%', '$,', '$1,', '$1,2', '$1,234,', '$.5', '$1.', '1.2.3', '1..2', '1,234,567%', '1234567%', '123456%', '1.%', '-1.5%'];
+    for (let whole = 1; whole <= 17; whole++) {
+      for (let decimals = 0; decimals <= 5; decimals++) {
+        const int = '9876543210987654321'.slice(0, whole);
+        const plain = decimals === 0 ? int : `${int}.${'1234567'.slice(0, decimals)}`;
+        cells.push(plain, `-${plain}`, `${plain}%`, `$${plain}`, `0${plain}`);
+        cells.push(`$${Number(int).toLocaleString('en-US')}${decimals === 0 ? '' : `.${'05'.repeat(3).slice(0, decimals)}`}`);
+      }
+    }
+    for (const rules of [US_RULES, COMMA, { ...US_RULES, currency: 'EUR' }]) {
+      for (const cell of cells) {
+        // Twice: the second reading is the one remembered from the first.
+        for (let i = 0; i < 2; i++) {
+          const fast = outcome((c) => numberOf(c, rules), cell);
+          const full = outcome((c) => parseNumber(c, rules), cell);
+          expect({ cell, rules, same: Object.is(fast, full) }).toEqual({ cell, rules, same: true });
+        }
+      }
+    }
+  });
+
   test('texts come back as parseText gives them (trimmed), not shared or changed otherwise', () => {
     for (const cell of ['ea', ' ea ', 'Shaker wall cabinet 30in', '\tx', 'é', '']) expect(textOf(cell)).toBe(parseText(cell));
   });

@@ -41,6 +41,12 @@ export interface EstimateGroup {
   /** Its categories being filled; `SEALED_CATS` while the group is sealed. */
   cats: Level[];
   /**
+   * Some object of `payload` may have a key after one that comes later in the canonical order
+   * (estimate-seal.ts: a field set by a row after a later field or after the level's children),
+   * so that sealing must copy it in order; false while every key was added in order.
+   */
+  unordered: boolean;
+  /**
    * Set while the group is sealed (see `sealGroup`, estimate-seal.ts): the estimate's canonical JSON,
    * and `setOn` of each category and subcategory in payload order.
    */
@@ -48,8 +54,6 @@ export interface EstimateGroup {
   levelsOn: Array<Array<string | number> | undefined> | undefined;
   /** When sealed: the `line` of each category and subcategory, in payload order. */
   levelLines: Array<number | undefined> | undefined;
-  /** When sealed: the payload's `contentHash`. */
-  hash: string | undefined;
   /** When sealed: the service's-rules message of an invalid payload, or undefined when valid. */
   issues: string | undefined;
   /** Flat pairs [field, line, …] for the top-level fields. */
@@ -65,6 +69,15 @@ export interface EstimateGroup {
   closeKey: string;
   /** Its key in `unresolved`, for an estimate whose project could not be resolved. */
   unresolvedKey: string | undefined;
+}
+
+/** A new estimate group, open, with no row yet. */
+export function openGroup(projectId: number, shown: string, name: string, closeKey: string): EstimateGroup {
+  return {
+    projectId, name, nameKey: keyText(name), notes: undefined, shown, lines: [], payload: { NAME: name, PROJECT_ID: projectId }, cats: [], unordered: false,
+    json: undefined, levelsOn: undefined, levelLines: undefined, issues: undefined, topOn: undefined, badLines: undefined, badMessages: undefined, badColumns: undefined, conflict: undefined,
+    closeKey, unresolvedKey: undefined,
+  };
 }
 
 export function lineOf(pairs: Array<string | number> | undefined, field: string): number | string {
@@ -100,7 +113,7 @@ export function finishGroup(g: EstimateGroup, statics: StaticLine[]): MappedReco
     for (const line of g.lines) statics.push({ line, record: label, status: 'invalid', message: `not sent: the estimate does not meet the service's rules for estimates: ${g.issues}` });
     return undefined;
   }
-  return new JsonRecord<EstimatePayload>(`estimate:project:${g.projectId}`, label, g.lines, g.hash!, g.json!, g.notes);
+  return new JsonRecord<EstimatePayload>(`estimate:project:${g.projectId}`, label, g.lines, g.json!, g.notes);
 }
 
 function rejectGroup(g: EstimateGroup, label: string, statics: StaticLine[]): void {

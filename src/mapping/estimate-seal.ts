@@ -1,10 +1,9 @@
 /**
- * Sealing an estimate group: its objects turned into its canonical JSON, validated and hashed
- * once, and dropped; and reopened from that JSON when a later row comes back to it. See
+ * Sealing an estimate group: its objects turned into its canonical JSON, validated once, and
+ * dropped; and reopened from that JSON when a later row comes back to it. See
  * `sealGroup` for why.
  */
 import { ESTIMATE_COMMON_FIELDS, ESTIMATE_LINE_FIELDS, ESTIMATE_TOP_FIELDS, estimatePayloadSchema, type EstimatePayload } from '../payloads/index.ts';
-import { contentHashOfBytes } from './content-hash.ts';
 import { surelyValidEstimate } from './estimate-check.ts';
 import type { EstimateGroup, Level, Node } from './estimate-group.ts';
 import { TextArena } from './text-arena.ts';
@@ -13,7 +12,8 @@ import { TextArena } from './text-arena.ts';
  * Key order of the payload's objects: the order of payloads/estimate-fields.ts. Payloads are written in
  * this order whatever the order of the file's columns and rows, so their JSON is canonical and
  * hashes the same on every run (items are built in this order already; estimates, categories
- * and subcategories, which several rows fill, are put in order once the file is read).
+ * and subcategories, which several rows fill, are usually filled in this order too, and are put
+ * in order when sealed otherwise: `EstimateGroup.unordered`).
  */
 const TOP_ORDER = ['NAME', 'PROJECT_ID', ...ESTIMATE_TOP_FIELDS.map(([f]) => f), 'CATS', 'COMS'];
 const CAT_ORDER = ['NAME', ...ESTIMATE_COMMON_FIELDS.map(([f]) => f), 'SUBCATS'];
@@ -57,7 +57,8 @@ export function sealGroup(g: EstimateGroup, texts: TextArena): void {
       }
     }
   }
-  const payload = canonical(g);
+  // Usually every object's keys were added in the canonical order already (`unordered`): its JSON is then the payload's own.
+  const payload = g.unordered ? canonical(g) : g.payload;
   g.issues = undefined;
   // One validation per estimate: the hand check when it can vouch for the payload, zod (whose
   // messages the report shows) when it cannot. A group already invalid is never sent.
@@ -65,9 +66,8 @@ export function sealGroup(g: EstimateGroup, texts: TextArena): void {
     const checked = estimatePayloadSchema.safeParse(payload);
     if (!checked.success) g.issues = checked.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(estimate)'}: ${i.message}`).join('; ');
   }
-  // Hashed from the arena's UTF-8 bytes: hashing the string would encode it to UTF-8 a second time.
+  // Hashed when the record is asked for it (`JsonRecord.contentHash`).
   g.json = texts.add(JSON.stringify(payload));
-  g.hash = contentHashOfBytes(g.json.slab.subarray(g.json.start, g.json.end));
   g.levelsOn = levelsOn;
   g.levelLines = k === 0 ? undefined : levelLines;
   release(g);
@@ -98,13 +98,15 @@ export function unsealGroup(g: EstimateGroup): void {
   g.json = undefined;
   g.levelsOn = undefined;
   g.levelLines = undefined;
-  g.hash = undefined;
   g.issues = undefined;
+  // Its JSON was written in the canonical order.
+  g.unordered = false;
 }
 
 /**
  * The payload with every object's keys in the seed's order (see TOP_ORDER), as new objects and
- * arrays: the group's own objects are only read. Why not reorder them in place: once the
+ * arrays, for a group whose objects got a key after one that comes later (`unordered`): the
+ * group's own objects are only read. Why not reorder them in place: once the
  * group is sealed they are garbage, and writing fresh arrays into them (some already promoted
  * to the old generation by a collection that came while the group was open) would make the
  * next young-generation collections keep those arrays alive through them (see `release`).

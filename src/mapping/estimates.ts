@@ -32,7 +32,7 @@ import type { StaticLine } from './report-line.ts';
 import type { EstimatePayload } from '../payloads/index.ts';
 import { joinWorded, RowError, wordedLine, wordedOf, type Worded } from '../errors/index.ts';
 import { COMMON_FIELDS, LINE_FIELDS, TOP_FIELDS, type FieldKind } from './estimate-columns.ts';
-import { findLevel, finishGroup, lineOf, noteSpelling, type EstimateGroup, type Level, type Node } from './estimate-group.ts';
+import { findLevel, finishGroup, lineOf, noteSpelling, openGroup, type EstimateGroup, type Level, type Node } from './estimate-group.ts';
 import { sealGroup, unsealGroup } from './estimate-seal.ts';
 import { cellOf, colOf, formatOf, type Col } from './column-cells.ts';
 import { numberOf, textOf } from './fast-cells.ts';
@@ -59,20 +59,6 @@ interface FieldCol extends Col {
 export interface EstimateMapping {
   records: MappedRecord<EstimatePayload>[];
   statics: StaticLine[];
-}
-
-/**
- * How `EstimateGrouper` keys a row's project for `closeEstimatesAfter`: the project ID, or the
- * project as written when it cannot be resolved (undefined when the row names none), for a first
- * pass over the file that finds the last row naming each project.
- */
-export function estimateProjectKeyReader(file: string, columns: ColumnMap, resolver: ProjectResolver | undefined): (row: SourceRow) => string | undefined {
-  const projects = new ProjectRefReader(file, columns, resolver);
-  return ({ values, line, formats }) => {
-    const id = projects.read(values, line, formats);
-    if (id !== -1) return String(id);
-    return projects.unresolvedKey !== '' ? `?${projects.unresolvedKey}` : undefined;
-  };
 }
 
 /**
@@ -152,9 +138,9 @@ export class EstimateGrouper implements RecordStopper {
 
   /**
    * Lets `takeFinished` finish an estimate as soon as the last row naming its project has been
-   * added (`lastLine`: from a first pass with `estimateProjectKeyReader`). Only then is it
-   * complete: its rows need not be adjacent, and a later estimate of the same project would make
-   * it a conflict (one estimate per project).
+   * added (`lastLine`: from a first pass with `estimateProjectKeyReader`, project-refs.ts). Only
+   * then is it complete: its rows need not be adjacent, and a later estimate of the same project
+   * would make it a conflict (one estimate per project).
    */
   closeEstimatesAfter(lastLine: ReadonlyMap<string, number>): void {
     this.lastLineOfProject = lastLine;
@@ -195,7 +181,8 @@ export class EstimateGrouper implements RecordStopper {
     const { line, values, formats } = row;
     this.seen = line;
     const errors = this.errors;
-    errors.length = 0;
+    // Emptied only when it holds something: setting an array's length is a runtime call, on every row.
+    if (errors.length !== 0) errors.length = 0;
 
     const projectId = this.projects.read(values, line, formats);
     if (projectId === -1) errors.push(this.projects.error!);
@@ -222,7 +209,8 @@ export class EstimateGrouper implements RecordStopper {
     const markupType = this.number(this.markupType, row, false);
     let given = 0;
     let mask = 0;
-    let lineOnlyGiven: string[] | undefined;
+    // Whether the row gives a line-only field; their headers are listed only for the message that names them.
+    let lineOnlyGiven = false;
     for (let i = 0; i < this.fields.length; i++) {
       const f = this.fields[i]!;
       const cell = f.index === -1 ? f.constant : (values[f.index] ?? null);
@@ -231,7 +219,7 @@ export class EstimateGrouper implements RecordStopper {
       if (value === undefined) continue;
       given++;
       mask |= 1 << i;
-      if (f.lineOnly) (lineOnlyGiven ??= []).push(f.header);
+      if (f.lineOnly) lineOnlyGiven = true;
     }
     this.mask = mask;
 
@@ -246,7 +234,7 @@ export class EstimateGrouper implements RecordStopper {
         const extra: string[] = [];
         if (subcategory !== undefined) extra.push(this.subcategory!.header);
         if (item !== undefined) extra.push(this.item!.header);
-        for (let i = 0; i < this.fields.length; i++) if (this.scratch[i] !== undefined) extra.push(this.fields[i]!.header);
+        extra.push(...this.givenHeaders(false));
         errors.push(this.rowError(line, undefined, `a markup row (markup_name without category) cannot set ${extra.join(', ')}; put the markup on a row of its own, or add the category this line belongs to`));
       }
     } else {
@@ -257,8 +245,8 @@ export class EstimateGrouper implements RecordStopper {
         // Reported above; the row is invalid.
       } else if (item !== undefined && subcategory === undefined) {
         errors.push(this.rowError(line, this.subcategory?.header ?? 'subcategory', `item ${JSON.stringify(item)} needs a subcategory: items belong to a subcategory`));
-      } else if (subcategory === undefined && lineOnlyGiven !== undefined) {
-        errors.push(this.rowError(line, undefined, `${lineOnlyGiven.join(', ')} cannot be set on a category (the service takes them on subcategories and items only); add a subcategory`));
+      } else if (subcategory === undefined && lineOnlyGiven) {
+        errors.push(this.rowError(line, undefined, `${this.givenHeaders(true).join(', ')} cannot be set on a category (the service takes them on subcategories and items only); add a subcategory`));
       } else if (item === undefined && group !== undefined && given > 0) {
         this.checkAgreement(group, line, category, subcategory);
       }
@@ -278,11 +266,14 @@ export class EstimateGrouper implements RecordStopper {
     if (category !== undefined) this.applyLine(group, line, category, subcategory, item);
     else this.applyMarkup(group, markupName!, markupValue, markupType);
     if (anyTop) {
+      // Top fields go before CATS and COMS; one set by an earlier row may come after this row's.
+      const late = group.topOn !== undefined || group.payload.CATS !== undefined || group.payload.COMS !== undefined;
       for (let i = 0; i < this.top.length; i++) {
         const v = this.topScratch[i];
         const field = this.top[i]!.field;
         if (v === undefined || group.payload[field] !== undefined) continue;
         group.payload[field] = v;
+        if (late) group.unordered = true;
         (group.topOn ??= []).push(field, line);
       }
     }
@@ -325,6 +316,9 @@ export class EstimateGrouper implements RecordStopper {
   }
 
   private groupFor(projectId: number, name: string): EstimateGroup {
+    // The rows of an estimate are nearly always adjacent. A project's estimates have distinct names, so the open one named exactly so is the one.
+    const current = this.current;
+    if (current !== undefined && current.projectId === projectId && current.name === name) return current;
     const list = this.byProject.get(projectId);
     if (list !== undefined) {
       for (let i = 0; i < list.length; i++) if (list[i]!.name === name) return list[i]!;
@@ -353,11 +347,7 @@ export class EstimateGrouper implements RecordStopper {
   }
 
   private newGroup(projectId: number, shown: string, name: string, closeKey: string): EstimateGroup {
-    const g: EstimateGroup = {
-      projectId, name, nameKey: keyText(name), notes: undefined, shown, lines: [], payload: { NAME: name, PROJECT_ID: projectId }, cats: [],
-      json: undefined, levelsOn: undefined, levelLines: undefined, hash: undefined, issues: undefined, topOn: undefined, badLines: undefined, badMessages: undefined, badColumns: undefined, conflict: undefined,
-      closeKey, unresolvedKey: undefined,
-    };
+    const g = openGroup(projectId, shown, name, closeKey);
     this.groups.push(g);
     return g;
   }
@@ -395,6 +385,7 @@ export class EstimateGrouper implements RecordStopper {
     if (cat === undefined) {
       cat = { node: { NAME: category }, setOn: undefined, subs: undefined, line };
       g.cats.push(cat);
+      if (g.payload.CATS === undefined && g.payload.COMS !== undefined) g.unordered = true;
       ((g.payload.CATS ??= []) as Node[]).push(cat.node);
     } else if (cat.node.NAME !== category) noteSpelling(g, line, category, cat.node.NAME, cat.line);
     let sub: Level | undefined;
@@ -411,6 +402,8 @@ export class EstimateGrouper implements RecordStopper {
       return;
     }
     const target = sub ?? cat;
+    // A level's fields go before its children, in field order; those set by an earlier row may come after this row's.
+    if (this.mask !== 0 && (target.setOn !== undefined || target.node.SUBCATS !== undefined || target.node.ITEMS !== undefined)) g.unordered = true;
     this.copyFields(target.node);
     for (let i = 0; i < this.fields.length; i++) {
       if (this.scratch[i] !== undefined) (target.setOn ??= []).push(this.fields[i]!.field, line);
@@ -450,6 +443,13 @@ export class EstimateGrouper implements RecordStopper {
       this.factories.set(mask, make);
     }
     return make;
+  }
+
+  /** The headers of the fields the current row gives (`scratch`), in field order; `lineOnly`: of the line-only fields only. */
+  private givenHeaders(lineOnly: boolean): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.fields.length; i++) if (this.scratch[i] !== undefined && (!lineOnly || this.fields[i]!.lineOnly)) out.push(this.fields[i]!.header);
+    return out;
   }
 
   private copyFields(node: Node): void {

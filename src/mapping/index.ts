@@ -25,11 +25,11 @@ export {
 export { ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS } from './estimate-columns.ts';
 export { buildRowRules, sectionColumns, RowReport, RowRules, type ColumnsOf, type RecordStopper, type RowContext, type RowRule, type RowRuleOptions } from './rows/index.ts';
 export { colOf, type Col } from './column-cells.ts';
-export { EstimateGrouper, estimateProjectKeyReader, type EstimateMapping } from './estimates.ts';
+export { EstimateGrouper, type EstimateMapping } from './estimates.ts';
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, type BillMapping } from './bills.ts';
 export { billRowRules, BillRowRules, type BillRowOptions } from './bill-row-rules.ts';
 export { kindColumnOf } from './bill-kinds.ts';
-export { PROJECT_REF_COLUMNS, ProjectRefReader, UnresolvedProjects, projectResolverFromListing, type ProjectRefKind, type ProjectResolver } from './project-refs.ts';
+export { estimateProjectKeyReader, PROJECT_REF_COLUMNS, ProjectRefReader, UnresolvedProjects, projectResolverFromListing, type ProjectRefKind, type ProjectResolver } from './project-refs.ts';
 export { AccountVendors, ambiguityOf, readVendorsFile, UnresolvedVendors, VendorDirectory, vendorLookup, type AccountVendorList, type VendorFileEntry, type VendorLookup, type VendorNameSink } from './vendors.ts';
 export { QUICKBOOKS_MAPPING } from './quickbooks.ts';
 export { XERO_MAPPING } from './xero.ts';

@@ -1,3 +1,4 @@
+import { contentHashOfBytes } from './content-hash.ts';
 import { TextArena, type TextRef } from './text-arena.ts';
 
 /** One record to create, as the mapping plans it: an estimate (one per project) or a bill. */
@@ -35,14 +36,23 @@ export interface MappedRecord<P = unknown> {
  * and nothing holds the object afterwards.
  */
 export class JsonRecord<P> implements MappedRecord<P> {
+  private hash: string | undefined = undefined;
+
   constructor(
     readonly key: string,
     readonly label: string,
     readonly lines: number[],
-    readonly contentHash: string,
     private readonly json: TextRef,
     readonly notes?: ReadonlyArray<readonly [number, string]>,
   ) {}
+
+  /**
+   * Hashed from the arena's UTF-8 bytes (hashing the string would encode it a second time) when
+   * first asked: a dry run never asks, an import once per record.
+   */
+  get contentHash(): string {
+    return (this.hash ??= contentHashOfBytes(TextArena.bytes(this.json)));
+  }
 
   get payloadJson(): string {
     return TextArena.read(this.json);

@@ -202,6 +202,20 @@ export class ProjectRefReader {
   }
 }
 
+/**
+ * How `EstimateGrouper` (estimates.ts) keys a row's project for `closeEstimatesAfter`: the project ID, or the
+ * project as written when it cannot be resolved (undefined when the row names none), for a first
+ * pass over the file that finds the last row naming each project.
+ */
+export function estimateProjectKeyReader(file: string, columns: ColumnMap, resolver: ProjectResolver | undefined): (row: SourceRow) => string | undefined {
+  const projects = new ProjectRefReader(file, columns, resolver);
+  return ({ values, line, formats }) => {
+    const id = projects.read(values, line, formats);
+    if (id !== -1) return String(id);
+    return projects.unresolvedKey !== '' ? `?${projects.unresolvedKey}` : undefined;
+  };
+}
+
 /** Project IDs from here up stand for numbers and names that `UnresolvedProjects` could not resolve. */
 const PLACEHOLDER_BASE = 9_000_000_000_000;
 

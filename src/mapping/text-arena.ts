@@ -25,6 +25,11 @@ export class TextArena {
   static read(ref: TextRef): string {
     return ref.slab.toString('utf8', ref.start, ref.end);
   }
+
+  /** The text's UTF-8 bytes, as a view of the slab. */
+  static bytes(ref: TextRef): Uint8Array {
+    return ref.slab.subarray(ref.start, ref.end);
+  }
 }
 
 /** Where a text lives in a `TextArena`. */

@@ -212,6 +212,8 @@ export function parseRateText(cell: CellValue, rules: ReadingRules = US_RULES, f
 // ---- identifiers ------------------------------------------------------------------------------
 
 const ID_EXPECTED = 'expected a positive whole number like 1042';
+/** A whole number, plain or with thousands separators (one RegExp object, not one per call). */
+const ID_TEXT = /^(?:\d{1,3}(?:,\d{3})+|\d+)$/;
 
 /**
  * A positive whole number (an ID): digits, optionally grouped by commas as spreadsheets display
@@ -228,8 +230,8 @@ export function parseId(cell: CellValue, format?: CellFormat): number | undefine
   if (cell instanceof UnreadableCell) refuseUnreadable(cell);
   if (typeof cell !== 'string') throw new CellValueError(`${ID_EXPECTED}, got ${describe(cell)}`);
   const s = cell.trim();
-  if (!/^(?:\d{1,3}(?:,\d{3})+|\d+)$/.test(s)) throw new CellValueError(`${ID_EXPECTED}, got ${describe(cell)}`);
-  const n = Number(s.replace(/,/g, ''));
+  if (!ID_TEXT.test(s)) throw new CellValueError(`${ID_EXPECTED}, got ${describe(cell)}`);
+  const n = Number(s.includes(',') ? s.replaceAll(',', '') : s);
   if (!Number.isSafeInteger(n) || n <= 0) throw new CellValueError(`${ID_EXPECTED}, got ${describe(cell)}`);
   return n;
 }

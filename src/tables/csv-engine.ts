@@ -74,6 +74,8 @@ function decodeFieldsInPlace(field: unknown): void {
   const utf8 = typeof (f.buf as Buffer & { utf8Slice?: unknown }).utf8Slice === 'function';
   f.toString = function (this: FieldBuffer, encoding?: BufferEncoding) {
     if (!encoding) return bytes(encoding);
+    // An empty field (a third of a typical estimate file's) needs no call into the native decoder.
+    if (this.length === 0) return '';
     if (utf8 && (encoding === 'utf8' || encoding === 'utf-8')) return (this.buf as Buffer & { utf8Slice(start: number, end: number): string }).utf8Slice(0, this.length);
     return this.buf.toString(encoding, 0, this.length);
   };

@@ -16,9 +16,12 @@ import { keyText as readKey } from '../../values/key-text.ts';
 
 export { readKey };
 
+/** A section's number and what follows it (`02 - `), at the start. */
+const SECTION_NUMBER = /^\s*\d+(?:\.\d+)*\s*[-–—:.)]?\s*/;
+
 /** `02 - Demolition` → `Demolition`: a section's name without its number. */
 export function withoutNumber(text: string): string {
-  return text.replace(/^\s*\d+(?:\.\d+)*\s*[-–—:.)]?\s*/, '');
+  return text.replace(SECTION_NUMBER, '');
 }
 
 export class TotalLabels {

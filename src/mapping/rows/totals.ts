@@ -33,6 +33,21 @@ interface Sum {
   name: string;
 }
 
+/** The sums of one estimate: the whole, and its categories and subcategories by `readKey` of their names (a numbered one by its bare name too). */
+interface EstimateSums {
+  whole: Sum | undefined;
+  c: Map<string, Sum>;
+  s: Map<string, Sum>;
+}
+
+/** What a total closes: its sum, how messages name it, whether its record is stopped when it does not check, and how it starts again. */
+interface Closed {
+  sum: Sum;
+  what: string;
+  stops: boolean;
+  reset: () => void;
+}
+
 export interface TotalsSetup {
   kind: 'bills' | 'estimates';
   cols: ColumnsOf;
@@ -62,19 +77,34 @@ export class Totals {
   private readonly name: Col | undefined;
   private readonly category: Col | undefined;
   private readonly subcategory: Col | undefined;
-  /** Bills: by bill_ref and by vendor; estimates: by level (`estimate\0c:cat`, `estimate\0s:sub`) and by estimate. */
+  /** Bills: by bill_ref (`b\0ref`) and by vendor (`v\0vendor`). */
   private readonly byKey = new Map<string, Sum>();
+  /** Estimates: the sums of each estimate's levels, by the estimate's key (`noteEstimate`). */
+  private byEstimate = new Map<string, EstimateSums>();
   private closing: Sum = { sum: 0, last: undefined, name: '' };
   private grand: Sum = { sum: 0, last: undefined, name: '' };
   /** Estimates: the estimate of the last row that named one. */
   private estimate = '';
   private estimateShown = '';
-  /** Estimates: the project and name cells of the last row (`noteEstimate`), and the keys of the current estimate's levels. */
+  /** Estimates: the project and name cells of the last row (`noteEstimate`). */
   private lastName: CellValue | undefined = undefined;
   private lastProjects: CellValue[] = [];
-  private estimateKeys: string[] = [];
   /** Estimates: the last level of each kind a row added to (`level$`). */
-  private readonly lastLevel: Partial<Record<'e' | 'c' | 's', { est: string; cell: CellValue; sum: Sum }>> = {};
+  private readonly lastLevel: Record<'e' | 'c' | 's', { est: string; cell: CellValue; sum: Sum | undefined }> = {
+    e: { est: '', cell: null, sum: undefined }, c: { est: '', cell: null, sum: undefined }, s: { est: '', cell: null, sum: undefined },
+  };
+  /**
+   * Estimates: the current estimate's category and subcategory sums by their cell as written
+   * (`level$`), new when the estimate changes: rows of an estimate alternate between a few
+   * subcategories, each found again without building its key.
+   *
+   * Maps that change per estimate are replaced, never emptied (`clear`, or `delete` down to a
+   * smaller table): V8 links an emptied map's old table to its new one, and an old table that a
+   * young-generation collection had promoted keeps the next one alive through every such
+   * collection until a full one, and so on down the chain, with every key and sum in them
+   * (docs/benchmarks.md, import-plan).
+   */
+  private cellLevels = { c: new Map<string, Sum>(), s: new Map<string, Sum>() };
   /** A total row has been met: from then on every level is kept. */
   private sawTotal = false;
 
@@ -181,29 +211,49 @@ export class Totals {
   /**
    * The sum of one level of the current estimate (`e` the estimate, `c` a category, `s` a
    * subcategory), made on first use; a category or subcategory written with its section number
-   * (`02 - Demolition`) is also found by its bare name. Consecutive rows of one level (the rule)
-   * reuse the last one found without building its key again.
+   * (`02 - Demolition`) is also found by its bare name (the level made last with that bare name
+   * is the one found by it). Consecutive rows of one level (the rule) reuse the last one found
+   * without reading its cell again.
    */
   private level$(kind: 'e' | 'c' | 's', est: string, cell: CellValue): Sum | undefined {
     const last = this.lastLevel[kind];
-    if (last !== undefined && last.est === est && last.cell === cell) return last.sum;
-    const shown = text(cell);
-    if (shown === undefined) return undefined;
-    const key = kind === 'e' ? `e\0${est}` : `${est}\0${kind}:${readKey(shown)}`;
-    let sum = this.byKey.get(key);
+    if (last.sum !== undefined && last.est === est && last.cell === cell) return last.sum;
+    if (cell === null || cell === '') return undefined;
+    const sums = this.sumsOf(est);
+    // Only the current estimate's levels are in `cellLevels` (`est` is always `this.estimate`).
+    const byCell = kind === 'e' || typeof cell !== 'string' ? undefined : this.cellLevels[kind];
+    let sum = byCell?.get(cell as string);
     if (sum === undefined) {
-      this.byKey.set(key, (sum = { sum: 0, last: undefined, name: flat(shown) }));
-      this.estimateKeys.push(key);
-      if (kind !== 'e') {
-        const bare = `${est}\0${kind}:${readKey(withoutNumber(shown))}`;
-        if (bare !== key) {
-          this.byKey.set(bare, sum);
-          this.estimateKeys.push(bare);
+      const shown = text(cell);
+      if (shown === undefined) return undefined;
+      if (kind === 'e') sum = sums.whole ??= { sum: 0, last: undefined, name: flat(shown) };
+      else {
+        const levels = sums[kind];
+        const key = readKey(shown);
+        sum = levels.get(key);
+        if (sum === undefined) {
+          levels.set(key, (sum = { sum: 0, last: undefined, name: flat(shown) }));
+          const bare = readKey(withoutNumber(shown));
+          if (bare !== key) {
+            // The bare name may have named another level: cells read as that one are read again.
+            if (levels.has(bare)) this.cellLevels[kind] = new Map();
+            levels.set(bare, sum);
+          }
         }
+        byCell?.set(cell as string, sum);
       }
     }
-    this.lastLevel[kind] = { est, cell, sum };
+    last.est = est;
+    last.cell = cell;
+    last.sum = sum;
     return sum;
+  }
+
+  /** The sums of estimate `est`, made on first use. */
+  private sumsOf(est: string): EstimateSums {
+    let sums = this.byEstimate.get(est);
+    if (sums === undefined) this.byEstimate.set(est, (sums = { whole: undefined, c: new Map(), s: new Map() }));
+    return sums;
   }
 
   private noteEstimate(row: SourceRow): void {
@@ -223,10 +273,8 @@ export class Totals {
     // totals (the usual one) holds the sums of one estimate at a time, not of every estimate. A
     // total that names a level of an estimate left before the file's first total finds no sum and
     // stops its row (never a silent pass).
-    if (!this.sawTotal) {
-      for (const k of this.estimateKeys) this.byKey.delete(k);
-      this.estimateKeys = [];
-    }
+    if (!this.sawTotal) this.byEstimate = new Map();
+    this.cellLevels = { c: new Map(), s: new Map() };
     this.estimate = key;
     this.estimateShown = flat(`project ${project.replaceAll('\0', '').trim() || '?'} / ${nameText ?? '?'}`);
   }
@@ -245,9 +293,9 @@ export class Totals {
   }
 
   /** The levels a total closes, and the record to stop when it does not check. */
-  private closed(row: SourceRow, label: TotalLabel | undefined): { sum: Sum; what: string; stops: boolean; reset: () => void } {
+  private closed(row: SourceRow, label: TotalLabel | undefined): Closed {
     if (label?.grand === true) {
-      if (this.setup.kind === 'estimates') return this.level(`e\0${this.estimate}`, 'the estimate', true) ?? this.whole('grand');
+      if (this.setup.kind === 'estimates') return this.estimateLevel(this.estimate, 'e', '', 'the estimate') ?? this.whole('grand');
       return this.whole('grand');
     }
     if (this.setup.kind === 'bills') {
@@ -263,31 +311,33 @@ export class Totals {
     const est = this.estimate;
     if (label?.name !== undefined) {
       const key = readKey(label.name);
-      const named = this.level(`${est}\0c:${key}`, 'category', true) ?? this.level(`${est}\0s:${key}`, 'subcategory', true);
+      const named = this.estimateLevel(est, 'c', key, 'category') ?? this.estimateLevel(est, 's', key, 'subcategory');
       if (named !== undefined) return named;
     }
     const cat = text(cellOf(this.category, row.values));
     const sub = text(cellOf(this.subcategory, row.values));
-    return (sub !== undefined ? this.level(`${est}\0s:${readKey(sub)}`, 'subcategory', true) : undefined)
-      ?? (cat !== undefined ? this.level(`${est}\0c:${readKey(cat)}`, 'category', true) : undefined)
-      ?? this.level(`e\0${est}`, 'the estimate', true)
+    return (sub !== undefined ? this.estimateLevel(est, 's', readKey(sub), 'subcategory') : undefined)
+      ?? (cat !== undefined ? this.estimateLevel(est, 'c', readKey(cat), 'category') : undefined)
+      ?? this.estimateLevel(est, 'e', '', 'the estimate')
       ?? this.whole('grand');
   }
 
-  private level(key: string, what: string, stops: boolean): { sum: Sum; what: string; stops: boolean; reset: () => void } | undefined {
+  /** A bill's or a vendor's sum: the entry goes when its total resets it (a bill's total comes once). */
+  private level(key: string, what: string, stops: boolean): Closed | undefined {
     const sum = this.byKey.get(key);
     if (sum === undefined) return undefined;
-    const shown = what === 'the estimate' ? sum.name : `${what} ${JSON.stringify(sum.name)}`;
-    return {
-      sum, what: shown, stops, reset: () => {
-        // Bills: the entry goes (a bill's total comes once); a level keeps its entry (and its alias) at zero.
-        if (this.setup.kind === 'bills') this.byKey.delete(key);
-        else sum.sum = 0;
-      },
-    };
+    return { sum, what: `${what} ${JSON.stringify(sum.name)}`, stops, reset: () => this.byKey.delete(key) };
   }
 
-  private whole(which: 'grand' | 'closing'): { sum: Sum; what: string; stops: boolean; reset: () => void } {
+  /** A level of estimate `est` (`key`: `readKey` of its name; '' for the whole estimate): it keeps its entry (and its alias) at zero when its total resets it. */
+  private estimateLevel(est: string, kind: 'e' | 'c' | 's', key: string, what: string): Closed | undefined {
+    const sums = this.byEstimate.get(est);
+    const sum = sums === undefined ? undefined : kind === 'e' ? sums.whole : sums[kind].get(key);
+    if (sum === undefined) return undefined;
+    return { sum, what: kind === 'e' ? sum.name : `${what} ${JSON.stringify(sum.name)}`, stops: true, reset: () => (sum.sum = 0) };
+  }
+
+  private whole(which: 'grand' | 'closing'): Closed {
     const sum = which === 'grand' ? this.grand : this.closing;
     return {
       sum, what: which === 'grand' ? 'every line since the previous grand total' : 'every line since the previous total', stops: false,
