@@ -69,6 +69,22 @@ describe('the import page\'s check, as a person reads it', () => {
     expect(c.budget.text).toMatch(/^2 requests, /);
   }, 60_000);
 
+  it('a row with several bad cells: each error beside its own cell; the report keeps them as one message', async () => {
+    const [p1] = importableProjects(rig.sandbox);
+    const headers = ['bill_ref', 'project_id', 'vendor_id', 'item_name', 'rate', 'qty', 'invoice_date'];
+    const csv = [headers.join(','), `MC-1,${p1},55,Gravel,twelve,three,2026-02-30`, `MC-2,${p1},55,Sand,40.00,1,2026-03-02`].join('\n') + '\n';
+    const client = pageClient(rig.dashboard.url);
+    const up = await client.upload('several.csv', csv);
+    expect(up.status, up.text).toBe(200);
+    const check = await client.check(up.json.upload, choices(headers));
+    expect(check.status, check.text).toBe(200);
+    const bad = check.json.invalid as Array<{ line: number; column: string | null; message: string }>;
+    expect(bad.map((x) => `${x.line} ${x.column}`).sort()).toEqual(['2 invoice_date', '2 qty', '2 rate']);
+    for (const x of bad) expect(x.message).toMatch(new RegExp(`^several\\.csv:2 column ${x.column}: `));
+    expect(bad.every((x) => !x.message.includes('; several.csv'))).toBe(true);
+    expect(check.json.recordCount).toBe(1);
+  }, 60_000);
+
   it('a row whose message names a header it is not about is marked by the header its error names', async () => {
     const [p1] = importableProjects(rig.sandbox);
     // The vendor_id error quotes the cell ("x-rate"), which holds the name of a header to its left:

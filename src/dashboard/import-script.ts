@@ -135,7 +135,7 @@ $('check').addEventListener('click',async function(){
  }catch(e){say('check-msg',e.message)}
 });
 function showCheck(j){
- var noun=kind()==='bills'?'bill':'estimate';S.invalid=j.invalid.length;
+ var noun=kind()==='bills'?'bill':'estimate';var rows={};j.invalid.forEach(function(x){rows[String(x.line)]=1});S.invalid=Object.keys(rows).length;
  say('summary',count(j.rows,'row')+': '+count(j.recordCount,noun)+' to create, '+count(S.invalid,'invalid row')+'.');
  $('already').hidden=!j.alreadyCreated;say('already',j.alreadyCreated?count(j.alreadyCreated,noun)+' already created: this account\'s ledger has '+(j.alreadyCreated===1?'it':'them')+', and Send does not create '+(j.alreadyCreated===1?'it':'them')+' again.':'');
  showRecords(j,noun);showBudget(j.budget);showRows(j);showIgnored(j.ignored,noun);renderVendors(j.vendors);

@@ -36,10 +36,11 @@ export interface CheckedRecord {
   payload: string;
 }
 
+/** One error of an invalid row (a row with several errors has one entry for each, beside its own cell). */
 export interface InvalidRow {
   line: PageLine;
   record: string;
-  /** The header of the bad cell, as the row's error names it; null when it names none. */
+  /** The header of the bad cell, as the error names it; null when it names none. */
   column: string | null;
   message: string;
 }
@@ -92,7 +93,8 @@ export async function pageCheck(kind: ImportKind, file: string, o: PageCheckOpti
       rows: plan.rows,
       invalid: plan.statics
         .filter((s) => s.status === 'invalid')
-        .map((s) => ({ line: lineName(s.line), record: s.record, column: s.column !== undefined && headers.has(s.column) ? s.column : null, message: o.scrub(linesNamedIn(messageFor(s, 'page'), lineName)) })),
+        // A row with several errors: each beside its own cell (`cells`); the report keeps them as one message.
+        .flatMap((s) => (s.cells ?? [s]).map((c) => ({ line: lineName(s.line), record: s.record, column: c.column !== undefined && headers.has(c.column) ? c.column : null, message: o.scrub(linesNamedIn(messageFor(c, 'page'), lineName)) }))),
       records: plan.records.slice(0, SHOWN_ROWS).map((r, i) => checkedRecord(kind, r, created[i]!, resolver, vendors.names, lineName)),
       recordCount: newCount,
       alreadyCreated: plan.records.length - newCount,

@@ -366,7 +366,7 @@ function decodePlanEntry(text: string): StoredRecord {
 
 /** A report line decided while planning, as the store keeps it: its CLI message, never its wording (the page's words are the check's, not the report's). */
 function storedStatic(l: StaticLine): string {
-  if (l.wording === undefined) return JSON.stringify(l);
-  const { wording: _, ...stored } = l;
+  if (l.wording === undefined && l.cells === undefined) return JSON.stringify(l);
+  const { wording: _, cells: __, ...stored } = l;
   return JSON.stringify(stored);
 }

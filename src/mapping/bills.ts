@@ -23,7 +23,7 @@
  *     and keyed as first written; a bill_ref Excel wrote in E-notation is a row error.
  */
 import type { CellFormat, CellValue, SourceRow } from '../tables/index.ts';
-import type { StaticLine } from './report-line.ts';
+import type { CellProblem, StaticLine } from './report-line.ts';
 import { encodeBillInfo, MAX_BILL_QUERY_LENGTH, type BillPayload } from '../payloads/index.ts';
 import { BuildsyncError, joinWorded, render, RowError, wordedLine, wordedOf, type Worded } from '../errors/index.ts';
 import { contentHashOfJson } from './content-hash.ts';
@@ -40,7 +40,7 @@ import { CellValueError, parseBoolean, parseDate, parseId, parseRateText, parseT
 import type { VendorLookup, VendorNameSink } from './vendors.ts';
 import { addLineNote, keyText, parseRef, spellingNote, type LineNotes } from './record-key.ts';
 import { groupHolding, stopGroup } from './rows/stop-record.ts';
-import { addBadLine, invalidLine, rowErrorsColumn, rowErrorsText } from './row-errors.ts';
+import { addBadLine, invalidLine, rowErrorCells, rowErrorsColumn, rowErrorsText } from './row-errors.ts';
 import type { RecordStopper } from './rows/row-rules.ts';
 
 
@@ -82,6 +82,8 @@ interface BillGroup {
   badMessages: Worded[] | undefined;
   /** The header of each bad line's bad cell (undefined: its message names none), in parallel. */
   badColumns: Array<string | undefined> | undefined;
+  /** The bad rows with several errors: each error with its cell, by line. */
+  badCells?: Map<number, CellProblem[]>;
   /** Its key in `byRef` (bills with a bill_ref). */
   mapKey: string | undefined;
 }
@@ -275,7 +277,7 @@ export class BillGrouper implements RecordStopper {
 
     if (group === undefined) {
       const record = ref !== undefined ? `bill ${ref} / ${target}` : `bill row ${line} / ${target}`;
-      this.loose.push(invalidLine(line, record, rowErrorsText(errors), rowErrorsColumn(errors)));
+      this.loose.push(invalidLine(line, record, rowErrorsText(errors), rowErrorsColumn(errors), rowErrorCells(errors)));
       return;
     }
     if (group.lines.length === 0 && this.sourceLineIndex >= 0) {
@@ -421,7 +423,7 @@ export class BillGrouper implements RecordStopper {
     let b = 0;
     for (const line of g.lines) {
       if (b < bad.length && bad[b] === line) {
-        statics.push(invalidLine(line, label, g.badMessages![b]!, g.badColumns?.[b]));
+        statics.push(invalidLine(line, label, g.badMessages![b]!, g.badColumns?.[b], g.badCells?.get(line)));
         b++;
       } else statics.push({ line, record: label, status: 'invalid', message: why });
     }

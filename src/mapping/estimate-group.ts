@@ -6,7 +6,7 @@
 import { joinWorded, wordedLine, type Worded } from '../errors/index.ts';
 import type { EstimatePayload } from '../payloads/index.ts';
 import { JsonRecord, type MappedRecord } from './mapped-record.ts';
-import type { StaticLine } from './report-line.ts';
+import type { CellProblem, StaticLine } from './report-line.ts';
 import type { TextRef } from './text-arena.ts';
 import { addLineNote, keyText, spellingNote, type LineNotes } from './record-key.ts';
 import { invalidLine } from './row-errors.ts';
@@ -63,6 +63,8 @@ export interface EstimateGroup {
   badMessages: Worded[] | undefined;
   /** The header of each bad line's bad cell (undefined: its message names none), in parallel. */
   badColumns: Array<string | undefined> | undefined;
+  /** The bad rows with several errors: each error with its cell, by line. */
+  badCells?: Map<number, CellProblem[]>;
   /** Set when another estimate of the file already targets the project. */
   conflict: string | undefined;
   /** The project as `estimateProjectKeyReader` keys it (`closeEstimatesAfter`). */
@@ -123,7 +125,7 @@ function rejectGroup(g: EstimateGroup, label: string, statics: StaticLine[]): vo
   for (const line of g.lines) {
     if (b < bad.length && bad[b] === line) {
       const message = g.conflict === undefined ? g.badMessages![b]! : joinWorded([g.badMessages![b]!, g.conflict], '; ');
-      statics.push(invalidLine(line, label, message, g.badColumns?.[b]));
+      statics.push(invalidLine(line, label, message, g.badColumns?.[b], g.conflict === undefined ? g.badCells?.get(line) : undefined));
       b++;
     } else statics.push({ line, record: label, status: 'invalid', ...wordedLine(why) });
   }

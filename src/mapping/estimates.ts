@@ -43,7 +43,7 @@ import { ProjectRefReader, type ProjectResolver } from './project-refs.ts';
 import { missingEstimateColumns } from './required-columns.ts';
 import { keyText } from './record-key.ts';
 import { groupHolding, stopGroup } from './rows/stop-record.ts';
-import { addBadLine, invalidLine, rowErrorsColumn, rowErrorsText } from './row-errors.ts';
+import { addBadLine, invalidLine, rowErrorCells, rowErrorsColumn, rowErrorsText } from './row-errors.ts';
 import type { RecordStopper } from './rows/row-rules.ts';
 import { CellValueError, parseBoolean, parseId, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
 
@@ -254,7 +254,7 @@ export class EstimateGrouper implements RecordStopper {
     const anyTop = this.top.length > 0 && this.readTop(row, group);
 
     if (group === undefined) {
-      this.loose.push(invalidLine(line, `project ${this.projects.shown || '?'} / ${name ?? '?'}`, rowErrorsText(errors), rowErrorsColumn(errors)));
+      this.loose.push(invalidLine(line, `project ${this.projects.shown || '?'} / ${name ?? '?'}`, rowErrorsText(errors), rowErrorsColumn(errors), rowErrorCells(errors)));
       return;
     }
     group.lines.push(line);

@@ -38,6 +38,18 @@ export interface StaticLine {
    * itself names it (`RowError.column`); absent when it names no cell.
    */
   column?: string;
+  /**
+   * With status `invalid` and several errors on the row: each error with the header of its cell,
+   * so that the import page shows each beside its own cell. Never stored: `message` says them all.
+   */
+  cells?: readonly CellProblem[];
+}
+
+/** One error of an invalid row: the header of its cell (absent when it names none) and what it says. */
+export interface CellProblem {
+  column?: string;
+  message: string;
+  wording?: Wording;
 }
 
 /** Lines of the file that are not part of the table (`OpenedTable.titles`, `footers`) as `ignored` report lines. */

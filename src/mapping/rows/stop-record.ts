@@ -1,4 +1,5 @@
 import type { Worded } from '../../errors/index.ts';
+import type { CellProblem } from '../report-line.ts';
 
 /**
  * How a grouper makes an open record invalid for a row it never grouped (a total that does not
@@ -10,6 +11,8 @@ export interface StoppableGroup {
   badLines: number[] | undefined;
   badMessages: Worded[] | undefined;
   badColumns: Array<string | undefined> | undefined;
+  /** The bad rows with several errors: each error with its cell (`rowErrorCells`), by line. */
+  badCells?: Map<number, CellProblem[]>;
 }
 
 /** The open group among `groups` whose lines hold `line` (lines are in ascending order). */
