@@ -1,5 +1,18 @@
 import { constants, crc32, createDeflateRaw, deflateRawSync, type DeflateRaw } from 'node:zlib';
 import { FileError } from '../../errors/index.ts';
+import {
+  centralDirectoryEntry,
+  dataDescriptor,
+  dosDateTime,
+  endOfCentralDirectory,
+  FLAG_DATA_DESCRIPTOR,
+  FLAG_UTF8_NAME,
+  localFileHeader,
+  METHOD_DEFLATED,
+  ZIP32_MAX,
+  type DosDateTime,
+  type PlacedEntry,
+} from '../../zip/records.ts';
 
 /**
  * A minimal streaming zip writer (PKWARE APPNOTE 6.3): deflated entries whose CRC and sizes follow
@@ -11,7 +24,8 @@ import { FileError } from '../../errors/index.ts';
  * memory; archiver adds a stream per entry (zip-stream, crc32-stream) for what is here one
  * entry and a few small parts, and brings no speed of its own (the deflate is node:zlib's either
  * way). This is the part of the format an .xlsx needs, no more: no zip64 (an entry or archive
- * past 4 GiB is refused with a message), no encryption, no comments.
+ * past 4 GiB is refused with a message), no encryption, no comments; the records themselves are
+ * laid out by `src/zip/records.ts`.
  */
 export interface ZipSink {
   write(chunk: Uint8Array): Promise<void>;
@@ -28,25 +42,13 @@ const LEVEL = constants.Z_BEST_SPEED;
  * XML deflates to about 35 KB), so each batch is one trip to the thread pool instead of several.
  */
 const OUT_CHUNK = 128 * 1024;
-const LIMIT = 0xffff_ffff;
-/** Bit 3: sizes and CRC in a data descriptor; bit 11: the name is UTF-8. */
-const FLAGS = 0x0808;
-const DEFLATED = 8;
-const VERSION = 20;
-
-interface Entry {
-  name: Buffer;
-  offset: number;
-  crc: number;
-  compressed: number;
-  size: number;
-}
+/** Sizes and CRC in a data descriptor; the name is UTF-8. */
+const FLAGS = FLAG_DATA_DESCRIPTOR | FLAG_UTF8_NAME;
 
 export class ZipWriter {
-  private readonly entries: Entry[] = [];
+  private readonly entries: PlacedEntry[] = [];
   private offset = 0;
-  private readonly time: number;
-  private readonly date: number;
+  private readonly modified: DosDateTime;
   private open: EntryWriter | undefined;
 
   constructor(
@@ -55,8 +57,7 @@ export class ZipWriter {
     private readonly file: string,
     now = new Date(),
   ) {
-    this.time = (now.getHours() << 11) | (now.getMinutes() << 5) | (now.getSeconds() >> 1);
-    this.date = ((Math.max(now.getFullYear(), 1980) - 1980) << 9) | ((now.getMonth() + 1) << 5) | now.getDate();
+    this.modified = dosDateTime(now);
   }
 
   /** A small entry given whole (the workbook's parts besides the sheet). */
@@ -84,40 +85,30 @@ export class ZipWriter {
   async finish(): Promise<void> {
     if (this.open) throw new Error(`zip entry still open in ${this.file}`);
     const start = this.offset;
-    const parts: Buffer[] = [];
-    for (const e of this.entries) {
-      // Central directory header: signature, versions made by and needed, flags, method, time,
-      // date, CRC, sizes, name length, then extra, comment, disk, attributes (0), local offset.
-      parts.push(le([4, 0x02014b50], [2, VERSION], [2, VERSION], [2, FLAGS], [2, DEFLATED], [2, this.time], [2, this.date], [4, e.crc], [4, e.compressed], [4, e.size], [2, e.name.length], [12, 0], [4, e.offset]), e.name);
-    }
-    const directory = Buffer.concat(parts);
-    // End of central directory: signature, disk numbers (0), entries on this disk and in all, size, offset, comment length.
-    const end = le([4, 0x06054b50], [4, 0], [2, this.entries.length], [2, this.entries.length], [4, directory.length], [4, start], [2, 0]);
+    const directory = Buffer.concat(this.entries.map((e) => centralDirectoryEntry(e)));
+    const end = endOfCentralDirectory(this.entries.length, directory.length, start);
     this.check(start + directory.length, 'the archive');
     await this.put(Buffer.concat([directory, end]));
   }
 
-  private async begin(name: string): Promise<Entry> {
+  private async begin(name: string): Promise<PlacedEntry> {
     if (this.open) throw new Error(`zip entry still open in ${this.file}`);
-    const entry: Entry = { name: Buffer.from(name, 'utf8'), offset: this.offset, crc: 0, compressed: 0, size: 0 };
-    // Local header: signature, version needed, flags, method, time, date; CRC and sizes 0 (they
-    // follow the data, bit 3); name length; no extra field.
-    const h = le([4, 0x04034b50], [2, VERSION], [2, FLAGS], [2, DEFLATED], [2, this.time], [2, this.date], [12, 0], [2, entry.name.length], [2, 0]);
-    await this.put(Buffer.concat([h, entry.name]));
+    const entry: PlacedEntry = { name: Buffer.from(name, 'utf8'), flags: FLAGS, method: METHOD_DEFLATED, modified: this.modified, offset: this.offset, crc: 0, compressed: 0, size: 0 };
+    // The CRC and sizes are 0 here: they follow the data (bit 3), and the central entry has them.
+    await this.put(localFileHeader(entry));
     return entry;
   }
 
-  private async end(entry: Entry, crc: number, compressed: number, size: number): Promise<void> {
+  private async end(entry: PlacedEntry, crc: number, compressed: number, size: number): Promise<void> {
     this.check(size, entry.name.toString('utf8'));
     this.check(this.offset, 'the archive');
     Object.assign(entry, { crc, compressed, size });
-    const d = le([4, 0x08074b50], [4, crc], [4, compressed], [4, size]);
-    await this.put(d);
+    await this.put(dataDescriptor(crc, compressed, size));
     this.entries.push(entry);
   }
 
   private check(bytes: number, what: string): void {
-    if (bytes > LIMIT) {
+    if (bytes > ZIP32_MAX) {
       throw new FileError(this.file, `${what} of ${this.file} passed 4 GiB, more than an .xlsx written without zip64 can hold; export as csv instead`);
     }
   }
@@ -126,18 +117,6 @@ export class ZipWriter {
     this.offset += chunk.length;
     return this.sink.write(chunk);
   }
-}
-
-/** Little-endian fields of 2 or 4 bytes (or `[n, 0]`: n zero bytes), one after the other. */
-function le(...fields: [bytes: number, value: number][]): Buffer {
-  const b = Buffer.alloc(fields.reduce((n, [bytes]) => n + bytes, 0));
-  let at = 0;
-  for (const [bytes, value] of fields) {
-    if (bytes === 2) b.writeUInt16LE(value, at);
-    else if (bytes === 4) b.writeUInt32LE(value, at);
-    at += bytes;
-  }
-  return b;
 }
 
 /**

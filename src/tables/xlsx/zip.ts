@@ -2,6 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { fileSystemError } from '../file-errors.ts';
+import { CENTRAL_FILE_SIGNATURE, END_SIGNATURE, LOCAL_FILE_SIGNATURE } from '../../zip/records.ts';
 import { checkXlsxSignature } from '../sniff.ts';
 
 /*
@@ -35,9 +36,6 @@ export interface Zip {
 /** A zip that cannot be read; the reader wraps it in a FileError saying the workbook is damaged. */
 class ZipDamage extends Error {}
 
-const ZIP_LOCAL_FILE = 0x04034b50;
-const ZIP_CENTRAL_FILE = 0x02014b50;
-const ZIP_END = 0x06054b50;
 const ZIP64_END = 0x06064b50;
 const ZIP64_LOCATOR = 0x07064b50;
 /** A workbook's directory is a few kilobytes; more than this is not a workbook. */
@@ -60,7 +58,7 @@ export async function openZip(file: string, handle: FileHandle): Promise<Zip> {
   await readFully(handle, tail, size - tailLength);
   let end = -1;
   for (let i = tailLength - 22; i >= 0; i--) {
-    if (tail.readUInt32LE(i) === ZIP_END) {
+    if (tail.readUInt32LE(i) === END_SIGNATURE) {
       end = i;
       break;
     }
@@ -85,7 +83,7 @@ export async function openZip(file: string, handle: FileHandle): Promise<Zip> {
   const entries = new Map<string, ZipEntry>();
   let at = 0;
   for (let i = 0; i < count; i++) {
-    if (at + 46 > dir.length || dir.readUInt32LE(at) !== ZIP_CENTRAL_FILE) throw new ZipDamage('its zip directory is damaged');
+    if (at + 46 > dir.length || dir.readUInt32LE(at) !== CENTRAL_FILE_SIGNATURE) throw new ZipDamage('its zip directory is damaged');
     const flags = dir.readUInt16LE(at + 8);
     const nameLength = dir.readUInt16LE(at + 28);
     const extraLength = dir.readUInt16LE(at + 30);
@@ -124,7 +122,7 @@ export async function openZip(file: string, handle: FileHandle): Promise<Zip> {
   async function* raw(entry: ZipEntry): AsyncGenerator<Buffer> {
     const local = Buffer.alloc(30);
     await readFully(handle, local, entry.localOffset);
-    if (local.readUInt32LE(0) !== ZIP_LOCAL_FILE) throw new ZipDamage(`its part ${entry.name} is not where its zip directory says`);
+    if (local.readUInt32LE(0) !== LOCAL_FILE_SIGNATURE) throw new ZipDamage(`its part ${entry.name} is not where its zip directory says`);
     let position = entry.localOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
     const end = position + entry.compressedSize;
     if (end > size) throw new ZipDamage(`its part ${entry.name} is cut short`);
