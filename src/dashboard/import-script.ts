@@ -45,6 +45,7 @@ function kindChanged(){
 document.querySelectorAll('input[name=kind]').forEach(function(r){r.addEventListener('change',kindChanged)});
 function applyReading(j){
  S.upload=j.upload;S.table=j.table;S.columns=j.columns;S.checked=false;if(j.rules)S.saved.rules=j.rules;
+ if(j.kept){S.saved.constants=j.kept.constants;if(j.kept.encoding)S.saved.encoding=j.kept.encoding}
  var sh=$('sheet');sh.textContent='';
  if(j.table==='xlsx'){(j.sheets||[]).forEach(function(n){option(sh,n,n)});option(sh,'all','All sheets');sh.value=j.sheet||((j.sheets||[])[0])||''}
  $('sheet-field').hidden=j.table!=='xlsx';

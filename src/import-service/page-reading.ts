@@ -52,6 +52,8 @@ export interface PageReading {
   lastMapping: null | { note: string };
   /** The rules of rows read with (page-state.ts): the state's, else the last mapping's own; the page keeps and sends them back. */
   rules: MappingRules | null;
+  /** The last mapping's constants and encoding, when it is preselected and has them: the page keeps and sends them back. */
+  kept: { constants: Record<string, string | number | boolean>; encoding?: string } | null;
   vendors: Array<{ name: string; vendorId: string }>;
   messages: string[];
 }
@@ -87,6 +89,10 @@ export async function readPage(file: string, name: string, state: PageState, opt
     ? mappingRules(presetOfRules(saved.mapping) === undefined ? saved.mapping : { totalLabels: saved.mapping.totalLabels })
     : undefined;
   const rules = state.rules ?? lastRules;
+  // And its constants and encoding, which no control shows: kept as a saved mapping's are, and said.
+  const lastKept = opts.saved === undefined && state.columns === undefined && saved !== undefined && (Object.keys(saved.mapping.constants).length > 0 || saved.mapping.encoding !== undefined)
+    ? { constants: saved.mapping.constants, ...(saved.mapping.encoding === undefined ? {} : { encoding: saved.mapping.encoding }) }
+    : undefined;
   const columns = columnChoices({ kind, headers, layout: applied, values, requested: state.columns, saved: savedChoices, rules });
   const savedOptions = saved === undefined ? undefined : mappingOptions(saved.mapping);
   const options = {
@@ -125,8 +131,9 @@ export async function readPage(file: string, name: string, state: PageState, opt
     known: knownColumns(kind).map((k) => ({ name: k, type: columnTypes(kind).get(k) ?? 'text' })),
     fillDown,
     options,
-    lastMapping: saved === undefined || opts.saved !== undefined ? null : { note: `The mapping last used for ${state.account ?? 'this account'}, ${kind} and these headers is preselected (sent ${shownTime(saved.sentAt)})${lastRules === undefined ? '' : `, with its ${rulesText(lastRules)}`}.` },
+    lastMapping: saved === undefined || opts.saved !== undefined ? null : { note: `The mapping last used for ${state.account ?? 'this account'}, ${kind} and these headers is preselected (sent ${shownTime(saved.sentAt)})${lastRules === undefined ? '' : `, with its ${rulesText(lastRules)}`}${keptText(lastKept)}.` },
     rules: rules ?? null,
+    kept: lastKept ?? null,
     vendors: vendors.vendors,
     // Messages name the file as uploaded, never where it is kept.
     messages: messages.map((m) => m.split(file).join(name)),
@@ -250,4 +257,11 @@ function stillToMatch(kind: ImportKind, name: string, headers: readonly string[]
 /** `2026-03-20 14:05 UTC`. */
 function shownTime(iso: string): string {
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso;
+}
+
+/** The constants and encoding a preselected mapping brings, as its note says them. */
+function keptText(kept: { constants: Record<string, string | number | boolean>; encoding?: string } | undefined): string {
+  if (kept === undefined) return '';
+  const constants = Object.entries(kept.constants).map(([k, v]) => `${k} = ${String(v)}`);
+  return `${constants.length > 0 ? `; constants ${constants.join(', ')}` : ''}${kept.encoding === undefined ? '' : `; encoding ${kept.encoding}`}`;
 }
