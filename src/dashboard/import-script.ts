@@ -8,7 +8,7 @@
 const READ_AND_MATCH = String.raw`
 (function(){
 var $=function(id){return document.getElementById(id)};
-var S={upload:null,table:null,columns:[],invalid:0,saved:{},headerRowChosen:false,checked:false,mapSeq:0,mapDone:0,mapReady:null};
+var S={upload:null,table:null,columns:[],invalid:0,saved:{},headerRowChosen:false,checked:false,mapSeq:0,mapDone:0,mapReady:null,readSeq:0,reading:null};
 function kind(){var r=document.querySelector('input[name=kind]:checked');return r?r.value:null}
 function say(id,t){$(id).textContent=t||''}
 function count(n,word){return n+' '+word+(n===1?'':'s')}
@@ -72,7 +72,9 @@ function applyReading(j){
  $('last-note').hidden=!j.lastMapping;say('last-note',j.lastMapping?j.lastMapping.note:'');
  renderVendors(j.vendors);
  $('match').hidden=false;$('checked').hidden=true;$('send').disabled=true;refreshMap()}
-async function reread(){say('read-msg');try{applyReading(await post('/import/read',state()))}catch(e){say('read-msg',e.message)}}
+// Readings answer in any order: only the latest one counts, and Check waits for it (S.reading).
+async function reread(){say('read-msg');var n=++S.readSeq;var p=post('/import/read',state());S.reading=p;
+ try{var j=await p;if(n===S.readSeq)applyReading(j)}catch(e){if(n===S.readSeq)say('read-msg',e.message)}finally{if(n===S.readSeq)S.reading=null}}
 $('read').addEventListener('click',async function(){
  say('read-msg');var f=$('file').files[0];var k=kind();
  if(!k){say('read-msg','Choose Estimates or Bills first.');return}
@@ -128,6 +130,8 @@ $('vendorlist').addEventListener('change',async function(){
 const CHECK_AND_SEND = String.raw`
 $('check').addEventListener('click',async function(){
  say('check-msg');say('send-msg');
+ // A reading still on its way (a sheet, header row or layout just chosen) is the one checked.
+ while(S.reading){try{await S.reading}catch(e){}}
  try{
   var edits=[];document.querySelectorAll('#rows input[data-line]').forEach(function(x){if(x.value!==x.dataset.orig)edits.push({line:x.dataset.line,header:x.dataset.header,value:x.value})});
   edits.forEach(function(e){if(/^\d+$/.test(e.line))e.line=Number(e.line)});
