@@ -1,6 +1,6 @@
 /**
  * Which labels make a total row (docs/reading-rules.md), and what level a label names: `Total`,
- * `Subtotal`, `Sub-total`, `Grand total` at the start, `Total for …`, `Invoice total` (case
+ * `Subtotal`, `Sub-total`, `Grand total` at the start (or their plurals, Procore's `Grand Totals`), `Total for …`, `Invoice total` (case
  * ignored), and the mapping's `"totalLabels"`. The text after the word is the level it names
  * (`Total for QB-3004`: bill QB-3004; `Subtotal Demolition`: category Demolition).
  */
@@ -9,7 +9,7 @@ import type { CellValue } from '../../tables/index.ts';
 export type TotalLabel = { grand: true; name: undefined } | { grand: false; name: string | undefined };
 
 const TOTAL_WORD = /total/i;
-const BUILT_IN = /^(grand[\s_-]*total|sub[\s-]?total|total|invoice\s+total)(?![a-z0-9])/i;
+const BUILT_IN = /^(grand[\s_-]*totals?|sub[\s-]?totals?|totals?|invoice\s+totals?)(?![a-z0-9])/i;
 
 /** A key compared as a person reads it: the one rule of every record key (values/key-text.ts). */
 import { keyText as readKey } from '../../values/key-text.ts';

@@ -74,6 +74,8 @@ export class Totals {
   private readonly ref: Col | undefined;
   private readonly vendor: Col | undefined;
   private readonly projects: Col[];
+  /** The columns whose own cell names a record or a line of the row (project, vendor, estimate, item): a row with none of them filled is read for a label in its first text cell. */
+  private readonly own: Col[];
   private readonly name: Col | undefined;
   private readonly category: Col | undefined;
   private readonly subcategory: Col | undefined;
@@ -123,6 +125,8 @@ export class Totals {
     this.name = kind === 'estimates' ? cols('estimate_name') : undefined;
     this.category = kind === 'estimates' ? cols('category') : undefined;
     this.subcategory = kind === 'estimates' ? cols('subcategory') : undefined;
+    const own = kind === 'bills' ? [...PROJECT_COLUMNS, 'vendor', 'vendor_id', 'item_name'] : [...PROJECT_COLUMNS, 'estimate_name', 'item'];
+    this.own = own.map(cols).filter((c): c is Col => c !== undefined && c.index >= 0);
   }
 
   private recognise(row: SourceRow, ctx: RowContext): boolean {
@@ -160,12 +164,25 @@ export class Totals {
       const label = labels.of(cell);
       if (label !== undefined) return { label, text: String(cell).trim() };
     }
-    // Bills: a report's total row repeats no project and no vendor; its label is its first text.
-    if (this.setup.kind === 'bills' && this.projects.every((c) => empty(cellOf(c, row.values))) && empty(cellOf(this.vendor, row.values))) {
-      const first = row.values.find((v) => typeof v === 'string' && v.trim() !== '') ?? null;
-      const label = labels.of(first);
-      if (label !== undefined) return { label, text: String(first).trim() };
+    // A report's total row repeats no project, vendor, estimate or item of its own (a constant of
+    // the mapping is no cell of the row): its label is its first text, whatever column it stands
+    // in, provided the row holds something besides it (its sum). A row whose only text is one cell
+    // is a heading or a note: a vendor heading "Total Plumbing Supply" is no total.
+    if (!this.own.every((c) => empty(row.values[c.index] ?? null))) return undefined;
+    const values = row.values;
+    let at = -1;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (typeof v === 'string' && v.trim() !== '') {
+        at = i;
+        break;
+      }
     }
+    if (at < 0) return undefined;
+    const first = values[at] as string;
+    const label = labels.of(first);
+    if (label === undefined) return undefined;
+    for (let i = 0; i < values.length; i++) if (i !== at && !empty(values[i] ?? null)) return { label, text: first.trim() };
     return undefined;
   }
 
