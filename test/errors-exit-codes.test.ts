@@ -35,6 +35,8 @@ const STATUS_OF_CODE: Record<ErrorCode, number> = {
   BUILDSYNC_DATABASE_UNAVAILABLE: 2,
   BUILDSYNC_DATABASE: 2,
   BUILDSYNC_IMPORT_UNKNOWN: 2,
+  BUILDSYNC_OUTPUT_INCOMPLETE: 2,
+  BUILDSYNC_LEDGER_UNSAFE: 2,
   BUILDSYNC_SERVICE_NOT_FOUND: 2,
   BUILDSYNC_UNEXPECTED: 1,
 };
@@ -90,6 +92,8 @@ const FAILURES: Array<[ErrorSample, number, 'plain' | 'coded']> = [
   ['DatabaseUnavailableError', 2, 'coded'],
   ['DatabaseError', 2, 'coded'],
   ['ImportUnknownError', 2, 'coded'],
+  ['OutputIncompleteError', 2, 'coded'],
+  ['LedgerUnsafeError', 2, 'coded'],
   ['ServiceNotFoundError', 2, 'coded'],
   ['BuildsyncError of no class', 1, 'coded'],
 ];

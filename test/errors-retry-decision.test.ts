@@ -58,6 +58,8 @@ const TABLE: Record<ErrorCode, Row[]> = {
   BUILDSYNC_DATABASE_UNAVAILABLE: [['DatabaseUnavailableError', 'bounded', 'bounded']],
   BUILDSYNC_DATABASE: [['DatabaseError', 'never', 'unknown']],
   BUILDSYNC_IMPORT_UNKNOWN: [['ImportUnknownError', 'never', 'unknown']],
+  BUILDSYNC_OUTPUT_INCOMPLETE: [['OutputIncompleteError', 'never', 'unknown']],
+  BUILDSYNC_LEDGER_UNSAFE: [['LedgerUnsafeError', 'never', 'unknown']],
   BUILDSYNC_UNEXPECTED: [
     ['BuildsyncError of no class', 'never', 'unknown'],
     ['not a BuildsyncError (a bug)', 'never', 'unknown'],

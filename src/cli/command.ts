@@ -34,6 +34,21 @@ export function installSignalHandlers(): void {
   process.on('SIGTERM', onSignal);
 }
 
+/** Set while a command writes its output file to standard output (`--out -`) and handles its errors itself. */
+let stdoutIsOutput = false;
+
+/**
+ * `--out -`: the command itself answers for standard output's errors (a closed pipe or a full disk
+ * cuts the output, exit 2), instead of main.ts taking a closed pipe for a reader that had enough.
+ */
+export function claimStdout(claimed: boolean): void {
+  stdoutIsOutput = claimed;
+}
+
+export function stdoutClaimed(): boolean {
+  return stdoutIsOutput;
+}
+
 export function wasSignalled(): NodeJS.Signals | undefined {
   return signalled;
 }

@@ -1,8 +1,6 @@
-import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { defaultExportPath, recordExportSuccess, runExport, type ProjectExportResult } from '../export/index.ts';
 import { openSession } from '../session/index.ts';
 import { connectRedis, exportJobData, submitExport, type ExportJobResult } from '../queue/index.ts';
@@ -10,6 +8,7 @@ import { parseFailureReason, redactUrl, UsageError } from '../errors/index.ts';
 import { exitCodeOf } from './exit.ts';
 import type { CommandContext } from './command.ts';
 import { followJob } from './follow.ts';
+import { copyFileToStdout } from './stdout-copy.ts';
 import { parseExportOptions, type ExportOptionFlags } from './export-options.ts';
 import { createProgress } from './progress.ts';
 import { count } from './wording.ts';
@@ -93,7 +92,7 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
       progress.stop();
       // The workers' staleness metrics count this export too (docs/data-teams.md).
       if (redis) await recordExportSuccess(redis, cfg.prefix, { account: account.name, schedule: '', result: r }).catch(() => {});
-      if (toStdout) await pipeToStdout(r.path, ctx.signal);
+      if (toStdout) await copyFileToStdout(r.path, ctx.signal, `the export (${count(r.projects, 'project')})`);
       summary(r);
       return 0;
     } finally {
@@ -147,11 +146,6 @@ export async function exportProjectsCommand(ctx: CommandContext, flags: ExportFl
   } finally {
     await close();
   }
-}
-
-/** Copies the finished file to standard output, minding back-pressure (`… | head` ends it early: main.ts). */
-async function pipeToStdout(path: string, signal: AbortSignal): Promise<void> {
-  await pipeline(createReadStream(path), process.stdout, { signal, end: false });
 }
 
 /** `--to postgres` and `--changes` in the --json summary: null when not asked for. */

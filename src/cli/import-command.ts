@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FileError, parseFailureReason, UsageError } from '../errors/index.ts';
 import { formatEta, AccountThrottle } from '../throttle/index.ts';
-import { ignoredLine, importOutcome, errorsFilePath, readingNote, wirePayload, mappingOption, parseFillDown, type ImportSummary, type PlanOptions } from '../import/index.ts';
+import { ignoredLine, importOutcome, errorsFilePath, refuseOverwritingInput, readingNote, wirePayload, mappingOption, parseFillDown, type ImportSummary, type PlanOptions } from '../import/index.ts';
 import type { EncodingOption } from '../tables/index.ts';
 import type { DateOrder, IgnoredCounts, ReadingRules } from '../mapping/index.ts';
 import { collectResults, dryRunImport, ImportStore, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
@@ -106,6 +106,10 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
   if (flags.mapping !== undefined) planOpts.mapping = await mappingOption(kind, flags.mapping);
   const reportPath = resolve(flags.report ?? flags.out ?? `${file}.report.csv`);
   const errorsPath = errorsFilePath(reportPath);
+  refuseOverwritingInput(file, [
+    { path: reportPath, what: flags.report === undefined && flags.out === undefined ? 'the report' : `the report (${flags.report === undefined ? '--out' : '--report'} ${flags.report ?? flags.out})` },
+    { path: errorsPath, what: 'the rows to fix (named after the report)' },
+  ]);
 
   if (flags.dryRun) {
     let account;

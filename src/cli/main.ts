@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CommanderError } from 'commander';
 import { packageRoot } from '../package-root.ts';
-import { installSignalHandlers } from './command.ts';
+import { installSignalHandlers, stdoutClaimed } from './command.ts';
 import { EXIT } from '../errors/exit-codes.ts';
 import { buildProgram } from './program/index.ts';
 
@@ -10,8 +10,11 @@ const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')
 
 async function main(): Promise<void> {
   installSignalHandlers();
-  // `buildsync … | head`: a reader that closed the pipe wants no more; that is no error.
+  // `buildsync … | head`: a reader that closed the pipe wants no more; that is no error. An output
+  // file written to standard output (`--out -`) is another matter: its command says how much of
+  // it went out and fails (stdout-copy.ts).
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (stdoutClaimed()) return;
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw err;
   });

@@ -28,6 +28,8 @@ export type ErrorCode =
   | 'BUILDSYNC_DATABASE_UNAVAILABLE'
   | 'BUILDSYNC_DATABASE'
   | 'BUILDSYNC_IMPORT_UNKNOWN'
+  | 'BUILDSYNC_OUTPUT_INCOMPLETE'
+  | 'BUILDSYNC_LEDGER_UNSAFE'
   /** Not an error class: what a failure notice says of a failure that carries no code (a bug). */
   | 'BUILDSYNC_UNEXPECTED';
 
@@ -322,6 +324,29 @@ export class ImportUnknownError extends BuildsyncError {
       `import ${importId} is unknown or expired: its plan and outcomes are not in Redis (never submitted, removed, or past their retention)${detail}; `,
       { kind: 'import-again' },
     ]);
+  }
+}
+
+/**
+ * An output that could not be written whole (`--out -` into a closed pipe or a full disk): the
+ * reader has a cut copy, so the command fails (exit 2) and says how many bytes went out.
+ */
+export class OutputIncompleteError extends BuildsyncError {
+  readonly bytesWritten: number;
+  constructor(message: string, bytesWritten: number, options?: { cause?: unknown }) {
+    super('BUILDSYNC_OUTPUT_INCOMPLETE', message, options);
+    this.bytesWritten = bytesWritten;
+  }
+}
+
+/**
+ * Redis can no longer keep the ledger safely while an import sends (docs/operators.md,
+ * "Durability"): its persistence or eviction policy changed, or the ledger's marker is gone or
+ * another (Redis restarted empty, flushed, or replaced). Sending stops (exit 2); nothing more is sent.
+ */
+export class LedgerUnsafeError extends BuildsyncError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('BUILDSYNC_LEDGER_UNSAFE', message, options);
   }
 }
 

@@ -36,6 +36,10 @@ const EXIT_OF_CODE: Readonly<Record<ErrorCode, ExitStatus>> = {
   BUILDSYNC_DATABASE: EXIT.usage,
   // An import id that names nothing (a typo, or an import past its retention).
   BUILDSYNC_IMPORT_UNKNOWN: EXIT.usage,
+  // An output cut short (a closed pipe, a full disk): the reader holds an incomplete copy.
+  BUILDSYNC_OUTPUT_INCOMPLETE: EXIT.usage,
+  // Redis stopped keeping the ledger safely mid-import (persistence, eviction, its marker): sending stopped.
+  BUILDSYNC_LEDGER_UNSAFE: EXIT.usage,
   // The base URL answers 404 where the service lists its projects: BUILDSYNC_BASE_URL is wrong.
   BUILDSYNC_SERVICE_NOT_FOUND: EXIT.usage,
   BUILDSYNC_HTTP_401: EXIT.auth,

@@ -18,3 +18,4 @@ export {
   type RecordOutcome,
   type ReportLine,
 } from './import-store.ts';
+export { refuseOverwritingInput, type ImportOutput } from './output-paths.ts';

@@ -7,6 +7,8 @@ import {
   DatabaseUnavailableError,
   FileError,
   ImportUnknownError,
+  LedgerUnsafeError,
+  OutputIncompleteError,
   InterruptedError,
   NetworkError,
   NotFoundError,
@@ -61,6 +63,8 @@ export const ERROR_SAMPLES = {
   DatabaseError: new DatabaseError('permission denied'),
   ServiceNotFoundError: new ServiceNotFoundError('http://127.0.0.1:4010', { path: '/api/v2/Projects', baseUrlVariable: 'BUILDSYNC_BASE_URL' }),
   ImportUnknownError: new ImportUnknownError('imp-1'),
+  OutputIncompleteError: new OutputIncompleteError('standard output took 0 of the 10 bytes', 0),
+  LedgerUnsafeError: new LedgerUnsafeError('the ledger marker is gone'),
   'BuildsyncError of no class': new BuildsyncError('BUILDSYNC_UNEXPECTED', 'odd'),
   'not a BuildsyncError (a bug)': new TypeError('x is undefined'),
 } satisfies Record<string, Error>;
