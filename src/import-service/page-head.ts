@@ -48,7 +48,7 @@ class HeaderNotFound extends FileError {
 
 /** `rule`, its failure made a `HeaderNotFound` (a file error, so that the readers pass it on as it is). */
 function caught(rule: HeaderRule, name: string): HeaderRule {
-  return { check: (cells) => rule.check(cells), notFound: (closest, searched) => new HeaderNotFound(name, rule.notFound(closest, searched)) };
+  return { check: (cells, above) => rule.check(cells, above), notFound: (closest, searched) => new HeaderNotFound(name, rule.notFound(closest, searched)) };
 }
 
 /**

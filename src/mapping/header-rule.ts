@@ -18,8 +18,8 @@ import { suggestColumn } from './suggest.ts';
 export function headerRule(file: string, known: readonly string[], mapping: MappingFile | undefined, missingOf: (columns: ColumnMap) => string[]): HeaderRule {
   return {
     check(cells) {
-      const { columns } = candidateColumns(cells, known, mapping, file);
-      return { missing: missingOf(columns), named: columns.columns().length };
+      const { columns, named } = candidateColumns(cells, known, mapping, file);
+      return { missing: missingOf(columns), named };
     },
     notFound(closest, rowsSearched) {
       return new FileError(file, noHeaderMessage(file, known, mapping, closest, rowsSearched));
@@ -35,6 +35,16 @@ export function headerRule(file: string, known: readonly string[], mapping: Mapp
  */
 function noHeaderMessage(file: string, known: readonly string[], mapping: MappingFile | undefined, closest: HeaderCandidate, rowsSearched: number): Wording {
   const { line, cells, missing } = closest;
+  if (missing.length === 0) {
+    // The constants give every required column, yet no row names a column: title lines only.
+    return [
+      `${file}:${line}: no header row: no row of the first ${rowsSearched} names a column this import reads (the mapping's constants are not a header row); line ${line} comes closest. `,
+      `Line ${line} has ${listHeaders(cells)}; `,
+      { kind: 'map-header' },
+      ' ',
+      { kind: 'header-row' },
+    ];
+  }
   const head: Wording = [`${file}:${line}: missing column${missing.length > 1 ? 's' : ''}: `, ...missingList(missing), `. No row of the first ${rowsSearched} has every required column; line ${line} comes closest. `];
   const hint: Advice = { kind: 'header-row' };
   const { columns, unknown } = candidateColumns(cells, known, mapping, file);

@@ -176,6 +176,8 @@ interface HeaderMatch {
   clashes: Array<[string, string, string | undefined]>;
   sourceLineIndex: number;
   errorIndex: number;
+  /** How many different names of the row the mapping or the import's columns name (read or ignored): how well it reads as the header row. */
+  named: number;
 }
 
 /** Matches one row of headers to the columns (the mapping's renames and ignores applied); refuses nothing but a mapping to an unknown column. */
@@ -203,6 +205,7 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
   const clashes: Array<[string, string, string | undefined]> = [];
   let sourceLineIndex = -1;
   let errorIndex = -1;
+  let named = 0;
   headers.forEach((header, index) => {
     const name = normalizeHeader(header);
     if (name === '') return;
@@ -212,6 +215,7 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
       return;
     }
     firstByName.set(name, header);
+    if (ignored.has(name) || renames.has(name) || knownByName.has(name)) named++;
     if (ignored.has(name)) return;
     const column = renames.get(name) ?? knownByName.get(name);
     if (column === undefined) {
@@ -234,23 +238,25 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
     byColumn.set(column, source);
     sources.push(source);
   });
-  return { knownByName, canonical, sources, byColumn, firstByName, unknown, clashes, sourceLineIndex, errorIndex };
+  return { knownByName, canonical, sources, byColumn, firstByName, unknown, clashes, sourceLineIndex, errorIndex, named };
 }
 
 /**
  * The columns a row would give as the header row, refusing nothing about the row (unknown or
  * duplicate headers, mapping entries it lacks): to tell the header row from a title block above
  * it (`headerRule`), which `resolveColumns` then checks as it checks any header row. The
- * mapping's constants count as columns. `unknown`: its headers that name no column.
+ * mapping's constants count as columns. `unknown`: its headers that name no column; `named`: how
+ * many of its names the mapping or the known columns name (constants never count: a title line is
+ * no header row because the constants give every required column).
  */
-export function candidateColumns(headers: readonly string[], known: readonly string[], mapping: MappingFile | undefined, file: string): { columns: ColumnMap; unknown: string[] } {
-  const { knownByName, sources, byColumn, unknown, sourceLineIndex, errorIndex } = matchHeaders(headers, known, mapping);
+export function candidateColumns(headers: readonly string[], known: readonly string[], mapping: MappingFile | undefined, file: string): { columns: ColumnMap; unknown: string[]; named: number } {
+  const { knownByName, sources, byColumn, unknown, sourceLineIndex, errorIndex, named } = matchHeaders(headers, known, mapping);
   const all = [...sources];
   for (const [name, value] of Object.entries(mapping?.constants ?? {})) {
     const column = knownByName.get(normalizeHeader(name));
     if (column !== undefined && !byColumn.has(column)) all.push({ column, header: column, index: -1, constant: value });
   }
-  return { columns: new ColumnMap(file, all, { sourceLineIndex, errorIndex }), unknown };
+  return { columns: new ColumnMap(file, all, { sourceLineIndex, errorIndex }), unknown, named };
 }
 
 /** The headers a bill mapping's `kinds` and `status` rules read. */

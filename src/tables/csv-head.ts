@@ -98,19 +98,29 @@ interface Attempt {
 }
 
 function searchWith(delimiter: Delimiter, text: string, from: { offset: number; line: number }, complete: boolean, cut: boolean, search: HeaderSearch): Attempt {
-  let offered = 0;
   let unfinished = false;
+  const records: HeadRecord[] = [];
+  const settled = (): Attempt => {
+    const head = search.settled!;
+    const r = records.find((x) => x.line === head.line)!;
+    const first = records.find((x) => x.cells.some((c) => c.trim() !== ''))?.line === r.line;
+    return { delimiter, search, found: { delimiter, headerLine: r.line, cells: r.cells, plain: !r.raw.includes('"'), titles: search.titles(r.line), first, raw: r.raw } };
+  };
   for (const r of headRecords(text, from, delimiter, complete)) {
     if (r === NEED_MORE) return { delimiter, search, needMore: true };
-    if (cut && r.atEnd) return { delimiter, search, unfinished: true }; // the rest of it is not read: no header row
-    if (r.open) unfinished = true;
-    if (search.offer(r.cells, r.line)) {
-      const found = { delimiter, headerLine: r.line, cells: r.cells, plain: !r.raw.includes('"'), titles: search.titles(r.line), first: offered === 0, raw: r.raw };
-      return { delimiter, search, found };
+    if (cut && r.atEnd) {
+      // The rest of it is not read: the rows read so far decide, or there is no header row.
+      search.end();
+      return search.settled !== undefined ? settled() : { delimiter, search, unfinished: true };
     }
-    if (r.cells.some((c) => c.trim() !== '')) offered++;
+    if (r.open) unfinished = true;
+    records.push(r);
+    search.offer(r.cells, r.line);
+    if (search.settled !== undefined) return settled();
     if (search.exhausted) break;
   }
+  if (!search.exhausted) search.end();
+  if (search.settled !== undefined) return settled();
   return { delimiter, search, unfinished };
 }
 

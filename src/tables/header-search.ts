@@ -11,17 +11,24 @@ interface Scored extends HeaderCandidate {
 }
 
 /**
- * Where the table starts (docs/reading-rules.md), decided row by row as the reader meets the rows above
- * it: the reader `offer`s each row until one is the header row; the rows offered before it are the
- * title block. One home for the rule, shared by the CSV and .xlsx readers:
+ * Where the table starts (docs/reading-rules.md), decided from the rows the reader meets: the reader
+ * `offer`s each row; once `settled` says which row is the header row, the rows offered before it
+ * are the title block. One home for the rule, shared by the CSV and .xlsx readers:
  *  - `--header-row N` (`row`): the row at N is the header row, the rows above it are titles;
- *  - with a `rule` (an import): the first of the first 30 rows that are not blank in which the
- *    rule finds every required column; blank rows are skipped;
+ *  - with a `rule` (an import): of the first 30 rows that are not blank, the one that names the
+ *    most columns (`rule.check`'s `named`) among those that lack no required column; ties go to
+ *    the first, and a row that names no column is never the header row (a title line
+ *    "Estimate ES-1042" is none, even when the mapping's constants give every required column).
+ *    So the search is settled only when 30 rows were offered, or the table ended first (`end`);
  *  - neither (a vendors file, a preview): the first row, blank or not, unless it is MYOB's `{}`.
  */
 export class HeaderSearch {
   private readonly above: number[] = [];
+  /** Every row offered that is not blank, in order (at most `HEADER_SEARCH_ROWS`): the title block, and the rows a group row is looked for among. */
+  private readonly offered: HeaderCandidate[] = [];
   private best: Scored | undefined;
+  private chosen: Scored | undefined;
+  private decided: HeaderCandidate | undefined;
   private searched = 0;
   private lastLine = 0;
 
@@ -33,35 +40,57 @@ export class HeaderSearch {
     private readonly unit: 'line' | 'row',
   ) {}
 
-  /** True when `cells` (the row at `line`) is the header row; otherwise it is noted as above the header. */
+  /**
+   * Takes the row at `line`. True when it is the header row and that is known at once (`--header-row`,
+   * or no rule); with a rule, the header row is known once `settled` is (after `HEADER_SEARCH_ROWS`
+   * rows, or `end()`).
+   */
   offer(cells: readonly string[], line: number): boolean {
     this.lastLine = line;
     if (this.row !== undefined) {
-      if (line === this.row) return true;
+      if (line === this.row) return this.decide({ line, cells, missing: [] });
       if (line > this.row) throw this.noRowAtHeaderRow();
-      if (!isBlank(cells)) this.above.push(line);
+      if (!isBlank(cells)) this.keep(line, cells);
       return false;
     }
     if (this.rule === undefined) {
-      if (!isBraces(cells)) return true;
-      this.above.push(line);
+      if (!isBraces(cells)) return this.decide({ line, cells, missing: [] });
+      this.keep(line, cells);
       return false;
     }
-    if (isBlank(cells)) return false;
+    if (isBlank(cells) || this.decided !== undefined) return false;
     this.searched++;
+    const above = this.offered.slice();
+    this.keep(line, cells);
     if (!isBraces(cells)) {
-      const { missing, named } = this.rule.check(cells);
-      if (missing.length === 0) return true;
+      const { missing, named } = this.rule.check(cells, above);
       const scored = { line, cells, missing, named, filled: filledCells(cells) };
       if (this.best === undefined || closer(scored, this.best)) this.best = scored;
+      // The header row names the most columns of the rows that lack none; the first of equals stays.
+      if (missing.length === 0 && named > 0 && (this.chosen === undefined || named > this.chosen.named)) this.chosen = scored;
     }
-    this.above.push(line);
+    if (this.searched >= HEADER_SEARCH_ROWS && this.chosen !== undefined) this.decide(this.chosen);
     return false;
+  }
+
+  /** The table ends (or the rows read end) before the search has looked at 30 rows: the best row so far is the header row. */
+  end(): void {
+    if (this.decided === undefined && this.chosen !== undefined) this.decide(this.chosen);
+  }
+
+  /** The header row, once it is known. */
+  get settled(): HeaderCandidate | undefined {
+    return this.decided;
+  }
+
+  /** The rows offered before the header row at `line` that are not blank (the nearest last), with their cells. */
+  rowsAbove(line: number): readonly HeaderCandidate[] {
+    return this.offered.filter((r) => r.line < line);
   }
 
   /** True once `HEADER_SEARCH_ROWS` rows were offered without a header row among them: throw `failure()`. */
   get exhausted(): boolean {
-    return this.rule !== undefined && this.row === undefined && this.searched >= HEADER_SEARCH_ROWS;
+    return this.rule !== undefined && this.row === undefined && this.searched >= HEADER_SEARCH_ROWS && this.decided === undefined;
   }
 
   /** The row that came closest so far (none when no row was looked at). */
@@ -78,7 +107,7 @@ export class HeaderSearch {
     if (this.rule === undefined || this.searched === 0) return undefined;
     if (this.best === undefined) {
       // Only `{}` lines: as close as anything, and lacking everything.
-      return this.rule.notFound({ line: this.above[0]!, cells: ['{}'], missing: this.rule.check([]).missing }, this.searched);
+      return this.rule.notFound({ line: this.above[0]!, cells: ['{}'], missing: this.rule.check([], []).missing }, this.searched);
     }
     return this.rule.notFound(this.best, this.searched);
   }
@@ -87,6 +116,16 @@ export class HeaderSearch {
   titles(headerLine: number): IgnoredLine[] {
     const message = `title above the header row (${this.unit} ${headerLine}): not part of the table`;
     return this.above.filter((l) => l < headerLine).map((line) => ({ line, reason: 'title', message }));
+  }
+
+  private keep(line: number, cells: readonly string[]): void {
+    this.above.push(line);
+    if (this.offered.length < HEADER_SEARCH_ROWS) this.offered.push({ line, cells, missing: [] });
+  }
+
+  private decide(candidate: HeaderCandidate): true {
+    this.decided = candidate;
+    return true;
   }
 
   private noRowAtHeaderRow(): Error {
@@ -110,8 +149,13 @@ export function closestSearch(searches: readonly HeaderSearch[]): HeaderSearch {
   return best;
 }
 
-/** Fewer required columns lacking, then more known columns named, then more cells filled; the first of equals stays. */
+/**
+ * For the stop when no row is the header row: a row that names a column before one that names
+ * none, then fewer required columns lacking, then more columns named, then more cells filled;
+ * the first of equals stays.
+ */
 function closer(a: Scored, b: Scored): boolean {
+  if (a.named > 0 !== b.named > 0) return a.named > 0;
   if (a.missing.length !== b.missing.length) return a.missing.length < b.missing.length;
   if (a.named !== b.named) return a.named > b.named;
   return a.filled > b.filled;

@@ -62,7 +62,8 @@ async function openXlsxSheet(file: string, sheet: string | undefined, opts: Open
   const sheetFacts = (): Promise<SheetFacts> => (facts ??= readXlsxSheetFacts(file, name, cache));
   const table: OpenedTable = { file, headers, headerLine, kind: 'xlsx', date1904, workbook, sheetFacts, titles, footers: [], batches, rows: () => flatten(batches()) };
   function batches(): AsyncIterable<SourceRow[]> {
-    return readXlsx(file, name, noop, { signal, cache, table: { header, headerRow, onFooter: (lines) => (table.footers = lines) } });
+    // The read of the head found the header row (of the first 30 rows, the best match): each read of the rows starts there.
+    return readXlsx(file, name, noop, { signal, cache, table: { header, headerRow: headerRow ?? headerLine, onFooter: (lines) => (table.footers = lines) } });
   }
   return table;
 }

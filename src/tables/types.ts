@@ -202,12 +202,16 @@ export interface IgnoredLine {
 
 /**
  * How the reader tells the header row from a title block above it (docs/reading-rules.md): the header
- * row is the first of the first `HEADER_SEARCH_ROWS` rows in which every required column is
- * found. The mapping layer knows which columns are required; the reader only asks.
+ * row is, of the first `HEADER_SEARCH_ROWS` rows, the one that names the most columns among those
+ * in which every required column is found. The mapping layer knows which columns are required; the reader only asks.
  */
 export interface HeaderRule {
-  /** The required columns `cells` lacks as a header row (none: it is the header row), and how many known columns it names. */
-  check(cells: readonly string[]): { missing: readonly string[]; named: number };
+  /**
+   * The required columns `cells` lacks as a header row, and how many of the columns the mapping
+   * (or the import's own column names) names it holds (constants not counted). `above`: the rows
+   * looked at before it, the nearest last.
+   */
+  check(cells: readonly string[], above: readonly HeaderCandidate[]): { missing: readonly string[]; named: number };
   /** The error when no row qualifies: `closest` is the row that came closest (its line and cells, what it lacks). */
   notFound(closest: HeaderCandidate, rowsSearched: number): Error;
 }

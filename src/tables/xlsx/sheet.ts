@@ -80,6 +80,8 @@ export async function* readSheet(
   /** The first cell of the row being read that cannot be a header (an error value), until the header row is found. */
   let headerProblem: FileError | undefined;
   const search = new HeaderSearch(file, table.header, table.headerRow, 'row');
+  /** The rows looked at as the header row whose cells cannot be a header (an error value): refused if one is chosen. */
+  const problems = new Map<number, FileError>();
   const footer = new FooterWatch(table.header !== undefined);
   /** The last row that held a value: a gap after it is a blank row. */
   let lastFilled = 0;
@@ -160,6 +162,21 @@ export async function* readSheet(
     }
   }
 
+  /** The header row is known (`search.settled`): the rows after it must not have been read as rows above it. */
+  function takeHead(): void {
+    const head = search.settled!;
+    if (head.line !== row && !headOnly && table.headerRow === undefined) {
+      // Rows below the header row were read while the search looked at them: only a read of the head may settle it so.
+      throw new Error('readSheet: the header row is found by a read of the head (headOnly), then named by headerRow');
+    }
+    const problem = problems.get(head.line);
+    if (problem !== undefined) throw problem;
+    headers = [...head.cells];
+    width = headers.length;
+    lastFilled = head.line;
+    onHead({ headers, headerLine: head.line, sheet: sheetName, date1904: ctx.date1904, titles: search.titles(head.line) });
+  }
+
   function endRow(): void {
     if (headers === undefined) {
       const texts = Array.from(headerCells, (c) => xlsxHeaderText(c ?? null));
@@ -167,27 +184,23 @@ export async function* readSheet(
       headerCells = [];
       headerProblem = undefined;
       if (texts.every((t) => t.trim() === '')) return;
-      let found: boolean;
       try {
-        found = search.offer(texts, row);
+        search.offer(texts, row);
       } catch (err) {
         // `--header-row N` past the row: this sheet has no header row there.
         if (!table.probe) throw err;
         gaveUp = true;
         return;
       }
-      if (!found) {
+      if (problem !== undefined) problems.set(row, problem);
+      if (search.settled === undefined) {
         if (search.exhausted) {
           if (table.probe) gaveUp = true;
           else throw search.failure();
         }
         return;
       }
-      if (problem !== undefined) throw problem;
-      headers = texts;
-      width = texts.length;
-      lastFilled = row;
-      onHead({ headers, headerLine: row, sheet: sheetName, date1904: ctx.date1904, titles: search.titles(row) });
+      takeHead();
       return;
     }
     // Every row has the same shape (`formats` even when undefined), for the consumers' hot loops.
@@ -327,6 +340,10 @@ export async function* readSheet(
   }
   if (!sawEnd) {
     throw new FileError(file, `cannot read ${file} as an .xlsx workbook: sheet "${sheetName}" ends early, after row ${row} (the file is cut short or damaged). Open it in a spreadsheet and save it again as .xlsx, or export it as CSV.`);
+  }
+  if (headers === undefined && !gaveUp) {
+    search.end();
+    if (search.settled !== undefined) takeHead();
   }
   if (headers === undefined) {
     if (table.probe) return;
