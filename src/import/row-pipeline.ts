@@ -15,12 +15,12 @@ type Kind = 'estimates' | 'bills';
 /**
  * `--fill-down` / `--layout` (which win) with the mapping's `fillDown` / `layout` / `totalLabels`,
  * checked. A built-in preset's `fillDown` names the columns of every export it reads: only those
- * the file has fill down. With fill-down, the kind column the file has (`headers`) is noted, so
+ * the file has fill down, and only in a file with its kind column (`presetFillDown`). With fill-down, the kind column the file has (`headers`) is noted, so
  * that a replay stops where the import did.
  */
 export function rowRuleOptions(kind: Kind, opts: { fillDown?: readonly string[]; layout?: 'sections'; mapping?: MappingFile }, columns: ColumnMap, headers: readonly string[]): RowRuleOptions {
   const inFile = (c: string): boolean => columns.has(c) && columns.source(c)!.index >= 0;
-  const fillDown = opts.fillDown ?? (isBuiltInPreset(opts.mapping) ? opts.mapping!.fillDown?.filter(inFile) : opts.mapping?.fillDown) ?? [];
+  const fillDown = opts.fillDown ?? (isBuiltInPreset(opts.mapping) ? presetFillDown(opts.mapping!, inFile, headers) : opts.mapping?.fillDown) ?? [];
   const layout = opts.layout ?? opts.mapping?.layout;
   const known = kind === 'bills' ? BILL_COLUMNS : ESTIMATE_COLUMNS;
   for (const c of fillDown) {
@@ -36,6 +36,17 @@ export function rowRuleOptions(kind: Kind, opts: { fillDown?: readonly string[];
   const kindColumn = kind === 'bills' && out.fillDown !== undefined ? kindColumnOf(headers, opts.mapping) : undefined;
   if (kindColumn !== undefined) out.kindColumn = kindColumn;
   return out;
+}
+
+/**
+ * A preset fills down split lines only: the rows whose kind is empty under a transaction's row
+ * (README, import bills). A file without the preset's kind column (`Type`) has no split lines
+ * to tell from bills of their own, and fills nothing down: one bill's memo never reaches the next
+ * bill's empty memo.
+ */
+function presetFillDown(preset: MappingFile, inFile: (c: string) => boolean, headers: readonly string[]): string[] {
+  if (kindColumnOf(headers, preset) === undefined) return [];
+  return (preset.fillDown ?? []).filter(inFile);
 }
 
 /** Parses `--fill-down COLS` (comma-separated canonical columns). */

@@ -26,7 +26,9 @@ import type { MappingFile } from './mapping-file.ts';
  * of the transaction above: QuickBooks writes the bill's number, vendor, dates, memo and customer
  * on its first line only, so those fill down (`fillDown`, the columns of them the file has; a
  * user-added project_id or project_number column fills down as the customer would), stopping at
- * a row with a type of its own, a blank row and a total row.
+ * a row with a type of its own, a blank row and a total row. A file without a `Type` column
+ * fills nothing down (`presetFillDown`, src/import/row-pipeline.ts): without it no row is known to
+ * be a split line.
  */
 export const QUICKBOOKS_KIND_COLUMNS: readonly string[] = ['Type', 'Transaction Type'];
 

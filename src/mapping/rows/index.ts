@@ -74,7 +74,7 @@ export function buildRowRules(setup: RowRulesSetup): RowRules {
   const rules: RowRule[] = [totals.classify, ...(setup.afterTotals?.(report) ?? [])];
   if (setup.afterTotals === undefined && setup.kindIndex !== undefined && setup.kindIndex >= 0) rules.push(new NewTransactions(setup.kindIndex));
   const fill = options.fillDown ?? [];
-  if (fill.length > 0) rules.push(new FillDown(fill, cols));
+  if (fill.length > 0) rules.push(new FillDown({ kind, file, columns: fill, cols, report: checking }));
   const ref = cols('bill_ref');
   if (kind === 'bills' && ref !== undefined && ref.index >= 0 && !fill.includes('bill_ref')) {
     const some = (list: string[]): Col[] => list.map(cols).filter((c): c is Col => c !== undefined);
