@@ -5,8 +5,8 @@
  */
 import type { Job } from 'bullmq';
 import type { JobContext } from './context.ts';
-import { processExportProjects } from './export-projects.ts';
-import { processImportParent } from './import-parent.ts';
+import { processExportProjects, type ExportJobData } from './export-projects.ts';
+import { processImportParent, type ImportJobData } from './import-parent.ts';
 import { processSendRecord } from './send-record.ts';
 
 /** A processor: the BullMQ job, its lock token, the worker's shared context and, for long jobs, a signal that cancels it. */
@@ -23,6 +23,21 @@ export const PROCESSORS = {
   'send-estimate': (job, token, ctx) => processSendRecord(job, token, ctx),
   'send-bill': (job, token, ctx) => processSendRecord(job, token, ctx),
 } as const satisfies Record<string, Processor>;
+
+/**
+ * The fields of each kind's job data that name a file or folder a worker writes. Job data that
+ * comes from the dashboard (bull-board's add, duplicate and edit) may give them only the values
+ * the configured schedules give them (src/dashboard/job-paths.ts); a worker trusts its job data.
+ */
+export const PATH_FIELDS = {
+  'export-projects': ['out', 'outDir'],
+  'import-estimates': ['reportPath'],
+  'import-bills': ['reportPath'],
+  'send-estimate': [],
+  'send-bill': [],
+} as const satisfies {
+  [K in keyof typeof PROCESSORS]: readonly (K extends 'export-projects' ? keyof ExportJobData : K extends `import-${string}` ? keyof ImportJobData : never)[];
+};
 
 export { createJobContext, type JobContext, type JobContextOptions } from './context.ts';
 export { exportJobData, type ExportJobData, type ExportJobResult } from './export-projects.ts';

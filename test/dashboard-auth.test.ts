@@ -20,17 +20,18 @@ describe('dashboard basic auth', () => {
   });
 
   it('answers 401 with a challenge without credentials or with a wrong password, 200 with the right ones', async () => {
-    dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, auth: { user: 'ops', password: new Secret('s3cret pass') } });
+    // Ten wrong logins below: the login limit (tested on its own below) is raised out of the way.
+    dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, auth: { user: 'ops', password: new Secret('s3cret pass phrase') }, loginLimits: { failures: 100, windowMs: 60_000 } });
     for (const path of ['/', '/queues/', '/queues/api/queues', '/budget', '/budget.json']) {
       const none = await fetch(dashboard.url + path, { redirect: 'manual' });
       expect(none.status, path).toBe(401);
       expect(none.headers.get('www-authenticate')).toBe('Basic realm="buildsync dashboard", charset="UTF-8"');
       const wrong = await fetch(dashboard.url + path, { redirect: 'manual', headers: { authorization: basic('ops', 's3cret') } });
       expect(wrong.status, path).toBe(401);
-      const otherUser = await fetch(dashboard.url + path, { redirect: 'manual', headers: { authorization: basic('root', 's3cret pass') } });
+      const otherUser = await fetch(dashboard.url + path, { redirect: 'manual', headers: { authorization: basic('root', 's3cret pass phrase') } });
       expect(otherUser.status, path).toBe(401);
     }
-    const ok = await fetch(`${dashboard.url}/budget.json`, { headers: { authorization: basic('ops', 's3cret pass') } });
+    const ok = await fetch(`${dashboard.url}/budget.json`, { headers: { authorization: basic('ops', 's3cret pass phrase') } });
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { prefix: string }).prefix).toBe(t.prefix);
   });

@@ -133,10 +133,10 @@ describe('the export page', () => {
     } finally {
       await readOnly.close();
     }
-    const guarded = await startDashboard({ redisUrl: REDIS_URL, prefix: rig.t.prefix, port: 0, env: rig.env, allowImports: true, auth: { user: 'ops', password: new Secret('pw') } });
+    const guarded = await startDashboard({ redisUrl: REDIS_URL, prefix: rig.t.prefix, port: 0, env: rig.env, allowImports: true, auth: { user: 'ops', password: new Secret('export-page-pw-41') } });
     try {
       expect((await send(`${guarded.url}/export`, {})).status).toBe(401);
-      const page = await send(`${guarded.url}/export`, { auth: 'ops:pw' });
+      const page = await send(`${guarded.url}/export`, { auth: 'ops:export-page-pw-41' });
       expect(page.status).toBe(200);
       expect(page.body).toContain('Export projects (.xlsx)');
       expect((await send(`${guarded.url}/export/run`, { method: 'POST', origin: `http://${new URL(guarded.url).host}`, body: '{"format":"csv","account":"default"}' })).status).toBe(401);

@@ -1,6 +1,6 @@
 import { readEnv } from '../config.ts';
 import { ConfigError, UsageError } from '../errors/index.ts';
-import { startDashboard } from '../dashboard/index.ts';
+import { startDashboard, type DashboardAuth } from '../dashboard/index.ts';
 import { Secret } from '../secret.ts';
 import type { CommandContext } from './command.ts';
 import { intOption } from './options.ts';
@@ -14,6 +14,7 @@ export interface DashboardFlags {
   authPasswordEnv?: string;
   allowImports?: boolean;
   maxUploadMb?: string;
+  publicUrl?: string;
 }
 
 /** `buildsync dashboard` (flags in program/dashboard.ts): serves the dashboard until told to stop. */
@@ -34,6 +35,7 @@ export async function dashboardCommand(ctx: CommandContext, flags: DashboardFlag
       timeScale: timeScale(),
       allowImports: Boolean(flags.allowImports),
       maxUploadMb,
+      publicUrl: flags.publicUrl,
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -42,7 +44,7 @@ export async function dashboardCommand(ctx: CommandContext, flags: DashboardFlag
     }
     throw err;
   }
-  ctx.out(`dashboard on ${dashboard.url}/queues (budgets: ${dashboard.url}/budget${flags.allowImports ? `; imports: ${dashboard.url}/import; exports: ${dashboard.url}/export` : ''})${flags.allowActions ? '' : '; read-only'}${auth ? `; user ${auth.user}` : ''}`);
+  ctx.out(`dashboard on ${dashboard.url}/queues (budgets: ${dashboard.url}/budget${flags.allowImports ? `; imports: ${dashboard.url}/import; exports: ${dashboard.url}/export` : ''})${flags.allowActions ? '' : '; read-only'}${auth ? `; user ${auth.user}` : ''}${flags.publicUrl ? `; served by a proxy at ${flags.publicUrl}` : ''}`);
   ctx.out('press Ctrl-C to stop');
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
@@ -54,7 +56,7 @@ export async function dashboardCommand(ctx: CommandContext, flags: DashboardFlag
 }
 
 /** --auth-user and --auth-password-env go together; the password is only ever read from the environment. */
-function readAuth(flags: DashboardFlags): { user: string; password: Secret } | undefined {
+function readAuth(flags: DashboardFlags): DashboardAuth | undefined {
   if (flags.authUser === undefined && flags.authPasswordEnv === undefined) return undefined;
   if (!flags.authUser) throw new UsageError('--auth-password-env needs --auth-user USER');
   if (!flags.authPasswordEnv) throw new UsageError('--auth-user needs --auth-password-env VAR, the name of a variable holding the password');
@@ -64,5 +66,5 @@ function readAuth(flags: DashboardFlags): { user: string; password: Secret } | u
   if (flags.authUser.includes(':')) throw new UsageError('--auth-user cannot contain ":" (HTTP Basic separates user and password with it)');
   const value = readEnv()[flags.authPasswordEnv];
   if (!value) throw new ConfigError(`${flags.authPasswordEnv} is not set or empty; put the dashboard password in it (or in .env)`);
-  return { user: flags.authUser, password: new Secret(value) };
+  return { user: flags.authUser, password: new Secret(value), passwordEnv: flags.authPasswordEnv };
 }

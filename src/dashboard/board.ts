@@ -1,19 +1,21 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import type { Queue } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { Router } from 'express';
+import { refuseUnscheduledPaths } from './job-paths.ts';
 
 /**
  * bull-board over the given queues, served under `basePath`. Read-only unless `allowActions`:
  * bull-board then answers 405 to every retry, remove, promote, pause, clean and add (its
  * `readOnlyMode` queue option), so a dashboard left open cannot change what the workers do.
+ * With actions, job data that bull-board adds or edits passes the schedules' paths (job-paths.ts).
  */
 export function boardRouter(queues: Queue[], opts: { basePath: string; allowActions: boolean; budgetPath: string }): Router {
   const server = new ExpressAdapter();
   server.setBasePath(opts.basePath);
   createBullBoard({
-    queues: queues.map((q) => new BullMQAdapter(q, { readOnlyMode: !opts.allowActions })),
+    queues: queues.map((q) => new ScheduledPathsAdapter(q, queues, { readOnlyMode: !opts.allowActions })),
     serverAdapter: server,
     options: {
       uiConfig: {
@@ -26,4 +28,35 @@ export function boardRouter(queues: Queue[], opts: { basePath: string; allowActi
   });
   // An express 5 app (the adapter's own express); express 4 mounts it like any sub-app.
   return server.getRouter() as Router;
+}
+
+/**
+ * Every bull-board action that brings job data to a queue goes through its adapter: `addJob`
+ * (add, and duplicate with the data edited) and `updateData` of a job the adapter fetched (edit
+ * data, then retry). Both check the data first.
+ */
+class ScheduledPathsAdapter extends BullMQAdapter {
+  constructor(
+    queue: Queue,
+    private readonly scheduled: readonly Queue[],
+    options: ConstructorParameters<typeof BullMQAdapter>[1],
+  ) {
+    super(queue, options);
+  }
+
+  override async addJob(name: string, data: unknown, options: Parameters<BullMQAdapter['addJob']>[2]): Promise<Job> {
+    await refuseUnscheduledPaths(this.scheduled, name, data);
+    return super.addJob(name, data, options);
+  }
+
+  override async getJob(id: string): Promise<Job | undefined> {
+    const job = await super.getJob(id);
+    if (!job) return job;
+    const update = job.updateData.bind(job);
+    job.updateData = async (data) => {
+      await refuseUnscheduledPaths(this.scheduled, job.name, data);
+      return update(data);
+    };
+    return job;
+  }
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Env } from '../config.ts';
-import type { Secret } from '../secret.ts';
+import type { DashboardAuth } from './basic-auth.ts';
 
 /** What `startDashboard` serves and where. */
 export interface DashboardOptions {
@@ -14,8 +14,15 @@ export interface DashboardOptions {
   host?: string;
   /** Let bull-board retry, remove, promote, pause…; without it every queue is read-only. @defaultValue false */
   allowActions?: boolean;
-  /** HTTP Basic credentials every request must carry; none when absent. */
-  auth?: { user: string; password: Secret };
+  /** HTTP Basic credentials every request must carry; none when absent. The password has at least 12 characters. */
+  auth?: DashboardAuth;
+  /**
+   * The address a reverse proxy serves the dashboard at (`--public-url`, scheme, host and port):
+   * its host and origin are accepted, and the proxy's X-Forwarded-For names the client.
+   */
+  publicUrl?: string;
+  /** Test knob: failed logins per client address and window before 429s. @defaultValue 10 in 60 000 ms (login-limit.ts) */
+  loginLimits?: { failures: number; windowMs: number };
   /** Where the accounts (BUILDSYNC_<NAME>_EMAIL) and their limits are read. @defaultValue readEnv() */
   env?: Env;
   /** Test knob: divides the budget windows' lengths, as the workers do (BUILDSYNC_TIME_SCALE). @defaultValue 1 */

@@ -2,8 +2,8 @@
  * The export page (README, "The export page"): `/export` beside the import page, served with
  * `buildsync dashboard --allow-imports`. Two buttons start an export of the account's projects
  * (`POST /export/run`), which the dashboard runs itself (export-runs.ts); the page follows it by
- * polling `/export/status.json` and then offers the file at `/export/download`. The same Host and
- * Origin checks as the import page (same-origin.ts); basic auth is the dashboard's, before it.
+ * polling `/export/status.json` and then offers the file at `/export/download`. The dashboard's
+ * guard (same-origin.ts) and basic auth come before it, as before every route.
  */
 import { createReadStream } from 'node:fs';
 import express from 'express';
@@ -14,7 +14,6 @@ import { listAccounts } from './accounts.ts';
 import { renderExportPage } from './export-html.ts';
 import { ExportRuns } from './export-runs.ts';
 import { PageError, pageErrorHandler } from './http-errors.ts';
-import { sameOrigin } from './same-origin.ts';
 
 export interface ExportRouterOptions {
   redis: RedisConnection;
@@ -23,8 +22,6 @@ export interface ExportRouterOptions {
   timeScale?: number;
   /** How long a finished file waits for its download. */
   keepMs: number;
-  /** The `host:port` values this dashboard answers to (known once it listens). */
-  ownHosts: () => readonly string[];
   log?: Logger;
 }
 
@@ -36,8 +33,6 @@ const TYPES = {
 export function exportRouter(opts: ExportRouterOptions): { router: express.Router; close(): Promise<void> } {
   const runs = new ExportRuns({ redis: opts.redis, prefix: opts.prefix, env: opts.env, timeScale: opts.timeScale, keepMs: opts.keepMs, log: opts.log });
   const router = express.Router();
-  router.use(sameOrigin(opts.ownHosts));
-
   router.get('/', (_req, res, next) => {
     listAccounts(opts.env, opts.redis, opts.prefix).then(
       (accounts) => res.set('Cache-Control', 'no-store').type('html').send(renderExportPage({ accounts })),

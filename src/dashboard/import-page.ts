@@ -5,8 +5,8 @@
  * `/import/mapping`, the choices as the CLI's mapping by `/import/mapping.json`, the last mapping
  * sent for the same headers preselected), check (with the budget of every window)
  * as the CLI's dry run, send (the CLI's queued import job), follow (polling `/import/status.json`),
- * download the report and the rows to fix. Every POST is refused unless its `Host` is the
- * dashboard's own address and its `Origin` matches it (CSRF, DNS rebinding).
+ * download the report and the rows to fix. Like every route of the dashboard, behind its guard
+ * (same-origin.ts: the `Host`, the `Origin` or CSRF token of every POST).
  *
  * This file holds the routes: the checking, planning and submitting are the import service's
  * (src/import-service/, which the CLI's `import` runs too), the uploads are kept by
@@ -45,7 +45,6 @@ import { applyEdits, type CellEdit } from './cell-edits.ts';
 import { PageError, pageErrorHandler, scrub } from './http-errors.ts';
 import { renderImportPage } from './import-html.ts';
 import { nothingToFixPage, rowsToFixText } from './rows-to-fix.ts';
-import { sameOrigin } from './same-origin.ts';
 import { IMPORT_PAGE_DEFAULTS, safeName, uploadKeepMs, UploadStore } from './upload-store.ts';
 
 export { IMPORT_PAGE_DEFAULTS, uploadKeepMs };
@@ -70,8 +69,6 @@ export interface ImportRouterOptions {
   maxUploadMb?: number;
   /** @defaultValue os.tmpdir() */
   uploadDir?: string;
-  /** The `host:port` values this dashboard answers to (known once it listens). */
-  ownHosts: () => readonly string[];
   log?: Logger;
 }
 
@@ -93,8 +90,6 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
   };
 
   const router = express.Router();
-
-  router.use(sameOrigin(opts.ownHosts));
 
   router.get('/', (req, res, next) => {
     (async () => {

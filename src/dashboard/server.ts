@@ -1,12 +1,11 @@
 import { once } from 'node:events';
-import { hostname, networkInterfaces } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { isLoopback, readEnv } from '../config.ts';
+import { readEnv } from '../config.ts';
 import { coerceError } from '../errors/index.ts';
 import { connectRedis, Queues } from '../queue/index.ts';
-import { basicAuth } from './basic-auth.ts';
+import { basicAuth, checkPassword } from './basic-auth.ts';
 import { requireAuthOffLoopback } from './bind-rule.ts';
 import { boardRouter } from './board.ts';
 import { collectBudget } from './budget-data.ts';
@@ -14,17 +13,23 @@ import { renderBudgetPage } from './budget-page.ts';
 import { exportRouter } from './export-page.ts';
 import { importRouter, uploadKeepMs, type ImportPageOptions } from './import-page.ts';
 import { DASHBOARD_DEFAULTS, type Dashboard, type DashboardOptions } from './dashboard-options.ts';
+import { LoginLimiter } from './login-limit.ts';
+import { ownAddress, parsePublicUrl, type OwnAddress } from './own-address.ts';
+import { dashboardGuard } from './same-origin.ts';
 
 /**
  * Serves bull-board over the three queues at `/queues` and the budget page at `/budget`
  * (`/budget.json` for scripts); `/` leads to the queues; with `allowImports` the import page at
  * `/import` and the export page at `/export`. Resolves once listening. Refuses an address other
- * than loopback without basic auth (bind-rule.ts).
+ * than loopback without basic auth (bind-rule.ts), and a short password (basic-auth.ts). One guard
+ * (same-origin.ts) answers for every route, then basic auth with its login limit.
  */
 export async function startDashboard(opts: DashboardOptions & ImportPageOptions): Promise<Dashboard> {
   const prefix = opts.prefix ?? DASHBOARD_DEFAULTS.prefix;
   const host = opts.host ?? DASHBOARD_DEFAULTS.host;
   requireAuthOffLoopback({ host, auth: opts.auth, allowImports: opts.allowImports });
+  if (opts.auth) checkPassword(opts.auth);
+  const publicUrl = opts.publicUrl === undefined ? undefined : parsePublicUrl(opts.publicUrl);
   const env = opts.env ?? readEnv();
   // The import page's settings fail before anything is opened.
   if (opts.allowImports) uploadKeepMs(env);
@@ -40,17 +45,22 @@ export async function startDashboard(opts: DashboardOptions & ImportPageOptions)
     if (first) throw first;
   };
 
-  let ownHosts: string[] = [];
   const imports = opts.allowImports
-    ? importRouter({ redis, prefix, queues, env, timeScale: opts.timeScale, maxUploadMb: opts.maxUploadMb, uploadDir: opts.uploadDir, ownHosts: () => ownHosts, log: opts.log })
+    ? importRouter({ redis, prefix, queues, env, timeScale: opts.timeScale, maxUploadMb: opts.maxUploadMb, uploadDir: opts.uploadDir, log: opts.log })
     : undefined;
   // `--allow-imports` allows the page actions that send records or produce files: the export page too.
   const exports = opts.allowImports
-    ? exportRouter({ redis, prefix, env, timeScale: opts.timeScale, keepMs: uploadKeepMs(env), ownHosts: () => ownHosts, log: opts.log })
+    ? exportRouter({ redis, prefix, env, timeScale: opts.timeScale, keepMs: uploadKeepMs(env), log: opts.log })
     : undefined;
   const app = express();
   app.disable('x-powered-by');
-  if (opts.auth) app.use(basicAuth(opts.auth.user, opts.auth.password));
+  // The client's address (`req.ip`, for the login limit) is the connection's, unless a proxy
+  // serves the dashboard (`--public-url`): then the one the proxy adds last to X-Forwarded-For.
+  app.set('trust proxy', publicUrl ? 1 : false);
+  // Known once listening; no request arrives before.
+  let own: OwnAddress = { hosts: new Set(), origins: new Set(), shown: '' };
+  app.use(dashboardGuard(() => own));
+  if (opts.auth) app.use(basicAuth(opts.auth, new LoginLimiter(opts.loginLimits)));
   app.get('/', (_req, res) => res.redirect(302, `${boardPath}/`));
   const sources = { redis, prefix, exports: queues.exports, env, timeScale: opts.timeScale, recentExports: DASHBOARD_DEFAULTS.recentExports };
   app.get(`${budgetPath}.json`, (_req, res, next) => {
@@ -83,10 +93,7 @@ export async function startDashboard(opts: DashboardOptions & ImportPageOptions)
   }
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  ownHosts = [`${shownHost}:${address.port}`, host.includes(':') && !host.startsWith('[') ? `[${host}]:${address.port}` : `${host}:${address.port}`]
-    .concat(isLoopback(host) ? [`localhost:${address.port}`, `127.0.0.1:${address.port}`, `[::1]:${address.port}`] : [])
-    .concat(host === '0.0.0.0' || host === '::' ? wildcardHosts(address.port) : [])
-    .map((h) => h.toLowerCase());
+  own = ownAddress({ host, address: address.address, family: address.family, port: address.port, publicUrl });
   return {
     url: `http://${shownHost}:${address.port}`,
     close: async () => {
@@ -105,13 +112,4 @@ export async function startDashboard(opts: DashboardOptions & ImportPageOptions)
       if (first) throw first;
     },
   };
-}
-
-/** Bound to every interface: the page answers to this machine's addresses and host name (import page Host check). */
-function wildcardHosts(port: number): string[] {
-  const names = [hostname(), 'localhost'];
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) names.push(a.family === 'IPv6' ? `[${a.address}]` : a.address);
-  }
-  return names.map((n) => `${n}:${port}`);
 }

@@ -5,5 +5,5 @@ export { RETENTION, RECORD_JOB_RETENTION, RECORD_ATTEMPTS, EXPORT_ATTEMPTS } fro
 export { submitExport, submitImport, ImportSubmission, type SubmitImportOptions } from './submit.ts';
 export { startWorkers, type WorkerHost, type WorkerHostOptions } from './worker-host.ts';
 export { Metrics } from './metrics.ts';
-export { exportJobData, type ExportJobData, type ExportJobResult } from '../../jobs/index.ts';
+export { exportJobData, PATH_FIELDS, type ExportJobData, type ExportJobResult } from '../../jobs/index.ts';
 export type { ImportSummary } from '../import/index.ts';

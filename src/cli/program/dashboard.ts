@@ -14,13 +14,15 @@ export function registerDashboard(program: Command): void {
     .option('--allow-imports', 'allow the page actions that send records or produce files: the import page at /import and the export page at /export')
     .option('--max-upload-mb <mb>', 'with --allow-imports: the largest file the import page accepts, in MB', '50')
     .option('--auth-user <user>', 'require HTTP Basic authentication with this user name')
-    .option('--auth-password-env <VAR>', 'the environment variable holding the password for --auth-user (never the password itself)')
+    .option('--auth-password-env <VAR>', 'the environment variable holding the password for --auth-user (never the password itself; at least 12 characters)')
+    .option('--public-url <url>', 'the address a reverse proxy (TLS) serves the dashboard at, e.g. https://buildsync.example.com: its host and origin are accepted, and the proxy\'s X-Forwarded-For names the client')
     .addHelpText(
       'after',
       examples([
         'buildsync dashboard                                  # http://127.0.0.1:3000/queues, read-only',
         'buildsync dashboard --allow-imports                  # and the import page at /import, the export page at /export',
         'DASH_PASSWORD=… buildsync dashboard --host 0.0.0.0 --auth-user ops --auth-password-env DASH_PASSWORD',
+        'DASH_PASSWORD=… buildsync dashboard --auth-user ops --auth-password-env DASH_PASSWORD --public-url https://buildsync.example.com   # behind a TLS proxy',
       ]),
     )
     .action(action(async (ctx, flags: DashboardFlags) => (await import('../dashboard-command.ts')).dashboardCommand(ctx, flags), { runsUntilSignal: true }));
