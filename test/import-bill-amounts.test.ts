@@ -25,7 +25,7 @@ const XERO = files.write('xero-bills.csv', [
 ]);
 const XERO_ARGS = ['--mapping', 'xero', '--vendors', VENDORS];
 
-const CURRENCY_EUR = `${XERO}:8 column Currency: Currency "EUR": the account's currency is USD (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as USD. Convert the amount, or import the file into an account whose currency is EUR (--account NAME)`;
+const CURRENCY_EUR = `${XERO}:8 column Currency: Currency "EUR": the account's currency is USD (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as USD. Convert the amount, or import the file into an account whose currency is EUR (--account NAME); if the amounts are in USD already, say so in the mapping with "amountCurrency": "account"`;
 const KEYSTONE = (lighting: string) => ({
   PRJ_ID: '1042', VENDOR_ID: '57', DUE_DATE: '2026-04-12T00:00:00', INVOICE_DATE: '2026-03-13T00:00:00', NOTES: 'PO 4471',
   ITEMS: [{ NAME: 'Temporary lighting strings', RATE: lighting, QTY: 12 }, { NAME: 'Panel tie-in', RATE: '2940.00', QTY: 1 }],
@@ -78,9 +78,9 @@ describe('--mapping xero: Type, Status, Discount, TaxAmount and Currency', () =>
     expect(r.code, r.stderr).toBe(1);
     expect(r.payloads).toEqual([{ PRJ_ID: '1042', VENDOR_ID: '55', DUE_DATE: '2026-04-24T00:00:00', INVOICE_DATE: '2026-03-25T00:00:00', ITEMS: [{ NAME: 'Ready-mix', RATE: '120.00', QTY: 10 }] }]);
     expect(r.lines.filter(([, status]) => status === 'invalid').map(([line, , message]) => [line, message.replace(/^.*?: /, '')])).toEqual([
-      [2, 'Currency "USD": the account\'s currency is EUR (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as EUR. Convert the amount, or import the file into an account whose currency is USD (--account NAME)'],
-      [3, 'Currency "USD": the account\'s currency is EUR (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as EUR. Convert the amount, or import the file into an account whose currency is USD (--account NAME)'],
-      [4, 'Currency "USD": the account\'s currency is EUR (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as EUR. Convert the amount, or import the file into an account whose currency is USD (--account NAME)'],
+      [2, 'Currency "USD": the account\'s currency is EUR (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as EUR. Convert the amount, or import the file into an account whose currency is USD (--account NAME); if the amounts are in EUR already, say so in the mapping with "amountCurrency": "account"'],
+      [3, 'Currency "USD": the account\'s currency is EUR (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as EUR. Convert the amount, or import the file into an account whose currency is USD (--account NAME); if the amounts are in EUR already, say so in the mapping with "amountCurrency": "account"'],
+      [4, 'Currency "USD": the account\'s currency is EUR (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as EUR. Convert the amount, or import the file into an account whose currency is USD (--account NAME); if the amounts are in EUR already, say so in the mapping with "amountCurrency": "account"'],
     ]);
   });
 
@@ -90,7 +90,7 @@ describe('--mapping xero: Type, Status, Discount, TaxAmount and Currency', () =>
     const r = await files.dryRun(file, ['--mapping', mapping]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.payloads).toEqual([{ PRJ_ID: '1042', VENDOR_ID: '57', ITEMS: [{ NAME: 'Panel', RATE: '100.00' }] }]);
-    expect(r.lines[1]).toEqual([3, 'invalid', `${file}:3 column Currency: Currency "GBP": the account's currency is USD (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as USD. Convert the amount, or import the file into an account whose currency is GBP (--account NAME)`]);
+    expect(r.lines[1]).toEqual([3, 'invalid', `${file}:3 column Currency: Currency "GBP": the account's currency is USD (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as USD. Convert the amount, or import the file into an account whose currency is GBP (--account NAME); if the amounts are in USD already, say so in the mapping with "amountCurrency": "account"`]);
   });
 
   it('a user\'s own mapping that ignores a tax column has decided (a preset\'s ignore never does, above)', async () => {

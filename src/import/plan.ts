@@ -18,7 +18,7 @@ import { openTable, type CellValue, type HeaderRule, type HiddenOption, type Ope
 import { FileError, UsageError } from '../errors/index.ts';
 import type { ReportLine } from './import-store.ts';
 import {
-  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, billRowRules, type BillRowOptions, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, headerRule, ignoredLines, isBuiltInPreset, missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, StaticTally, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine, vendorLookup, type AccountVendorList, type VendorNameSink,
+  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, currencyColumns, EstimateRowChecks, billRefReader, billRowRules, type BillRowOptions, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, headerRule, ignoredLines, isBuiltInPreset, missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, StaticTally, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine, vendorLookup, type AccountVendorList, type VendorNameSink,
 } from '../mapping/index.ts';
 import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 import { HeapTrim } from '../heap-trim.ts';
@@ -68,6 +68,12 @@ function notForEstimates(opts: PlanOptions): void {
   if (opts.vendorsFile !== undefined) throw new UsageError([{ kind: 'option', option: 'vendors' }, ' applies to bill imports only; remove it.']);
 }
 
+/** What an estimate row may not hold: its currency columns (found by their headers or, reading the file once more, by their values) and flat markups. */
+async function estimateRowChecks(table: OpenedTable, columns: ColumnMap, opts: PlanOptions): Promise<EstimateRowChecks> {
+  const currencies = await currencyColumns(table, columns, opts.mapping, 'estimates', { currency: opts.accountCurrency, currencyVariable: opts.currencyVariable });
+  return new EstimateRowChecks(columns, currencies.empty ? undefined : currencies);
+}
+
 /** Reads an estimate file (.csv or .xlsx) into one planned estimate per (project, estimate_name) group. */
 export async function planEstimates(file: string, opts: PlanOptions = {}): Promise<ImportPlan<EstimatePayload>> {
   notForEstimates(opts);
@@ -79,7 +85,7 @@ export async function planEstimates(file: string, opts: PlanOptions = {}): Promi
     const rowOptions = rowRuleOptions('estimates', opts, columns, table.headers);
     const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
     const read = grouperColumns('estimates', rowOptions, columns, table.headers.length);
-    const grouper = new EstimateGrouper(file, read, opts.resolver, rules);
+    const grouper = new EstimateGrouper(file, read, opts.resolver, rules, await estimateRowChecks(table, columns, opts));
     requireColumns(table, grouper.missingColumns());
     const rowRules = planRowRules('estimates', file, read, rowOptions, rules);
     rowRules.report.stopper = grouper;
@@ -209,7 +215,7 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   };
   const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal, visit);
   const read = grouperColumns('estimates', rowOptions, columns, table.headers.length);
-  const grouper = new EstimateGrouper(file, read, opts.resolver, rules);
+  const grouper = new EstimateGrouper(file, read, opts.resolver, rules, await estimateRowChecks(table, columns, opts));
   requireColumns(table, grouper.missingColumns());
   grouper.closeEstimatesAfter(lastLine);
   const rowRules = planRowRules('estimates', file, read, rowOptions, rules);

@@ -26,8 +26,11 @@ export type TemplateFormat = 'csv' | 'xlsx';
 
 type ExampleValue = string | number | boolean | { date: string } | { money: number };
 
-/** Columns a row may give only one of: the template keeps the first of each set. */
-const LEFT_OUT = new Set(['project_number', 'project_name', 'vendor']);
+/**
+ * Columns a row may give only one of (the template keeps the first of each set: `tax_percent`
+ * over `tax_amount`), and `currency`, which only checks what the account's currency says.
+ */
+const LEFT_OUT = new Set(['project_number', 'project_name', 'vendor', 'tax_amount', 'currency']);
 
 const EXAMPLES: Record<TemplateKind, Record<string, ExampleValue>> = {
   estimates: {

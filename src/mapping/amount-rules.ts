@@ -4,10 +4,10 @@
  * error unless the user said what to do with it.
  *
  *   - Currency: a rate written with a currency symbol or code (`€1,250.00`, `£12`,
- *     `CHF 1'250.00`, `EUR 10`), or a row whose `Currency` column names a currency, other than
- *     the account's `BUILDSYNC_CURRENCY` is a row error (`$` is any dollar). The account's own
- *     currency is read (account EUR: `€1,250.00` is 1250.00). A `Currency` column is never
- *     silenced, not even by a user's `ignore`.
+ *     `CHF 1'250.00`, `EUR 10`), or a row whose currency column (`currency-columns.ts`) names a
+ *     currency, other than the account's `BUILDSYNC_CURRENCY` is a row error (`$` is any
+ *     currency written `$`). The account's own currency is read (account EUR: `€1,250.00` is
+ *     1250.00). A currency column is never silenced, not even by a user's `ignore`.
  *   - Discount (`Discount` column): a value other than zero is a row error unless
  *     `--discounts apply` (`"discounts": "apply"`): the rate becomes unit price × (1 − discount %),
  *     a row error unless that is a whole number of cents (never rounded).
@@ -22,15 +22,15 @@
  */
 import { wordedOf, type Worded, type Wording } from '../errors/index.ts';
 import type { CellFormat, CellValue } from '../tables/index.ts';
-import { currencyNamed, currencyShown, writtenCurrency, type WrittenCurrency } from '../values/written-currency.ts';
+import { currencyShown, writtenCurrency, type WrittenCurrency } from '../values/written-currency.ts';
 import { auxColumns, auxText, type AuxColumn } from './aux-columns.ts';
+import type { CurrencyColumns } from './currency-columns.ts';
 import type { ColumnMap } from './header.ts';
 import type { MappingFile } from './mapping-file.ts';
 import { CellValueError, parseDecimalText, type ReadingRules } from './values.ts';
 
 const TAX_HEADERS: ReadonlySet<string> = new Set(['tax', 'taxamount', 'taxrate', 'vat', 'gst', 'salestax']);
 const DISCOUNT_HEADERS: ReadonlySet<string> = new Set(['discount']);
-const CURRENCY_HEADERS: ReadonlySet<string> = new Set(['currency']);
 
 export interface AmountOptions {
   /** The account's currency (ISO 4217). @defaultValue USD */
@@ -52,7 +52,7 @@ export class AmountRules {
   constructor(
     private readonly rules: ReadingRules,
     opts: AmountOptions,
-    private readonly currencyColumns: readonly AuxColumn[],
+    private readonly currencyColumns: CurrencyColumns,
     private readonly discountColumns: readonly AuxColumn[],
     private readonly taxColumns: readonly AuxColumn[],
     private readonly applyDiscounts: boolean,
@@ -73,13 +73,7 @@ export class AmountRules {
   /** The row's currency, discount and tax cells: problems go to `problems` as [header, message]. */
   check(values: readonly CellValue[], formats: ReadonlyArray<CellFormat | undefined> | undefined, problems: Array<[string, Worded]>): void {
     this.discount = undefined;
-    for (const c of this.currencyColumns) {
-      const text = auxText(values, c.index);
-      if (text === '') continue;
-      const codes = currencyNamed(text);
-      if (codes === undefined) problems.push([c.header, `${c.header} ${JSON.stringify(text)} names no currency; write its ISO 4217 code (e.g. ${this.currency})`]);
-      else if (!codes.includes(this.currency)) problems.push([c.header, this.foreign(`${c.header} ${JSON.stringify(text)}:`, { codes })]);
-    }
+    this.currencyColumns.check(values, problems);
     for (const c of this.discountColumns) {
       const percent = this.amount(values[c.index] ?? null, formats?.[c.index], c, problems, true);
       if (percent === undefined) continue;
@@ -145,8 +139,8 @@ export function discounted(rate: string, percent: string): string | undefined {
   return negative && cents !== 0n ? `-${text}` : text;
 }
 
-/** The amount rules of one bill file, its currency, discount and tax columns found by their headers. */
-export function amountRules(headers: readonly string[], columns: ColumnMap, mapping: MappingFile | undefined, rules: ReadingRules, opts: AmountOptions): AmountRules {
+/** The amount rules of one bill file: its currency columns (`currencyColumns`), its discount and tax columns found by their headers. */
+export function amountRules(headers: readonly string[], columns: ColumnMap, mapping: MappingFile | undefined, rules: ReadingRules, opts: AmountOptions, currencies: CurrencyColumns): AmountRules {
   const aux = auxColumns(headers, columns, mapping);
   // A user's own `ignore` entry for a discount or tax column is their decision; a preset's is none,
   // and so is one in a mapping that decides outright (`"discounts"`, `"ignoreTax"` given).
@@ -154,7 +148,7 @@ export function amountRules(headers: readonly string[], columns: ColumnMap, mapp
   return new AmountRules(
     rules,
     opts,
-    aux.filter((c) => CURRENCY_HEADERS.has(c.name)),
+    currencies,
     aux.filter((c) => DISCOUNT_HEADERS.has(c.name) && undecided(mapping?.discounts)(c)),
     opts.ignoreTax === true ? [] : aux.filter((c) => TAX_HEADERS.has(c.name) && undecided(mapping?.ignoreTax)(c)),
     opts.applyDiscounts === true,

@@ -31,7 +31,7 @@ export const BILL_NUMBER_COLUMNS: readonly string[] = ITEM_FIELDS.filter(([, , k
 
 /** Every column a bill file may have (README, import bills). */
 export const BILL_COLUMNS: readonly string[] = [
-  'bill_ref', ...PROJECT_REF_COLUMNS, 'vendor_id', 'vendor', ...BILL_FIELDS.map(([c]) => c), ...ITEM_FIELDS.map(([c]) => c),
+  'bill_ref', ...PROJECT_REF_COLUMNS, 'vendor_id', 'vendor', ...BILL_FIELDS.map(([c]) => c), ...ITEM_FIELDS.map(([c]) => c), 'currency',
 ];
 
 /**

@@ -13,6 +13,7 @@ import type { Worded } from '../errors/index.ts';
 import type { CellValue, SourceRow } from '../tables/index.ts';
 import { amountRules, type AmountOptions, type AmountRules } from './amount-rules.ts';
 import { billKinds, creditRate, type BillKinds } from './bill-kinds.ts';
+import { currencyColumns } from './currency-columns.ts';
 import type { RowReport, RowRule } from './rows/index.ts';
 import type { ColumnMap } from './header.ts';
 import type { MappingFile } from './mapping-file.ts';
@@ -112,5 +113,6 @@ export async function billRowRules(
     applyDiscounts: opts.discounts === 'apply' || mapping?.discounts === 'apply',
     ignoreTax: opts.ignoreTax === true || mapping?.ignoreTax === true,
   };
-  return new BillRowRules(kinds, amountRules(table.headers, columns, mapping, rules, amounts));
+  const currencies = await currencyColumns(table, columns, mapping, 'bills', { currency: opts.accountCurrency, currencyVariable: opts.currencyVariable });
+  return new BillRowRules(kinds, amountRules(table.headers, columns, mapping, rules, amounts, currencies));
 }

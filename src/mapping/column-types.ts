@@ -17,13 +17,13 @@ const BILL_TYPE_OF: Record<BillFieldKind, ColumnType> = { text: 'text', ref: 'te
 
 const BILL_TYPES: ReadonlyMap<string, ColumnType> = new Map<string, ColumnType>([
   ['bill_ref', 'text'], ...PROJECT_TYPES, ['vendor_id', 'id'], ['vendor', 'text'],
-  ...[...BILL_FIELDS, ...ITEM_FIELDS].map(([c, , k]): [string, ColumnType] => [c, BILL_TYPE_OF[k]]),
+  ...[...BILL_FIELDS, ...ITEM_FIELDS].map(([c, , k]): [string, ColumnType] => [c, BILL_TYPE_OF[k]]), ['currency', 'text'],
 ]);
 
 const ESTIMATE_TYPES: ReadonlyMap<string, ColumnType> = new Map<string, ColumnType>([
   ...PROJECT_TYPES, ['estimate_name', 'text'], ['category', 'text'], ['subcategory', 'text'], ['item', 'text'],
   ...[...COMMON_FIELDS, ...LINE_FIELDS, ...TOP_FIELDS],
-  ['markup_name', 'text'], ['markup_value', 'number'], ['markup_type', 'number'],
+  ['markup_name', 'text'], ['markup_value', 'number'], ['markup_type', 'number'], ['currency', 'text'],
 ]);
 
 /** The type of each known column of an import of `kind`. */

@@ -36,4 +36,6 @@ export const ESTIMATE_NUMBER_COLUMNS: readonly string[] = [
 export const ESTIMATE_COLUMNS: readonly string[] = [
   ...PROJECT_REF_COLUMNS, 'estimate_name', 'category', 'subcategory', 'item',
   ...COMMON_FIELDS.map(([c]) => c), ...LINE_FIELDS.map(([c]) => c), ...TOP_FIELDS.map(([c]) => c), ...MARKUP_COLUMNS,
+  // Checked against the account's currency, sent nowhere (currency-columns.ts).
+  'currency',
 ];

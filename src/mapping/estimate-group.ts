@@ -130,3 +130,11 @@ function rejectGroup(g: EstimateGroup, label: string, statics: StaticLine[]): vo
     } else statics.push({ line, record: label, status: 'invalid', ...wordedLine(why) });
   }
 }
+
+/** One `COMS` row of a markup row (README, estimate spreadsheets: `markup_name`, `markup_value`, `markup_type`). */
+export function addMarkupRow(g: EstimateGroup, name: string, value: number | undefined, type: number | undefined): void {
+  const row: Record<string, unknown> = { NAME: name };
+  if (value !== undefined) row.VALUE = value;
+  if (type !== undefined) row.MARKUP_TYPE = type;
+  ((g.payload.COMS ??= []) as unknown[]).push(row);
+}

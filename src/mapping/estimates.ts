@@ -32,7 +32,8 @@ import type { StaticLine } from './report-line.ts';
 import type { EstimatePayload } from '../payloads/index.ts';
 import { joinWorded, RowError, wordedLine, wordedOf, type Worded } from '../errors/index.ts';
 import { COMMON_FIELDS, LINE_FIELDS, TOP_FIELDS, type FieldKind } from './estimate-columns.ts';
-import { findLevel, finishGroup, lineOf, noteSpelling, openGroup, type EstimateGroup, type Level, type Node } from './estimate-group.ts';
+import { addMarkupRow, findLevel, finishGroup, lineOf, noteSpelling, openGroup, type EstimateGroup, type Level, type Node } from './estimate-group.ts';
+import type { EstimateRowChecks } from './estimate-row-checks.ts';
 import { sealGroup, unsealGroup } from './estimate-seal.ts';
 import { cellOf, colOf, formatOf, type Col } from './column-cells.ts';
 import { numberOf, textOf } from './fast-cells.ts';
@@ -106,6 +107,8 @@ export class EstimateGrouper implements RecordStopper {
     resolver: ProjectResolver | undefined,
     /** How the file writes numbers (settled once per file, `settleReadingRules`). */
     private readonly rules: ReadingRules = US_RULES,
+    /** What a row may not hold however its cells read: another currency, a flat markup (`estimate-row-checks.ts`). */
+    private readonly checks?: EstimateRowChecks,
   ) {
     this.projects = new ProjectRefReader(file, columns, resolver);
     this.name = colOf(columns, 'estimate_name');
@@ -183,6 +186,7 @@ export class EstimateGrouper implements RecordStopper {
     const errors = this.errors;
     // Emptied only when it holds something: setting an array's length is a runtime call, on every row.
     if (errors.length !== 0) errors.length = 0;
+    if (this.checks !== undefined) for (const [header, message] of this.checks.check(row)) errors.push(this.rowError(line, header, message));
 
     const projectId = this.projects.read(values, line, formats);
     if (projectId === -1) errors.push(this.projects.error!);
@@ -264,7 +268,7 @@ export class EstimateGrouper implements RecordStopper {
     }
     if (group.badLines !== undefined || group.conflict !== undefined) return; // not sent anyway
     if (category !== undefined) this.applyLine(group, line, category, subcategory, item);
-    else this.applyMarkup(group, markupName!, markupValue, markupType);
+    else addMarkupRow(group, markupName!, markupValue, markupType);
     if (anyTop) {
       // Top fields go before CATS and COMS; one set by an earlier row may come after this row's.
       const late = group.topOn !== undefined || group.payload.CATS !== undefined || group.payload.COMS !== undefined;
@@ -457,13 +461,6 @@ export class EstimateGrouper implements RecordStopper {
       const v = this.scratch[i];
       if (v !== undefined) node[this.fields[i]!.field] = v;
     }
-  }
-
-  private applyMarkup(g: EstimateGroup, name: string, value: number | undefined, type: number | undefined): void {
-    const row: Record<string, unknown> = { NAME: name };
-    if (value !== undefined) row.VALUE = value;
-    if (type !== undefined) row.MARKUP_TYPE = type;
-    ((g.payload.COMS ??= []) as unknown[]).push(row);
   }
 
   private text(col: Col | undefined, row: SourceRow): string | undefined {

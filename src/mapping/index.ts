@@ -26,6 +26,8 @@ export { ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS } from './estimate-columns.ts
 export { buildRowRules, sectionColumns, RowReport, RowRules, type ColumnsOf, type RecordStopper, type RowContext, type RowRule, type RowRuleOptions } from './rows/index.ts';
 export { colOf, type Col } from './column-cells.ts';
 export { EstimateGrouper, type EstimateMapping } from './estimates.ts';
+export { EstimateRowChecks } from './estimate-row-checks.ts';
+export { currencyColumns } from './currency-columns.ts';
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, type BillMapping } from './bills.ts';
 export { billRowRules, BillRowRules, type BillRowOptions } from './bill-row-rules.ts';
 export { kindColumnOf } from './bill-kinds.ts';

@@ -15,13 +15,15 @@ import { ConfigError } from '../errors/index.ts';
  *   "kinds": {"column": "Type", "bill": ["PI"], "credit": ["PC"], "ignore": ["SP"]},
  *   "status": {"column": "Status", "keep": ["PAID"], "ignore": ["VOIDED"]},
  *   "credits": "negative", "discounts": "apply", "ignoreTax": true,
- *   "fillDown": ["bill_ref", "vendor"], "layout": "sections", "totalLabels": ["Balance due"]
+ *   "fillDown": ["bill_ref", "vendor"], "layout": "sections", "totalLabels": ["Balance due"],
+ *   "notCurrency": ["Area"], "amountCurrency": "account"
  * }
  * ```
  * `encoding` to `hidden`, `fillDown` and `layout` say how the file is read, as `--encoding`,
  * `--date-format`, `--decimal-separator`, `--header-row`, `--hidden`, `--fill-down` and `--layout`
  * do (docs/reading-rules.md, §3a); a saved mapping thus reads next month's export the same way;
- * `totalLabels` adds labels of total rows. `kinds` and `status` (bills) say which rows of an
+ * `totalLabels` adds labels of total rows; `notCurrency` and `amountCurrency` settle what a
+ * currency column means (`currency-columns.ts`). `kinds` and `status` (bills) say which rows of an
  * accounting export are bills, credits or neither (`bill-kinds.ts`); `credits`, `discounts` and
  * `ignoreTax` are `--credits negative`, `--discounts apply` and `--ignore-tax` (given, either
  * decides whatever `ignore` lists; `false` says the amounts stop their rows).
@@ -85,6 +87,10 @@ export const MappingFileSchema = z
     fillDown: z.array(z.string().min(1, 'a column name cannot be empty'), { error: 'fillDown must be a list of column names, e.g. ["bill_ref", "vendor"]' }).optional(),
     /** As `--layout sections`: heading rows give the category of the rows under them. */
     layout: z.enum(['sections'], { error: 'layout must be "sections"' }).optional(),
+    /** Headers of columns whose values look like currency codes (`ALL`) but name none: not currency columns (README, "Amounts the service cannot hold"). */
+    notCurrency: z.array(z.string().min(1, 'a header name cannot be empty'), { error: 'notCurrency must be a list of headers, e.g. ["Area"]' }).optional(),
+    /** `"account"`: the mapped amounts are in the account's currency, whatever the row's currency column names (the original currency). */
+    amountCurrency: z.enum(['account'], { error: 'amountCurrency must be "account" (or leave it out: a row in another currency stops)' }).optional(),
     /** More labels of total rows (besides Total, Subtotal, Sub-total, Grand total, Total for, Invoice total). */
     totalLabels: z.array(z.string().min(1, 'a total label cannot be empty'), { error: 'totalLabels must be a list of labels, e.g. ["Balance due"]' }).optional(),
   })
@@ -128,7 +134,7 @@ export function parseMappingFile(json: unknown, source: string): MappingFile {
   throw new ConfigError([{ kind: 'mapping-file' }, ` ${source} is invalid: ${problems.join('; ')}. ${EXAMPLE}`]);
 }
 
-const ALLOWED_KEYS = 'only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator", "headerRow", "hidden", "kinds", "status", "credits", "discounts", "ignoreTax", "fillDown", "layout" and "totalLabels" are allowed';
+const ALLOWED_KEYS = 'only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator", "headerRow", "hidden", "kinds", "status", "credits", "discounts", "ignoreTax", "fillDown", "layout", "totalLabels", "notCurrency" and "amountCurrency" are allowed';
 const NESTED_KEYS: Record<string, string> = {
   kinds: '"kinds" takes "column", "bill", "credit" and "ignore"',
   status: '"status" takes "column", "keep" and "ignore"',

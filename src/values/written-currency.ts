@@ -5,16 +5,49 @@
  * whether that currency may be sent is the mapping layer's decision (`amount-rules.ts`).
  */
 
-/** The currencies a symbol may mean. `$` is any dollar: the file does not say which. */
+/** ISO 4217 codes the runtime knows (`CHF`, `EUR`, …): three capitals alone are not always a currency. */
+const CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+
+/**
+ * `$` is any currency written `$` (README, "Amounts the service cannot hold"): every code whose
+ * narrow symbol is `$` (USD, CAD, AUD, MXN, ARS, …), from the runtime's own currency data; USD
+ * first, the one a message suggests.
+ */
+const DOLLAR_SIGN: readonly string[] = ['USD', ...CODES].filter((code, i) => (i === 0 || code !== 'USD') && CODES.has(code)).filter((code) => {
+  const parts = new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).formatToParts(1);
+  return parts.find((p) => p.type === 'currency')?.value === '$';
+});
+
+/** The currencies a symbol may mean. `$` is any currency written `$`: the file does not say which. */
 const SYMBOLS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['$', ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD', 'JMD', 'BSD', 'BBD', 'BZD', 'BMD', 'KYD', 'XCD', 'FJD', 'LRD', 'NAD', 'SBD', 'SRD', 'TTD', 'GYD', 'BND']],
+  ['$', DOLLAR_SIGN],
   ['US$', ['USD']], ['C$', ['CAD']], ['CA$', ['CAD']], ['A$', ['AUD']], ['AU$', ['AUD']], ['NZ$', ['NZD']], ['S$', ['SGD']], ['HK$', ['HKD']],
+  ['MX$', ['MXN']], ['Mex$', ['MXN']],
   ['€', ['EUR']], ['£', ['GBP']], ['¥', ['JPY', 'CNY']], ['₹', ['INR']], ['₩', ['KRW']], ['₪', ['ILS']], ['₺', ['TRY']], ['₽', ['RUB']],
   ['R$', ['BRL']], ['zł', ['PLN']], ['kr', ['SEK', 'NOK', 'DKK', 'ISK']], ['Fr.', ['CHF']],
 ]);
 
-/** ISO 4217 codes the runtime knows (`CHF`, `EUR`, …): three capitals alone are not always a currency. */
-const CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+/**
+ * English names of the ISO 4217 currencies (`US Dollar`, `Euro`, `Canadian Dollar`), as the
+ * runtime's own tables name them, compared ignoring case and repeated spaces: name → codes.
+ */
+const NAMES: ReadonlyMap<string, readonly string[]> = (() => {
+  const display = new Intl.DisplayNames('en', { type: 'currency', fallback: 'none' });
+  const out = new Map<string, string[]>();
+  for (const code of CODES) {
+    const name = display.of(code);
+    if (name === undefined || name === code) continue;
+    const key = nameKey(name);
+    const list = out.get(key);
+    if (list === undefined) out.set(key, [code]);
+    else list.push(code);
+  }
+  return out;
+})();
+
+function nameKey(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+}
 
 const SYMBOL = [...SYMBOLS.keys()].sort((a, b) => b.length - a.length).map((s) => s.replace(/[$.]/g, '\\$&')).join('|');
 /** A marker before the digits, after an optional `(` and sign: `(`, `-`, the marker, the rest. */
@@ -53,12 +86,26 @@ function marked(marker: string, amount: string): WrittenCurrency | undefined {
   return codes === undefined ? undefined : { marker, codes, amount };
 }
 
-/** What a currency column's cell names (`EUR`, `eur`, `€`): the currencies it may mean, or undefined when it names none. */
+/**
+ * What a currency column's cell names (`EUR`, `eur`, `€`, `Euro`, `US Dollar`): the currencies it
+ * may mean, or undefined when it names none.
+ */
 export function currencyNamed(text: string): readonly string[] | undefined {
   const s = text.trim();
   const code = s.toUpperCase();
   if (/^[A-Z]{3}$/.test(code) && CODES.has(code)) return [code];
-  return SYMBOLS.get(s);
+  return SYMBOLS.get(s) ?? NAMES.get(nameKey(s));
+}
+
+/**
+ * What a cell names when it is evidence that its column holds currencies whatever its header: an
+ * ISO 4217 code as the standard writes it (capitals) or an English name; undefined otherwise
+ * (`all`, `$`, a number).
+ */
+export function currencyValue(text: string): readonly string[] | undefined {
+  const s = text.trim();
+  if (/^[A-Z]{3}$/.test(s)) return CODES.has(s) ? [s] : undefined;
+  return NAMES.get(nameKey(s));
 }
 
 /** `dollars` for `$`, the code itself for one currency, `EUR or GBP`-style otherwise: how a message names what was written. */
