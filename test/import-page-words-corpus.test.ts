@@ -163,7 +163,7 @@ const SAMPLES: { [K in Advice['kind']]: Array<Extract<Advice, { kind: K }>> } = 
   'name-header-row': [{ kind: 'name-header-row' }],
   'encoding-mixed': [{ kind: 'encoding-mixed' }],
   'encoding-not-utf8': [{ kind: 'encoding-not-utf8' }],
-  'encoding-utf16le': [{ kind: 'encoding-utf16le' }],
+  'encoding-choose': [{ kind: 'encoding-choose', labels: ['windows-1250', 'macintosh'], none: false }, { kind: 'encoding-choose', labels: ['cp1252', 'windows-1250', 'macintosh'], none: true }],
   'encoding-given': [{ kind: 'encoding-given', encoding: 'utf8', reads: 'auto reads UTF-16 with a byte order mark' }],
   'remove-option': [{ kind: 'remove-option', option: 'encoding' }, { kind: 'remove-option', option: 'sheet' }],
   'choose-sheet': [{ kind: 'choose-sheet', sheet: 'Rev B' }],

@@ -67,6 +67,7 @@ async function runCase(c: ReadingCase, i: number, expect: ExpectStatic): Promise
   const rows = c.report.length - count('ignored');
   const records = plural(c.payloads.length, c.import === 'estimates' ? 'estimate' : 'bill');
   expect(run.stderr).toContain(`dry run: ${plural(rows, 'row')} -> ${records} to send, ${plural(count('invalid'), 'invalid row')}`);
+  for (const note of c.notes ?? []) expect(run.stderr.split('\n')).toContain(note);
   if (c.ignored === undefined) expect(run.stderr).not.toMatch(/ignored:/);
   else expect(run.stderr).toContain(`${plural(count('ignored'), 'row')} ignored: ${c.ignored}`);
 }

@@ -86,11 +86,18 @@ describe('reading CSV in each accepted encoding', () => {
     await expect(read()).rejects.toThrow(/mixes encodings.*save it again as "CSV UTF-8"/);
   });
 
-  it('refuses UTF-16 without a byte order mark rather than reading NULs', async () => {
-    const file = join(dir, 'utf16-nobom.csv');
-    writeFileSync(file, Buffer.from(text, 'utf16le'));
-    await expect(openTable(file)).rejects.toThrow(/:1 column \d+: a NUL byte, which no text holds .*UTF-16 LE without a byte order mark: pass --encoding utf16le, or save it as "CSV UTF-8"/);
-    const forced = await openTable(file, { encoding: 'utf16le' });
-    expect(forced.headers).toEqual(['category', 'description', 'unit_cost']);
+  it('reads UTF-16 LE and BE without a byte order mark by the pattern of their zero bytes', async () => {
+    const le = await readFile('utf16le-nobom.csv', Buffer.from(text, 'utf16le'));
+    expect(le.table.encoding).toBe('utf-16le');
+    expect(le.rows).toEqual(expectedRows);
+    const be = await readFile('utf16be-nobom.csv', utf16be(text));
+    expect(be.table.encoding).toBe('utf-16be');
+    expect(be.rows).toEqual(expectedRows);
+  });
+
+  it('still refuses NUL bytes that are no UTF-16 pattern, naming line and column', async () => {
+    const file = join(dir, 'nul.csv');
+    writeFileSync(file, Buffer.from('a,b\r\nx\u0000y,1\r\n', 'latin1'));
+    await expect(openTable(file)).rejects.toThrow(`${file}:2 column 2: a NUL byte, which no text holds (at byte offset 6). It is not a text CSV file there: a binary file, or a damaged cell. Save it as "CSV UTF-8" or as .xlsx, or delete that character.`);
   });
 });

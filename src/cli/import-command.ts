@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FileError, parseFailureReason, UsageError } from '../errors/index.ts';
 import { formatEta, AccountThrottle } from '../throttle/index.ts';
-import { ignoredLine, importOutcome, errorsFilePath, refuseOverwritingInput, readingNote, wirePayload, mappingOption, parseFillDown, type ImportSummary, type PlanOptions } from '../import/index.ts';
+import { encodingNote, ignoredLine, importOutcome, errorsFilePath, refuseOverwritingInput, readingNote, wirePayload, mappingOption, parseFillDown, type ImportSummary, type PlanOptions } from '../import/index.ts';
 import type { EncodingOption } from '../tables/index.ts';
 import type { DateOrder, IgnoredCounts, ReadingRules } from '../mapping/index.ts';
 import { collectResults, dryRunImport, ImportStore, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
@@ -142,7 +142,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
         `\nsending them would take ${r.etaMs > 0 ? 'about ' : ''}${formatEta(r.etaMs)} at the budget ${cfg.account.limitsText}`,
     );
     noteIgnored(ctx.err, r.ignored);
-    noteReading(ctx, planned.table?.rules, planned.table?.sheets);
+    noteReading(ctx, planned.table);
     // Ignored rows are no part of any record: they change no exit code.
     const exitCode = invalid > 0 ? 1 : 0;
     if (flags.json) {
@@ -177,7 +177,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       } else ctx.out(importId);
       ctx.err(`submitted ${count(planned.records, kind.slice(0, -1))}; follow with: buildsync jobs show ${importId}`);
       noteIgnored(ctx.err, planned.ignored);
-      noteReading(ctx, planned.table?.rules, planned.table?.sheets);
+      noteReading(ctx, planned.table);
       return 0;
     }
     ctx.err(`planned ${count(planned.rows, 'row')}: ${count(planned.records, kind.slice(0, -1))} to send, ${count(planned.invalidRows, 'invalid row')} [import ${importId}]`);
@@ -224,7 +224,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       ctx.out(`report: ${reportPath} [import ${importId}]`);
       if (fixRows > 0) ctx.out(`rows to fix: ${errorsPath} (${count(fixRows, 'row')}; fix them and import that file as it is)`);
     }
-    noteReading(ctx, planned.table?.rules, planned.table?.sheets);
+    noteReading(ctx, planned.table);
     if (unknown > 0 && kind === 'bills') {
       ctx.err(`${unknown === 1 ? '1 bill is' : `${unknown} bills are`} unknown: their request may have reached the service. Check them in the service (see the report), then run again with --resend-unknown for those that are missing.`);
     }
@@ -240,9 +240,16 @@ function noteIgnored(print: (line: string) => void, ignored: IgnoredCounts): voi
   if (line !== undefined) print(line);
 }
 
-/** Says once, after the summary, what the file itself did not settle (dates read by BUILDSYNC_DATE_FORMAT). */
-function noteReading(ctx: CommandContext, rules: ReadingRules | undefined, sheets?: { read: string[]; notRead: string[] }): void {
-  const note = rules === undefined ? undefined : readingNote(rules);
+/**
+ * Says once, after the summary, how the file was read where that is not plain: the encoding of a
+ * file that is not UTF-8 ("read as Mac Roman"), dates read by BUILDSYNC_DATE_FORMAT, the sheets.
+ */
+function noteReading(ctx: CommandContext, table: { rules: ReadingRules; encoding?: string; sheets?: { read: string[]; notRead: string[] } } | undefined): void {
+  if (table === undefined) return;
+  const { rules, sheets } = table;
+  const encoding = encodingNote(table.encoding);
+  if (encoding !== undefined) ctx.err(encoding);
+  const note = readingNote(rules);
   if (note !== undefined) ctx.err(note);
   if (sheets !== undefined) ctx.err(sheetsNote(sheets));
 }

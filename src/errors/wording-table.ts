@@ -80,8 +80,11 @@ export type Advice =
   | { kind: 'encoding-mixed' }
   /** A file that is not UTF-8. */
   | { kind: 'encoding-not-utf8' }
-  /** A UTF-16 LE file without a byte order mark. */
-  | { kind: 'encoding-utf16le' }
+  /**
+   * A file that is not UTF-8 and reads plausibly in several single-byte encodings, or in none
+   * (`none`). `labels`: the `--encoding` values of the candidates shown.
+   */
+  | { kind: 'encoding-choose'; labels: readonly string[]; none: boolean }
   /** An encoding given that the byte order mark contradicts. `reads`: what auto reads. */
   | { kind: 'encoding-given'; encoding: string; reads: string }
   /** An option that does not apply to this kind of file. */
@@ -249,12 +252,16 @@ export const WORDING: Table = {
     page: () => 'a saved mapping whose "encoding" is utf8 or cp1252 forces one reading',
   },
   'encoding-not-utf8': {
-    cli: () => 'or pass the encoding it was saved in with --encoding cp1252 or utf16le',
-    page: () => 'or choose a saved mapping whose "encoding" is the one it was saved in (cp1252 or utf16le)',
+    cli: () => 'or pass the encoding it was saved in with --encoding LABEL (cp1252, windows-1250, macintosh, utf16le, …)',
+    page: () => 'or choose a saved mapping whose "encoding" is the one it was saved in (cp1252, windows-1250, macintosh, utf16le, …)',
   },
-  'encoding-utf16le': {
-    cli: () => 'pass --encoding utf16le, or save it as "CSV UTF-8"',
-    page: () => 'save it as "CSV UTF-8", or choose a saved mapping whose "encoding" is utf16le',
+  'encoding-choose': {
+    cli: (a) => (a.none
+      ? 'Pass the encoding it was saved in with --encoding LABEL (a WHATWG label such as shift_jis, gb18030 or windows-1251), or save it again as "CSV UTF-8"'
+      : `Pass the one it was saved in: ${a.labels.map((l) => `--encoding ${l}`).join(' or ')}`),
+    page: (a) => (a.none
+      ? 'Save it again as "CSV UTF-8", or choose a saved mapping whose "encoding" is the one it was saved in (a WHATWG label such as shift_jis, gb18030 or windows-1251)'
+      : `Choose a saved mapping whose "encoding" is the one it was saved in (${a.labels.join(' or ')}), or save it again as "CSV UTF-8"`),
   },
   'encoding-given': {
     cli: (a) => `but --encoding ${a.encoding} was given. Leave --encoding out (${a.reads})`,

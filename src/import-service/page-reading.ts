@@ -10,7 +10,7 @@ import {
   candidateColumns, columnTypes, detectPreset, missingBillColumns, missingEstimateColumns, missingList, normalizeHeader, presetOfRules, type MappingFile, type MappingRules,
   type PresetName,
 } from '../mapping/index.ts';
-import { viewTable, type CellValue, type OpenedTable } from '../tables/index.ts';
+import { isEncodingOption, viewTable, type CellValue, type OpenedTable } from '../tables/index.ts';
 import { cellText } from './columns.ts';
 import { columnChoices, type ColumnChoice } from './page-choices.ts';
 import { openPageHead } from './page-head.ts';
@@ -158,8 +158,8 @@ async function vendorTable(file: string, state: PageState, headers: readonly str
 }
 
 /** An encoding the page kept from a saved mapping, as the reader takes it. */
-function encodingOf(encoding: string | undefined) {
-  return encoding === 'utf8' || encoding === 'utf16le' || encoding === 'cp1252' ? encoding : undefined;
+function encodingOf(encoding: string | undefined): string | undefined {
+  return encoding !== undefined && isEncodingOption(encoding) ? encoding : undefined;
 }
 
 /** The page's choices as a mapping that finds a header row by them (blank headers and unknown columns left out). */

@@ -5,7 +5,7 @@ export { importHeaderRule, planEstimates, planBills, streamBills, streamEstimate
 export { loadProjectResolver } from './project-directory.ts';
 export { readBillVendorNames, type VendorNamesLimit } from './vendor-names.ts';
 export { errorsFileChunks, errorsFilePath, errorsFileSource, linesToFix, writeErrorsFile, type ErrorsFileSource } from './errors-file.ts';
-export { combineReadingOptions, readingNote, settleReadingRules, type ReadingOptions, type WeighedFields } from './reading-rules.ts';
+export { combineReadingOptions, encodingNote, readingNote, settleReadingRules, type ReadingOptions, type WeighedFields } from './reading-rules.ts';
 export { writeDryRun, wirePayload, type DryRunResult } from './dry-run.ts';
 export { mappingOption } from './mapping-option.ts';
 export { parseFillDown } from './row-pipeline.ts';

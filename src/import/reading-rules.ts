@@ -3,7 +3,7 @@
  * (docs/reading-rules.md). Nothing here guesses: where the file and the options leave the reading open,
  * planning stops (a `FileError`, exit 2) and asks for the option that settles it.
  */
-import type { CellFormat, CellValue, EncodingOption, OpenedTable, SourceRow } from '../tables/index.ts';
+import { encodingName, type CellFormat, type CellValue, type EncodingOption, type OpenedTable, type SourceRow } from '../tables/index.ts';
 import { concatWorded, FileError, UsageError, type OptionName, type Worded } from '../errors/index.ts';
 import type { ColumnMap, ColumnSource, MappingFile, ReadingRules } from '../mapping/index.ts';
 import { dayMonthEvidence, decimalEvidence, type DateOrder, type DecimalSeparator } from '../values/index.ts';
@@ -274,4 +274,10 @@ export function readingNote(rules: ReadingRules): string | undefined {
   if (rules.dateOrderFrom === undefined) return undefined;
   const first = { MDY: 'month', DMY: 'day', YMD: 'year' }[rules.dateOrder];
   return `dates read ${first} first, as ${rules.dateOrderFrom} says`;
+}
+
+/** The summary's line naming the encoding of a file that is not UTF-8 ("read as Mac Roman"; docs/reading-rules.md), or undefined. */
+export function encodingNote(encoding: string | undefined): string | undefined {
+  if (encoding === undefined || encoding === 'utf-8' || encoding === 'utf-8-bom') return undefined;
+  return `read as ${encodingName(encoding)}`;
 }

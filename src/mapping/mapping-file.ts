@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.ts';
+import { isEncodingOption, unknownEncodingText } from '../tables/encodings.ts';
 
 /**
  * The `--mapping MAP.json` file (docs/reading-rules.md, §4): how a spreadsheet whose headers differ from
@@ -40,7 +41,7 @@ export const MappingFileSchema = z
     /** Canonical column → the value it has on every row. */
     constants: z.record(z.string().min(1, 'a column name cannot be empty'), z.union([z.string(), z.number(), z.boolean()], { error: 'a constant must be text, a number or true/false' })).default({}),
     /** As `--encoding`. */
-    encoding: z.enum(['auto', 'utf8', 'utf16le', 'cp1252'], { error: 'encoding must be "auto", "utf8", "utf16le" or "cp1252"' }).optional(),
+    encoding: z.string({ error: 'encoding must be text: "auto", "utf8", "utf16le", "utf16be", "cp1252" or a WHATWG encoding label' }).refine(isEncodingOption, { error: (i) => `encoding ${unknownEncodingText(String(i.input))}` }).optional(),
     /** As `--date-format`. */
     dateFormat: z.enum(['auto', 'YMD', 'MDY', 'DMY'], { error: 'dateFormat must be "auto", "YMD", "MDY" or "DMY"' }).optional(),
     /** As `--decimal-separator`. */

@@ -5,7 +5,8 @@ import { findCsvTableStart, type CsvTableStart } from './csv-head.ts';
 import type { Delimiter } from './delimiter.ts';
 import { FooterWatch } from './footer.ts';
 import { fileSystemError, isFileSystemError } from './file-errors.ts';
-import { EncodingMismatch, InputDecoder, NulByte, type EncodingOption, type InputEncoding } from './input-decoder.ts';
+import { encodingLabel, encodingName } from './encodings.ts';
+import { EncodingMismatch, EncodingUndecided, InputDecoder, NulByte, type EncodingOption, type InputEncoding } from './input-decoder.ts';
 import { locateByte } from './locate-byte.ts';
 import { LineTracker } from './line-tracker.ts';
 import type { HeaderRule, IgnoredLine, SourceRow } from './types.ts';
@@ -209,18 +210,38 @@ function noop(): void {}
 async function encodingError(file: string, err: EncodingMismatch, encoding: InputEncoding): Promise<FileError> {
   const { line, column } = await locateByte(file, err.offset);
   if (err instanceof NulByte) return new FileError(file, concatWorded(`${file}:${line} column ${column}: ${err.why} (at byte offset ${err.offset}). `, err.hint));
+  if (err instanceof EncodingUndecided) return undecided(file, line, column, err);
   const byte = `0x${err.byte.toString(16).toUpperCase().padStart(2, '0')}`;
   const mixed = err.why.includes('after');
   const where = `${file}:${line} column ${column}: ${err.why} (byte ${byte} at offset ${err.offset})`;
   if (mixed) {
+    const other = encoding === 'utf-8' || encoding === 'utf-8-bom' ? 'a single-byte encoding such as Windows-1252' : encodingName(encoding);
     return new FileError(file, [
-      `${where}: the file mixes encodings (UTF-8 and Windows-1252), so some text would be read wrong. Open it in a spreadsheet and save it again as "CSV UTF-8", or fix that character; `,
+      `${where}: the file mixes encodings (UTF-8 and ${other}), so some text would be read wrong. Open it in a spreadsheet and save it again as "CSV UTF-8", or fix that character; `,
       { kind: 'encoding-mixed' },
       '.',
     ]);
   }
   if (encoding === 'utf-8' || encoding === 'utf-8-bom') return new FileError(file, [`${where}: the file is not valid UTF-8. Save it again as "CSV UTF-8", `, { kind: 'encoding-not-utf8' }, '.']);
   return new FileError(file, `${where}.`);
+}
+
+/** A word as a message quotes it, its control characters (C1 in Windows-1252) written as escapes. */
+function shownWord(word: string): string {
+  return JSON.stringify(word).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Text that is not UTF-8 and that no single-byte encoding, or several, read plausibly: the
+ * stop names the candidates and one word of the file as each reads it (docs/reading-rules.md).
+ */
+function undecided(file: string, line: number, column: number, err: EncodingUndecided): FileError {
+  const as = err.readings.map((r) => `${shownWord(r.word)} in ${encodingName(r.encoding)}`);
+  const listed = as.length === 2 ? as.join(' or ') : `${as.slice(0, -1).join(', ')} or ${as.at(-1)}`;
+  const facts = err.plausible
+    ? `${file}:${line} column ${column}: the file is not UTF-8, and it reads plausibly in more than one encoding: ${listed}. `
+    : `${file}:${line} column ${column}: the file is not UTF-8, and it reads plausibly in none of Windows-1252, Windows-1250 and Mac Roman: ${listed}. `;
+  return new FileError(file, [facts, { kind: 'encoding-choose', labels: err.readings.map((r) => encodingLabel(r.encoding)), none: !err.plausible }, '.']);
 }
 
 /**

@@ -1,7 +1,7 @@
 export { openTable } from './open-table.ts';
 export { UnreadableCell } from './types.ts';
 export type { CellFormat, CellValue, OpenedTable, OpenTableOptions, SourceRow, TableKind } from './types.ts';
-export { ENCODING_OPTIONS, type EncodingOption } from './input-decoder.ts';
+export { encodingName, isEncodingOption, unknownEncodingText, type EncodingOption, type InputEncoding } from './encodings.ts';
 export type { HeaderCandidate, HeaderRule, IgnoredLine } from './types.ts';
 export { ALL_SHEETS, SHEET_STRIDE } from './types.ts';
 export { viewTable, type HiddenOption, type SheetViewOptions } from './sheet-view.ts';

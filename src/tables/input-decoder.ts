@@ -1,14 +1,10 @@
 import { isAscii } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { FileError, type Worded } from '../errors/index.ts';
+import { decideSingleByte, utf16ByZeros, type Reading } from './encoding-evidence.ts';
+import { decoderOf, encodingName, encodingOf, type EncodingOption, type InputEncoding } from './encodings.ts';
 
-/** The encodings docs/reading-rules.md accepts, as reported in `OpenedTable.encoding`. */
-export type InputEncoding = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252';
-
-/** `--encoding`: `auto` decides from the bytes; the others force one (docs/reading-rules.md). */
-export type EncodingOption = 'auto' | 'utf8' | 'utf16le' | 'cp1252';
-
-export const ENCODING_OPTIONS: readonly EncodingOption[] = ['auto', 'utf8', 'utf16le', 'cp1252'];
+export type { EncodingOption, InputEncoding } from './encodings.ts';
 
 /**
  * Where the bytes stop fitting the encoding: thrown by `InputDecoder.decode` with the byte's
@@ -33,19 +29,38 @@ export class NulByte extends EncodingMismatch {
 }
 
 /**
+ * Text that is not UTF-8 and that no single-byte encoding, or more than one, reads plausibly
+ * (docs/reading-rules.md): the import stops, showing a word as each candidate reads it.
+ */
+export class EncodingUndecided extends EncodingMismatch {
+  constructor(
+    offset: number,
+    readonly readings: Reading[],
+    readonly plausible: boolean,
+  ) {
+    super(offset, 0, plausible ? 'text that reads plausibly in more than one encoding' : 'text that reads plausibly in no encoding');
+  }
+}
+
+/**
  * Turns the raw chunks of a CSV file into chunks csv-parse can read (UTF-8 bytes), deciding the
- * encoding on the way without reading the file twice. With `auto`:
+ * encoding on the way, in the first pass over the file (docs/reading-rules.md, "Files"). With `auto`:
  *
- * - a BOM decides: EF BB BF is UTF-8, FF FE UTF-16 LE, FE FF UTF-16 BE;
- * - otherwise the file is UTF-8 unless its bytes are not UTF-8 and show no UTF-8 sequence at all,
- *   then Windows-1252. While every byte seen is ASCII (identical in both), chunks pass through
- *   untouched. The first non-ASCII byte decides: part of a valid UTF-8 sequence → UTF-8 (later
- *   chunks are still validated); not → Windows-1252 from there on, which is lossless because
- *   everything before it was ASCII.
- * - a file that mixes both (a valid UTF-8 `é` in one place, a lone 0xE9 in another, in either
- *   order) stops with `EncodingMismatch` at the first byte that does not fit: never mojibake.
+ * - a BOM decides: EF BB BF is UTF-8, FF FE UTF-16 LE, FE FF UTF-16 BE; without one, the pattern
+ *   of zero bytes of the first read says UTF-16 LE or BE (`utf16ByZeros`);
+ * - otherwise the file is UTF-8 unless its bytes are not UTF-8 and show no UTF-8 sequence at all.
+ *   While every byte seen is ASCII (identical in every candidate), chunks pass through untouched.
+ *   The first non-ASCII byte decides: part of a valid UTF-8 sequence → UTF-8 (later chunks are
+ *   still validated); not → a single-byte encoding from there on, chosen on the evidence of the
+ *   read that holds that byte (`decideSingleByte`: Windows-1252 unless implausible, then
+ *   Windows-1250 or Mac Roman, whichever alone reads plausibly; else `EncodingUndecided`). That is
+ *   lossless because everything before it was ASCII.
+ * - a file that mixes UTF-8 and a single-byte encoding (a valid UTF-8 `é` in one place, a lone
+ *   0xE9 in another, in either order) stops with `EncodingMismatch` at the first byte that does
+ *   not fit: never mojibake.
  *
- * A forced encoding decodes as told; `utf8` still refuses bytes that are not UTF-8.
+ * A forced encoding (`--encoding LABEL`, any WHATWG label) decodes as told; `utf8` still refuses
+ * bytes that are not UTF-8.
  *
  * UTF-8 input stays as Buffers (csv-parse parses bytes, so the fast path does no decoding at all);
  * other encodings are decoded to strings and re-encoded as UTF-8 bytes.
@@ -57,15 +72,21 @@ export class InputDecoder {
   private bytesSeen = 0;
   /** Validates UTF-8 across chunk boundaries (`stream: true` keeps a split sequence pending). */
   private validator: TextDecoder | undefined;
-  /** Set for UTF-16 and Windows-1252: the input is decoded to text. */
+  /** Set for every encoding but UTF-8: the input is decoded to text. */
   private text: TextDecoder | undefined;
-  /** Auto-detected Windows-1252: later bytes must show no UTF-8 sequence. */
+  /** An auto-detected single-byte encoding: later bytes must show no UTF-8 sequence. */
   private watchForUtf8 = false;
+  /** The WHATWG encoding `--encoding` names, or `auto`. */
+  private readonly forced: string;
 
   constructor(
     private readonly file: string,
-    private readonly option: EncodingOption = 'auto',
-  ) {}
+    option: EncodingOption = 'auto',
+  ) {
+    const forced = encodingOf(option);
+    if (forced === undefined) throw new FileError(file, [{ kind: 'option', option: 'encoding', value: option }, ' names no encoding buildsync reads: give auto, utf8, utf16le, utf16be, cp1252, or a WHATWG encoding label (windows-1250, macintosh, shift_jis, …).']);
+    this.forced = forced;
+  }
 
   decode(chunk: Buffer): Buffer {
     if (!this.started) {
@@ -77,7 +98,7 @@ export class InputDecoder {
     if (this.text) {
       if (this.watchForUtf8) {
         const at = firstUtf8Sequence(chunk, 0);
-        if (at !== -1) throw this.mixed(offset + at, chunk[at]!, 'a UTF-8 sequence after Windows-1252 text');
+        if (at !== -1) throw this.mixed(offset + at, chunk[at]!, `a UTF-8 sequence after ${encodingName(this.encoding)} text`);
       }
       return Buffer.from(this.text.decode(chunk, { stream: true }), 'utf8');
     }
@@ -99,15 +120,20 @@ export class InputDecoder {
         return chunk;
       }
       const firstNonAscii = chunk.findIndex((b) => b >= 0x80);
-      if (this.option === 'utf8' || this.encoding === 'utf-8-bom' || firstNonAscii < bad) {
-        throw this.mixed(offset + bad, chunk[bad]!, this.option === 'utf8' || this.encoding === 'utf-8-bom' ? 'a byte that is not UTF-8' : 'a byte that is not UTF-8 after UTF-8 text');
+      const utf8Only = this.forced === 'utf-8' || this.encoding === 'utf-8-bom';
+      if (utf8Only || firstNonAscii < bad) {
+        throw this.mixed(offset + bad, chunk[bad]!, utf8Only ? 'a byte that is not UTF-8' : 'a byte that is not UTF-8 after UTF-8 text');
       }
-      // The first non-ASCII byte is not UTF-8: Windows-1252, provided no UTF-8 follows.
-      this.encoding = 'windows-1252';
-      this.text = new TextDecoder('windows-1252');
-      this.watchForUtf8 = true;
+      // The first non-ASCII byte is not UTF-8: a single-byte encoding, provided no UTF-8 follows.
+      // The evidence leaves out what reads as UTF-8 after that byte: a file that mixes both is
+      // told apart from one in a multi-byte encoding (Shift_JIS) whose bytes happen to form some.
       const utf8 = firstUtf8Sequence(chunk, bad);
-      if (utf8 !== -1) throw this.mixed(offset + utf8, chunk[utf8]!, 'a UTF-8 sequence after Windows-1252 text');
+      const verdict = decideSingleByte(utf8 === -1 ? chunk : maskUtf8Sequences(chunk, utf8), chunk);
+      if ('readings' in verdict) throw new EncodingUndecided(offset + verdict.at, verdict.readings, verdict.plausible);
+      this.encoding = verdict.encoding;
+      this.text = decoderOf(verdict.encoding);
+      this.watchForUtf8 = true;
+      if (utf8 !== -1) throw this.mixed(offset + utf8, chunk[utf8]!, `a UTF-8 sequence after ${encodingName(this.encoding)} text`);
       return Buffer.from(this.text.decode(chunk, { stream: true }), 'utf8');
     }
     try {
@@ -139,49 +165,45 @@ export class InputDecoder {
     const bom8 = chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf;
     const bomLE = chunk.length >= 2 && chunk[0] === 0xff && chunk[1] === 0xfe;
     const bomBE = chunk.length >= 2 && chunk[0] === 0xfe && chunk[1] === 0xff;
-    switch (this.option) {
-      case 'cp1252':
-        this.encoding = 'windows-1252';
-        this.text = new TextDecoder('windows-1252');
-        return chunk;
-      case 'utf16le':
-        if (bomBE) throw new FileError(this.file, [`${this.file} starts with the byte order mark of UTF-16 big-endian, `, { kind: 'encoding-given', encoding: 'utf16le', reads: 'auto reads it' }, '.']);
-        this.encoding = 'utf-16le';
-        this.text = new TextDecoder('utf-16le', { ignoreBOM: false });
-        return chunk;
-      case 'utf8':
-        if (bomLE || bomBE) throw new FileError(this.file, [`${this.file} starts with a UTF-16 byte order mark, `, { kind: 'encoding-given', encoding: 'utf8', reads: 'auto reads UTF-16 with a byte order mark' }, '.']);
-        break;
-      case 'auto':
-        break;
+    const forced = this.forced;
+    if (forced === 'utf-16le' && bomBE) throw this.bomContradicts('utf16le', 'UTF-16 big-endian', 'auto reads it');
+    if (forced === 'utf-16be' && bomLE) throw this.bomContradicts('utf16be', 'UTF-16 little-endian', 'auto reads it');
+    if (forced === 'utf-8' && (bomLE || bomBE)) {
+      throw new FileError(this.file, [`${this.file} starts with a UTF-16 byte order mark, `, { kind: 'encoding-given', encoding: 'utf8', reads: 'auto reads UTF-16 with a byte order mark' }, '.']);
+    }
+    if (forced !== 'auto' && forced !== 'utf-8') {
+      this.encoding = forced;
+      this.text = decoderOf(forced);
+      // A UTF-8 byte order mark under another forced encoding is no text of the file.
+      return bom8 && !forced.startsWith('utf-16') ? chunk.subarray(3) : chunk;
     }
     if (bom8) {
       this.encoding = 'utf-8-bom';
       return chunk.subarray(3);
     }
-    if (bomLE) {
-      this.encoding = 'utf-16le';
-      this.text = new TextDecoder('utf-16le', { ignoreBOM: false });
+    if (forced === 'utf-8') return chunk;
+    if (bomLE || bomBE) {
+      this.encoding = bomLE ? 'utf-16le' : 'utf-16be';
+      this.text = new TextDecoder(this.encoding, { ignoreBOM: false });
       return chunk;
     }
-    if (bomBE) {
-      this.encoding = 'utf-16be';
-      this.text = new TextDecoder('utf-16be', { ignoreBOM: false });
-      return chunk;
-    }
-    // NUL bytes never occur in text CSV; they do in UTF-16 saved without a BOM, which would
-    // otherwise pass as (valid) UTF-8 and produce headers full of NULs.
+    // NUL bytes never occur in text CSV; they do in UTF-16 saved without a BOM, whose zero
+    // bytes fall on every other byte.
     const nul = chunk.indexOf(0);
     if (nul !== -1) {
-      const utf16le = nul % 2 === 1 && chunk.length >= 4 && chunk[1] === 0 && chunk[3] === 0;
-      throw new NulByte(
-        nul,
-        utf16le
-          ? ['It looks like UTF-16 LE without a byte order mark: ', { kind: 'encoding-utf16le' }, '.']
-          : 'It is not a text CSV file there: a binary file, UTF-16 without a byte order mark, or a damaged cell. Save it as "CSV UTF-8" or as .xlsx, or delete that character.',
-      );
+      const utf16 = utf16ByZeros(chunk);
+      if (utf16 !== undefined) {
+        this.encoding = utf16;
+        this.text = new TextDecoder(utf16);
+        return chunk;
+      }
+      throw new NulByte(nul, 'It is not a text CSV file there: a binary file, or a damaged cell. Save it as "CSV UTF-8" or as .xlsx, or delete that character.');
     }
     return chunk;
+  }
+
+  private bomContradicts(option: string, bom: string, reads: string): FileError {
+    return new FileError(this.file, [`${this.file} starts with the byte order mark of ${bom}, `, { kind: 'encoding-given', encoding: option, reads }, '.']);
   }
 
   private utf8Validator(): TextDecoder {
@@ -221,6 +243,20 @@ export function firstUtf8Sequence(buf: Uint8Array, from: number): number {
     if (sequenceLength(buf, i) > 1) return i;
   }
   return -1;
+}
+
+/** A copy of `buf` whose valid multi-byte UTF-8 sequences at or after `from` are `x`s (each byte stays where it was). */
+function maskUtf8Sequences(buf: Uint8Array, from: number): Uint8Array {
+  const out = Uint8Array.from(buf);
+  for (let i = from; i < out.length; i++) {
+    if (out[i]! < 0xc2) continue;
+    const n = sequenceLength(buf, i);
+    if (n > 1) {
+      out.fill(0x78, i, i + n);
+      i += n - 1;
+    }
+  }
+  return out;
 }
 
 /** Length of the valid UTF-8 sequence starting at `i` (2-4), 0 when invalid, -1 when cut off by the end of `buf`. */

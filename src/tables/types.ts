@@ -135,9 +135,10 @@ export interface OpenedTable {
   headerLine: number;
   kind: TableKind;
   /**
-   * CSV only: `utf-8`, `utf-8-bom`, `utf-16le`, `utf-16be` or `windows-1252`. Known from the
-   * start of the file when `openTable` returns; a file that is pure ASCII up to a Windows-1252
-   * letter far down reads as `utf-8` until `rows()` or `batches()` reaches that letter.
+   * CSV only: the WHATWG name of the encoding it is read in (`utf-8`, `utf-16le`, `windows-1252`,
+   * `macintosh`, …), or `utf-8-bom`. Known from the start of the file when `openTable` returns; a
+   * file that is pure ASCII up to a Windows-1252 letter far down reads as `utf-8` until `rows()`
+   * or `batches()` reaches that letter.
    */
   encoding?: string;
   /** CSV only: the detected delimiter. */
@@ -232,7 +233,7 @@ export interface OpenTableOptions {
   /** `--header-row N`: the physical line (CSV) or sheet row (.xlsx) of the header row; rows above it are the title block. */
   headerRow?: number;
   /** CSV only: `--encoding`; default `auto` (docs/reading-rules.md). */
-  encoding?: import('./input-decoder.ts').EncodingOption;
+  encoding?: import('./encodings.ts').EncodingOption;
   /**
    * .xlsx only: the sheet to read (a hidden one too), or `all` (`ALL_SHEETS`): every visible sheet
    * with a header row. Default: with a `header` rule, the one visible sheet with a header row

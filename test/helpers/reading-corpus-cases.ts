@@ -40,6 +40,8 @@ export interface ReadCase extends CaseBase {
   report: ReportLine[];
   /** The summary's count of ignored rows by reason (`title 3, footer 1`); absent: no row was ignored. */
   ignored?: string;
+  /** Lines the summary prints on standard error besides its counts (`read as Mac Roman`). */
+  notes?: string[];
 }
 
 /** Stopped: exit 2, nothing printed on stdout, and this message (after `buildsync: `) on stderr. */
@@ -175,14 +177,14 @@ export const READING_CASES: ReadingCase[] = [
     report: valid(3, 4),
   },
   {
-    name: 'a German Excel CSV: sep=;, Windows-1252 umlauts (headers too), 1.234,50 and 13.02.2026',
+    name: 'a German Excel CSV: sep=;, Windows-1252 umlauts (headers too; they read the same in Windows-1250: read as 1252, no stop), 1.234,50 and 13.02.2026',
     import: 'bills', file: 'reading/excel-de-rechnungen.csv', args: ['--mapping', 'excel-de-mapping.json'],
     exit: 0,
     payloads: [
       { PRJ_ID: '1042', VENDOR_ID: '55', DUE_DATE: '2026-03-13T00:00:00', INVOICE_DATE: '2026-02-13T00:00:00', ITEMS: [{ NAME: 'Fliesenkleber für Bad', RATE: '1234.50', QTY: 2 }, { NAME: 'Anfahrt', RATE: '85.00', QTY: 1 }] },
       { PRJ_ID: '1042', VENDOR_ID: '56', DUE_DATE: '2026-04-01T00:00:00', INVOICE_DATE: '2026-03-02T00:00:00', ITEMS: [{ NAME: 'Elektro Unterverteilung', RATE: '480.00', QTY: 1 }] },
     ],
-    report: valid(3, 4, 5),
+    report: valid(3, 4, 5), notes: ['read as Windows-1252'],
   },
   {
     name: "a Swiss ;-file: 1'234.50 proves the decimal point, 480.00 follows it; a date in a note proves nothing",
@@ -233,6 +235,57 @@ export const READING_CASES: ReadingCase[] = [
       COMS: [{ NAME: 'Overhead', VALUE: 10 }],
     }],
     report: valid(2, 3, 4),
+  },
+
+  // ── encodings by evidence (issue 35): files as each program writes its bytes ──
+  {
+    name: 'Excel for Mac "CSV (Macintosh)": Mac Roman with CR line ends, read as Mac Roman (é is 0x8E), never "RŽnovation cafŽ"',
+    import: 'estimates', file: 'reading/excel-mac-renovation.csv',
+    exit: 0,
+    payloads: [{
+      NAME: 'Rénovation café', PROJECT_ID: 1042,
+      CATS: [{ NAME: 'Démolition', SUBCATS: [
+        { NAME: "Main-d'œuvre", ITEMS: [{ NAME: "Journée d'équipe", UNIT: 'jour', QTY: 2, UNIT_COST: 640 }] },
+        { NAME: 'Évacuation', ITEMS: [{ NAME: 'Benne à gravats', UNIT: 'forfait', QTY: 1, UNIT_COST: 1250 }] },
+      ] }],
+    }],
+    report: valid(2, 3), notes: ['read as Mac Roman'],
+  },
+  {
+    name: 'a Polish Excel CSV in Windows-1250 (;, CRLF, 48,50): its headers read right ("Termin płatności"), through a mapping',
+    import: 'bills', file: 'reading/excel-pl-faktury.csv', args: ['--mapping', 'excel-pl-mapping.json'],
+    exit: 0,
+    payloads: [
+      { PRJ_ID: '1042', VENDOR_ID: '55', DUE_DATE: '2026-03-16T00:00:00', INVOICE_DATE: '2026-03-02T00:00:00', ITEMS: [{ NAME: 'Płytki ścienne', RATE: '48.50', QTY: 12 }, { NAME: 'Zaprawa klejowa', RATE: '32.00', QTY: 4 }] },
+      { PRJ_ID: '1042', VENDOR_ID: '56', DUE_DATE: '2026-03-19T00:00:00', INVOICE_DATE: '2026-03-05T00:00:00', ITEMS: [{ NAME: 'Żłób kablowy', RATE: '480.00', QTY: 1 }] },
+    ],
+    report: valid(2, 3, 4), notes: ['read as Windows-1250'],
+  },
+  {
+    name: 'UTF-16 LE without a byte order mark (tabs, CRLF): its zero bytes say so, read without a flag',
+    import: 'estimates', file: 'reading/utf16le-no-bom-estimate.txt',
+    exit: 0, payloads: [KITCHEN_TWO_LINES], report: valid(2, 3), notes: ['read as UTF-16 LE'],
+  },
+  {
+    name: 'a Mac Roman file whose only accent is "où" reads plausibly in Windows-1250 too: it stops, showing the word in each',
+    import: 'estimates', file: 'reading/excel-mac-ou.csv',
+    exit: 2,
+    stop: 'excel-mac-ou.csv:2 column 59: the file is not UTF-8, and it reads plausibly in more than one encoding: "oť" in Windows-1250 or "où" in Mac Roman. Pass the one it was saved in: --encoding windows-1250 or --encoding macintosh.',
+  },
+  {
+    name: 'the same file with --encoding macintosh (a WHATWG label) is read as Mac Roman',
+    import: 'estimates', file: 'reading/excel-mac-ou.csv', args: ['--encoding', 'macintosh'],
+    exit: 0,
+    payloads: [oneCategory('Kitchen remodel', 'Demolition', ['Disposal', { NAME: 'Dumpster', DESCRIPTION: 'Benne, où possible', QTY: 1, UNIT_COST: 1250 }])],
+    report: valid(2), notes: ['read as Mac Roman'],
+  },
+  {
+    name: 'a Japanese Excel CSV in Shift_JIS reads plausibly in no single-byte encoding: it stops, asking for --encoding',
+    import: 'estimates', file: 'reading/excel-ja-mitsumori.csv',
+    exit: 2,
+    stop: 'excel-ja-mitsumori.csv:2 column 6: the file is not UTF-8, and it reads plausibly in none of Windows-1252, Windows-1250 and Mac Roman: ' +
+      '"\u2018\u00e4\\u008f\u0160\u2030\u00fc\\u008fC" in Windows-1252, "\u2018\u00e4\u0179\u0160\u2030\u00fc\u0179C" in Windows-1250 or "\u00eb\u2030\u00e8\u00e4\u00e2\u00b8\u00e8C" in Mac Roman. ' +
+      'Pass the encoding it was saved in with --encoding LABEL (a WHATWG label such as shift_jis, gb18030 or windows-1251), or save it again as "CSV UTF-8".',
   },
 
   // ── title blocks, footers, header rows (CSV) ──

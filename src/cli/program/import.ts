@@ -1,9 +1,9 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { action, type JsonFailure } from '../command.ts';
 import type { ImportFlags, ImportJson } from '../import-command.ts';
-// The decoder's module itself, not tables/index.ts, which would load the readers (csv-parse, exceljs).
-import { ENCODING_OPTIONS } from '../../tables/input-decoder.ts';
+// The encodings' module itself, not tables/index.ts, which would load the readers (csv-parse, exceljs).
+import { isEncodingOption, unknownEncodingText } from '../../tables/encodings.ts';
 import { examples } from './examples.ts';
 
 /** `buildsync import estimates|bills`; the work is in ../import-command.ts, loaded when it runs. */
@@ -24,7 +24,7 @@ export function registerImport(program: Command): void {
       .option('--header-row <n>', 'the line (.xlsx: the row) of the header row; default the first of the first 30 rows that has every required column, the rows above it being a title block')
       .option('--fill-down <cols>', 'columns (as the tool names them, comma-separated) whose empty cells take the value of the row above, e.g. bill_ref,vendor for split lines')
       .addOption(new Option('--hidden <mode>', '.xlsx: how hidden rows (by hand or by a filter) and hidden columns the mapping reads are read; without it they stop the import, naming them').choices(['include', 'skip']))
-      .addOption(new Option('--encoding <encoding>', 'CSV: how FILE is encoded; auto reads UTF-8 (BOM or not), UTF-16 with BOM and Windows-1252, and stops on a mix').choices([...ENCODING_OPTIONS]))
+      .addOption(new Option('--encoding <label>', 'CSV: how FILE is encoded: auto (UTF-8, UTF-16, or Windows-1252, Windows-1250 or Mac Roman by the evidence of the text; stops when that does not settle it), utf8, utf16le, utf16be, cp1252, or any WHATWG encoding label (windows-1250, macintosh, shift_jis, …)').argParser(encodingArgument))
       .addOption(new Option('--date-format <order>', 'how 03/02/2026 is read; auto decides from the file and stops when it cannot').choices(['auto', 'YMD', 'MDY', 'DMY']))
       .addOption(new Option('--decimal-separator <sep>', 'how numbers are written; auto: "," in a ;-separated file, else "."').choices(['auto', '.', ',']));
   common(
@@ -89,4 +89,10 @@ function failedImport(kind: 'estimates' | 'bills') {
     exitCode: f.exitCode,
     error: { code: f.code, message: f.message },
   });
+}
+
+/** `--encoding`: auto or any encoding label the reader knows (docs/reading-rules.md). */
+function encodingArgument(value: string): string {
+  if (!isEncodingOption(value)) throw new InvalidArgumentError(unknownEncodingText(value));
+  return value;
 }
