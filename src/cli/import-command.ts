@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { FileError, parseFailureReason, UsageError } from '../errors/index.ts';
+import { FileError, MAX_LISTED, listAtMost, parseFailureReason, UsageError } from '../errors/index.ts';
 import { formatEta, AccountThrottle } from '../throttle/index.ts';
 import { encodingNote, ignoredLine, importOutcome, errorsFilePath, refuseOverwritingInput, readingNote, wirePayload, mappingOption, parseFillDown, type ImportSummary, type PlanOptions } from '../import/index.ts';
 import type { EncodingOption } from '../tables/index.ts';
@@ -256,7 +256,7 @@ function noteReading(ctx: CommandContext, table: { rules: ReadingRules; encoding
 
 /** `--sheet all` says which sheets it read and which it did not (docs/reading-rules.md). */
 function sheetsNote({ read, notRead }: { read: string[]; notRead: string[] }): string {
-  const names = (ns: string[]): string => ns.map((n) => `"${n}"`).join(', ');
+  const names = (ns: string[]): string => listAtMost(ns.slice(0, MAX_LISTED).map((n) => `"${n}"`), ns.length);
   return `sheets read: ${names(read)}; not read: ${notRead.length === 0 ? 'none' : names(notRead)}`;
 }
 

@@ -69,3 +69,21 @@ export function messageFor(err: unknown, front: Front): string {
   if (front === 'page' && Array.isArray(e.wording)) return render(e.wording, 'page');
   return typeof e.message === 'string' ? e.message : String(err);
 }
+
+/** The most items a message lists (hidden rows, sheets, columns, lines): the rest are counted. */
+export const MAX_LISTED = 10;
+
+/**
+ * `a, b, c and 7 more`: the first `MAX_LISTED` items, then how many more. `total` is the length
+ * of the whole list when the caller gathered only its first items (a stop that would otherwise
+ * print 20,000 hidden rows prints ten). Every message that enumerates goes through here.
+ */
+export function listAtMost(items: ReadonlyArray<string | number>, total = items.length): string {
+  const shown = items.length > MAX_LISTED ? items.slice(0, MAX_LISTED) : items;
+  return `${shown.join(', ')}${andMore(total - shown.length)}`;
+}
+
+/** ` and 7 more` for a list that shows all but `n` of its items; nothing when it shows all. */
+export function andMore(n: number): string {
+  return n > 0 ? ` and ${n} more` : '';
+}

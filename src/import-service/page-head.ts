@@ -8,7 +8,7 @@
  * for the user to match. In a workbook, the sheet chosen in `Sheet`, all sheets, or else the
  * visible sheet with a table (the active one of several). What the page says of it is in its words.
  */
-import { FileError, UsageError, advise, messageFor } from '../errors/index.ts';
+import { FileError, MAX_LISTED, UsageError, advise, listAtMost, messageFor } from '../errors/index.ts';
 import { importHeaderRule } from '../import/index.ts';
 import { normalizeHeader, presetMapping, suggestColumn, type MappingFile } from '../mapping/index.ts';
 import { ALL_SHEETS, combineSheets, openTable, probeWorkbookSheets, tableKindOf, type EncodingOption, type HeaderRule, type OpenedTable } from '../tables/index.ts';
@@ -154,7 +154,7 @@ async function openAt(file: string, o: OpenAt): Promise<OpenedTable | undefined>
   const open = (sheet: string) => openTable(file, { sheet, header: o.rule, headerRow: o.headerRow });
   const active = workbook.sheets[workbook.activeTab]?.name;
   const shown = active !== undefined && withHeader.includes(active) ? active : withHeader[0]!;
-  const names = withHeader.map((s) => `"${s}"`).join(', ');
+  const names = listAtMost(withHeader.slice(0, MAX_LISTED).map((s) => `"${s}"`), withHeader.length);
   if (!all) {
     if (withHeader.length > 1) o.messages.push(`${withHeader.length} sheets hold a table: ${names}. "${shown}" is shown${shown === active ? ', the active sheet when the workbook was saved' : ''}; choose another in "Sheet" above, or All sheets.`);
     return open(shown);

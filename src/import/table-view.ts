@@ -1,3 +1,4 @@
+import { MAX_LISTED, listAtMost } from '../errors/index.ts';
 import { SHEET_STRIDE, viewTable, type HiddenOption, type OpenedTable } from '../tables/index.ts';
 import { staticLine, type ColumnMap, type MappedRecord, type MappingFile, type StaticLine } from '../mapping/index.ts';
 
@@ -40,7 +41,7 @@ export function recordsAcrossSheets<R extends MappedRecord>(table: OpenedTable, 
       kept.push(r);
       continue;
     }
-    const where = [...sheets.values()].map((lines) => lines.map(lineName).join(', ')).join(' and ');
+    const where = [...sheets.values()].map((lines) => listAtMost(lines.slice(0, MAX_LISTED).map(lineName), lines.length)).join(' and ');
     for (const line of r.lines) statics.push(staticLine(line, r.label, 'invalid', [`${r.label} is in more than one sheet (rows ${where}): `, { kind: 'one-sheet-each' }]));
   }
   return { records: kept, statics };

@@ -25,7 +25,7 @@
 import type { CellFormat, CellValue, SourceRow } from '../tables/index.ts';
 import type { CellProblem, StaticLine } from './report-line.ts';
 import { encodeBillInfo, MAX_BILL_QUERY_LENGTH, type BillPayload } from '../payloads/index.ts';
-import { BuildsyncError, joinWorded, render, RowError, wordedLine, wordedOf, type Worded } from '../errors/index.ts';
+import { BuildsyncError, joinWorded, listAtMost, render, RowError, wordedLine, wordedOf, type Worded } from '../errors/index.ts';
 import { contentHashOfJson } from './content-hash.ts';
 import { cellOf, colOf, formatOf, type Col } from './column-cells.ts';
 import { numberOf, textOf } from './fast-cells.ts';
@@ -419,7 +419,7 @@ export class BillGrouper implements RecordStopper {
 
   private reject(g: BillGroup, label: string, statics: StaticLine[]): void {
     const bad = g.badLines!;
-    const why = `not sent: ${bad.length === 1 ? `line ${bad[0]} of this bill is invalid` : `lines ${bad.join(', ')} of this bill are invalid`}`;
+    const why = `not sent: ${bad.length === 1 ? `line ${bad[0]} of this bill is invalid` : `lines ${listAtMost(bad)} of this bill are invalid`}`;
     let b = 0;
     for (const line of g.lines) {
       if (b < bad.length && bad[b] === line) {

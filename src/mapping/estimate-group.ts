@@ -3,7 +3,7 @@
  * or its sealed JSON (estimate-seal.ts), and what it becomes once the file is read: a record to
  * send, or report lines saying why it is not sent.
  */
-import { joinWorded, wordedLine, type Worded } from '../errors/index.ts';
+import { joinWorded, listAtMost, wordedLine, type Worded } from '../errors/index.ts';
 import type { EstimatePayload } from '../payloads/index.ts';
 import { JsonRecord, type MappedRecord } from './mapped-record.ts';
 import type { CellProblem, StaticLine } from './report-line.ts';
@@ -120,7 +120,7 @@ export function finishGroup(g: EstimateGroup, statics: StaticLine[]): MappedReco
 
 function rejectGroup(g: EstimateGroup, label: string, statics: StaticLine[]): void {
   const bad = g.badLines ?? [];
-  const why = g.conflict ?? `not sent: ${bad.length === 1 ? `line ${bad[0]} of this estimate is invalid` : `lines ${bad.join(', ')} of this estimate are invalid`}`;
+  const why = g.conflict ?? `not sent: ${bad.length === 1 ? `line ${bad[0]} of this estimate is invalid` : `lines ${listAtMost(bad)} of this estimate are invalid`}`;
   let b = 0;
   for (const line of g.lines) {
     if (b < bad.length && bad[b] === line) {

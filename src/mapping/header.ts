@@ -1,5 +1,5 @@
 import type { CellValue, SourceRow } from '../tables/index.ts';
-import { ConfigError, FileError, type Advice, type QuotedHeader, type Wording } from '../errors/index.ts';
+import { ConfigError, FileError, MAX_LISTED, andMore, type Advice, type QuotedHeader, type Wording } from '../errors/index.ts';
 import type { MappingFile } from './mapping-file.ts';
 import { isBuiltInPreset, presetPrefers, ruleColumnHeaders } from './presets.ts';
 import { suggestColumn, suggestHeader } from './suggest.ts';
@@ -135,7 +135,7 @@ export function resolveColumns(
     }
     throw new FileError(
       file,
-      [`${where}: duplicate columns: ${shown.join('; ')}${more(clashes.length - shown.length)}. `, { kind: 'duplicate-columns' }],
+      [`${where}: duplicate columns: ${shown.join('; ')}${andMore(clashes.length - shown.length)}. `, { kind: 'duplicate-columns' }],
     );
   }
   if (!lenient && mapping !== undefined) checkMappingEntries(headers, firstByName, known, mapping, file, where);
@@ -268,7 +268,6 @@ function ruleColumns(mapping: MappingFile | undefined): Array<['kinds' | 'status
 }
 
 /** At most this many headers (or entries) are named in one message; the rest are counted. */
-const MAX_LISTED = 10;
 
 /** "the mapping file", as each front names it (on the page: the saved mapping). */
 const MAPPING_FILE: Advice = { kind: 'mapping-file' };
@@ -309,7 +308,7 @@ function checkMappingEntries(
   throw new FileError(file, [
     `${where}: `,
     MAPPING_FILE,
-    ` names ${stale.length > 1 ? 'headers' : 'a header'} that ${file} does not have: ${named.join(', ')}${more(stale.length - named.length)}. ` +
+    ` names ${stale.length > 1 ? 'headers' : 'a header'} that ${file} does not have: ${named.join(', ')}${andMore(stale.length - named.length)}. ` +
       `The header row has ${listed}. Correct ${stale.length > 1 ? 'these entries' : 'the entry'} to the header as written (case, spaces, _, - and . do not matter), or remove ${stale.length > 1 ? 'them' : 'it'}.`,
   ]);
 }
@@ -332,7 +331,7 @@ export function unknownColumnsMessage(unknown: readonly string[], known: readonl
     shown.push({ quoted, column });
   }
   const rest = unknown.length - shown.length;
-  const list = `${shown.map((s) => s.quoted).join(', ')}${more(rest)}`;
+  const list = `${shown.map((s) => s.quoted).join(', ')}${andMore(rest)}`;
   const plural = unknown.length > 1;
   const knownText = `Known columns: ${known.join(', ')} (case, spaces, _, - and . do not matter).`;
   const suggested = shown.filter((s) => s.column !== undefined);
@@ -345,10 +344,6 @@ export function unknownColumnsMessage(unknown: readonly string[], known: readonl
 /** `"a", "b", "c" and 7 more`: the row's non-empty headers, quoted within a message's budget. */
 export function listHeaders(headers: readonly string[]): string {
   return new Quoter().list(headers.filter((h) => h.trim() !== ''), MAX_LISTED);
-}
-
-function more(n: number): string {
-  return n > 0 ? ` and ${n} more` : '';
 }
 
 /** Longest part of one input value a message quotes. */
@@ -394,6 +389,6 @@ class Quoter {
       shown.push(quoted);
     }
     if (shown.length === 0) return `${values.length} headers`;
-    return `${shown.join(', ')}${more(values.length - shown.length)}`;
+    return `${shown.join(', ')}${andMore(values.length - shown.length)}`;
   }
 }

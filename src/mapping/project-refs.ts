@@ -3,7 +3,7 @@
  * `project_name` resolved through the account's project listing.
  */
 import type { CellValue, SourceRow } from '../tables/index.ts';
-import { RowError } from '../errors/index.ts';
+import { RowError, listAtMost } from '../errors/index.ts';
 import type { ColumnMap } from './header.ts';
 import { CellValueError, parseId, parseText } from './values.ts';
 
@@ -67,7 +67,7 @@ export function projectResolverFromListing(projects: Iterable<Record<string, unk
     const targets = found.filter((p) => p.name !== MY_DOCUMENTS);
     if (targets.length === 0) return notTarget(`${column} ${shown}`);
     if (targets.length > 1) {
-      return { error: `${column} ${shown} matches ${targets.length} projects (IDs ${targets.map((p) => p.id).join(', ')}); use project_id to say which` };
+      return { error: `${column} ${shown} matches ${targets.length} projects (IDs ${listAtMost(targets.map((p) => p.id))}); use project_id to say which` };
     }
     return { id: targets[0]!.id };
   };

@@ -11,7 +11,7 @@
  * guessing around it could bill the wrong vendor.
  */
 import { openTable } from '../tables/index.ts';
-import { FileError, RowError } from '../errors/index.ts';
+import { FileError, MAX_LISTED, RowError, listAtMost } from '../errors/index.ts';
 import { resolveColumns } from './header.ts';
 import { CellValueError, parseId, parseText } from './values.ts';
 import { vendorKey, type VendorEntry } from '../vendors/vendor-store.ts';
@@ -80,7 +80,7 @@ export async function readVendorsFile(file: string, signal?: AbortSignal): Promi
 
 /** A name the file gives two IDs, as a message: `vendor "X" … has the IDs 57 on line 4, 58 on line 5`. */
 export function ambiguityOf(entry: VendorFileEntry, file: string): string {
-  const where = entry.ids.map((id, i) => `${id} on line ${entry.lines[i]}`).join(', ');
+  const where = listAtMost(entry.ids.slice(0, MAX_LISTED).map((id, i) => `${id} on line ${entry.lines[i]}`), entry.ids.length);
   return `vendor ${JSON.stringify(entry.name)} is ambiguous in the vendors file ${file}: it has the IDs ${where}`;
 }
 

@@ -1,4 +1,4 @@
-import { FileError, wordedLine } from '../errors/index.ts';
+import { FileError, MAX_LISTED, listAtMost, wordedLine } from '../errors/index.ts';
 import { combineSheets } from './workbook-sheets.ts';
 import { flatten } from './flatten.ts';
 import { UnreadableCell, type CellFormat, type CellRange, type CellValue, type IgnoredLine, type OpenedTable, type SheetFacts, type SourceRow } from './types.ts';
@@ -41,6 +41,7 @@ export async function viewTable(table: OpenedTable, opts: SheetViewOptions): Pro
   const below = (r: number): boolean => r > table.headerLine;
   const merged = facts.merged.filter((m) => m.top > table.headerLine);
   const hiddenRows = new Set(facts.hiddenRows.filter(below));
+  const byFilter = new Set(facts.filterHiddenRows);
   const hiddenColumns = facts.hiddenColumns.filter((c) => opts.used.includes(c - 1));
   if (merged.length === 0 && hiddenRows.size === 0 && hiddenColumns.length === 0) return table;
   const sheet = table.workbook?.sheet ?? '';
@@ -57,7 +58,7 @@ export async function viewTable(table: OpenedTable, opts: SheetViewOptions): Pro
         if (hiddenRows.has(row.line)) {
           if (opts.hidden === undefined) seen.push(row.line);
           else if (opts.hidden === 'skip') {
-            left.push({ line: row.line, reason: 'hidden', ...wordedLine([facts.filterHiddenRows.includes(row.line) ? 'row hidden by the filter: not read (' : 'hidden row: not read (', { kind: 'hidden-skip' }, ')']) });
+            left.push({ line: row.line, reason: 'hidden', ...wordedLine([byFilter.has(row.line) ? 'row hidden by the filter: not read (' : 'hidden row: not read (', { kind: 'hidden-skip' }, ')']) });
             continue;
           }
         }
@@ -66,7 +67,7 @@ export async function viewTable(table: OpenedTable, opts: SheetViewOptions): Pro
       }
       if (out.length > 0) yield out;
     }
-    if (opts.hidden === undefined && (seen.length > 0 || hiddenColumns.length > 0)) throw hiddenStop(table, sheet, seen, facts, hiddenColumns);
+    if (opts.hidden === undefined && (seen.length > 0 || hiddenColumns.length > 0)) throw hiddenStop(table, sheet, seen, byFilter, hiddenColumns);
     hiddenLines = left;
   }
   return {
@@ -86,14 +87,15 @@ export async function viewTable(table: OpenedTable, opts: SheetViewOptions): Pro
 }
 
 /** The stop for hidden rows and used hidden columns without `--hidden`. */
-function hiddenStop(table: OpenedTable, sheet: string, rows: number[], facts: SheetFacts, columns: number[]): FileError {
-  const filtered = rows.filter((r) => facts.filterHiddenRows.includes(r));
-  const byHand = rows.filter((r) => !facts.filterHiddenRows.includes(r));
+function hiddenStop(table: OpenedTable, sheet: string, rows: number[], byFilter: ReadonlySet<number>, columns: number[]): FileError {
+  const filtered = rows.filter((r) => byFilter.has(r));
+  const byHand = rows.filter((r) => !byFilter.has(r));
   const parts: string[] = [];
-  if (byHand.length > 0) parts.push(`hidden ${byHand.length === 1 ? 'row' : 'rows'} ${byHand.join(', ')}`);
-  if (filtered.length > 0) parts.push(`${filtered.length === 1 ? 'row' : 'rows'} ${filtered.join(', ')} hidden by the filter`);
+  if (byHand.length > 0) parts.push(`hidden ${byHand.length === 1 ? 'row' : 'rows'} ${listAtMost(byHand)}`);
+  if (filtered.length > 0) parts.push(`${filtered.length === 1 ? 'row' : 'rows'} ${listAtMost(filtered)} hidden by the filter`);
   if (columns.length > 0) {
-    parts.push(`hidden ${columns.length === 1 ? 'column' : 'columns'} ${columns.map((c) => `${columnLetter(c)} "${table.headers[c - 1] ?? ''}"`).join(', ')}`);
+    const named = columns.slice(0, MAX_LISTED).map((c) => `${columnLetter(c)} "${table.headers[c - 1] ?? ''}"`);
+    parts.push(`hidden ${columns.length === 1 ? 'column' : 'columns'} ${listAtMost(named, columns.length)}`);
   }
   return new FileError(table.file, [`${table.file}: sheet "${sheet}" holds what its reader does not see: ${parts.join('; ')}. `, { kind: 'hidden' }]);
 }

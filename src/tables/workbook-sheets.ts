@@ -1,4 +1,4 @@
-import { FileError } from '../errors/index.ts';
+import { FileError, MAX_LISTED, listAtMost } from '../errors/index.ts';
 import { flatten } from './flatten.ts';
 import { ALL_SHEETS, SHEET_STRIDE, type IgnoredLine, type OpenedTable, type OpenTableOptions, type SourceRow, type WorkbookFacts } from './types.ts';
 import { columnLetter, sheetRefName } from './xlsx-cell.ts';
@@ -38,17 +38,17 @@ export async function openWorkbook(
   return combineSheets(file, parts, workbook.sheets.map((s) => s.name).filter((n) => !withHeader.includes(n)));
 }
 
-/** The stop when several sheets hold a table: each with its rows, and the tab shown when the workbook was saved. */
+/** The stop when several sheets hold a table: each listed (at most `MAX_LISTED`) with its rows, and the tab shown when the workbook was saved. */
 async function severalSheets(file: string, workbook: WorkbookFacts, names: string[], openSheet: (sheet: string) => Promise<OpenedTable>): Promise<FileError> {
   const listed: string[] = [];
-  for (const name of names) {
+  for (const name of names.slice(0, MAX_LISTED)) {
     let rows = 0;
     for await (const batch of (await openSheet(name)).batches()) rows += batch.length;
     listed.push(`"${name}" (${rows} ${rows === 1 ? 'row' : 'rows'})`);
   }
   const active = workbook.sheets[workbook.activeTab]?.name;
   return new FileError(file, [
-    `${file} has ${names.length} sheets with a table: ${listed.join(', ')}. ` + (active === undefined ? '' : `"${active}" was the active sheet when the workbook was saved. `),
+    `${file} has ${names.length} sheets with a table: ${listAtMost(listed, names.length)}. ` + (active === undefined ? '' : `"${active}" was the active sheet when the workbook was saved. `),
     { kind: 'choose-sheet', sheet: active !== undefined && names.includes(active) ? active : names[0]! },
   ]);
 }
@@ -123,7 +123,7 @@ export function linesNamedIn(text: string, name: (line: number) => number | stri
   const one = (n: string) => String(name(Number(n)));
   return text
     .replace(/(\.xls[xm]:)(\d+)\b/gi, (_m, pre: string, n: string) => `${pre}${one(n)}`)
-    .replace(/\b(lines?) (\d+(?:(?:, | and )\d+)*)\b(?![.,]\d)/g, (_m, word: string, list: string) => `${word} ${list.replace(/\d+/g, one)}`);
+    .replace(/\b(lines?) (\d+(?:(?:, | and )\d+\b(?! more\b))*)\b(?![.,]\d)/g, (_m, word: string, list: string) => `${word} ${list.replace(/\d+/g, one)}`);
 }
 
 /** Headers are compared as the mapping compares them: case, spaces, `_`, `-` and `.` ignored. */

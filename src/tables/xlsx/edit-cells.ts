@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { TextDecoder } from 'node:util';
-import { FileError } from '../../errors/index.ts';
+import { FileError, MAX_LISTED, listAtMost } from '../../errors/index.ts';
 import { columnLetter, parseCellRef } from '../xlsx-cell.ts';
 import { readWorkbook } from './package.ts';
 import { openZip } from './zip.ts';
@@ -107,7 +107,7 @@ async function* editedRows(file: string, sheet: string, source: AsyncIterable<Bu
   // Whatever is left is no whole row (a damaged sheet, which its reader refuses): passed as it is.
   const out = take(true) + buf;
   if (out !== '') yield Buffer.from(out, 'utf8');
-  if (left.size > 0) throw new FileError(file, `${file}: sheet "${sheet}" has no row ${[...left].join(', ')} to edit; read the file again`);
+  if (left.size > 0) throw new FileError(file, `${file}: sheet "${sheet}" has no row ${listAtMost([...left].slice(0, MAX_LISTED), left.size)} to edit; read the file again`);
 }
 
 /** One `<row>` element (`start`: its start tag) with the cells of `cells` (column → text) replaced or added in column order. */

@@ -3,7 +3,8 @@ import type { CellFormat, WorkbookFacts } from '../types.ts';
 import { isDateNumFmt, type CellContext } from '../xlsx-cell.ts';
 import { classifyNumFmt } from './number-formats.ts';
 import { parseSharedStrings } from './shared-strings.ts';
-import { XmlText, local, parseSax, prefixedAttribute } from './xml.ts';
+import { LimitCounter, type PartOf } from './limits.ts';
+import { XmlText, local, parseXml, prefixedAttribute, type SaxEvent } from './xml.ts';
 import type { Zip, ZipEntry } from './zip.ts';
 
 /*
@@ -47,16 +48,17 @@ export interface XlsxCache {
  * `xl/sharedStrings.xml` (read whole before any sheet, whatever their place in the zip).
  */
 export async function readWorkbook(file: string, zip: Zip, cache?: XlsxCache): Promise<Workbook> {
+  const xmlOf = (entry: ZipEntry): AsyncIterable<SaxEvent[]> => parseXml(new XmlText().decode(zip.read(entry)), { file, part: entry.name });
   const rootRels = zip.entry('_rels/.rels');
-  const officeDocument = rootRels && (await parseRelationships(zip.read(rootRels))).find((r) => !r.external && /\/officeDocument$/.test(r.type));
+  const officeDocument = rootRels && (await parseRelationships(xmlOf(rootRels))).find((r) => !r.external && /\/officeDocument$/.test(r.type));
   const workbookPath = officeDocument ? resolvePart('', officeDocument.target) : 'xl/workbook.xml';
   const workbookEntry = zip.entry(workbookPath);
   if (workbookEntry === undefined) {
     throw new FileError(file, `cannot read ${file} as an .xlsx workbook: it is a zip archive without a workbook in it (no ${workbookPath}). Open it in a spreadsheet and save it as .xlsx, or export it as CSV.`);
   }
-  const { sheets, date1904, activeTab } = await parseWorkbookXml(zip.read(workbookEntry));
+  const { sheets, date1904, activeTab } = await parseWorkbookXml(xmlOf(workbookEntry), { file, part: workbookEntry.name });
   const relsEntry = zip.entry(relsPathOf(workbookPath));
-  const rels = relsEntry ? await parseRelationships(zip.read(relsEntry)) : [];
+  const rels = relsEntry ? await parseRelationships(xmlOf(relsEntry)) : [];
   const partOf = (type: string, fallback: string): ZipEntry | undefined => {
     const rel = rels.find((r) => !r.external && r.type.endsWith(`/${type}`));
     return zip.entry(rel ? resolvePart(workbookPath, rel.target) : fallback);
@@ -64,22 +66,45 @@ export async function readWorkbook(file: string, zip: Zip, cache?: XlsxCache): P
   let context = cache?.context;
   if (context === undefined) {
     const stylesEntry = partOf('styles', 'xl/styles.xml');
-    const { dateStyles, formats } = stylesEntry ? await parseCellFormats(zip.read(stylesEntry)) : { dateStyles: [], formats: [] };
+    const { dateStyles, formats } = stylesEntry ? await parseCellFormats(xmlOf(stylesEntry)) : { dateStyles: [], formats: [] };
     const stringsEntry = partOf('sharedStrings', 'xl/sharedStrings.xml');
-    const sharedStrings = stringsEntry ? await parseSharedStrings(zip.read(stringsEntry)) : undefined;
+    const sharedStrings = stringsEntry ? await parseSharedStrings(zip.read(stringsEntry), { file, part: stringsEntry.name }) : undefined;
     context = { sharedStrings, isDateStyle: (s) => dateStyles[s] === true, date1904, formats };
     if (cache !== undefined) cache.context = context;
   }
-  const relOf = (s: SheetEntry): Relationship | undefined => rels.find((r) => r.id === s.rId);
+  // Looked up by id and by name (never a search per sheet): work grows linearly with the sheets.
+  const relById = new Map<string, Relationship>();
+  for (const r of rels) if (!relById.has(r.id)) relById.set(r.id, r);
+  const relOf = (s: SheetEntry): Relationship | undefined => (s.rId === undefined ? undefined : relById.get(s.rId));
   const worksheets = sheets.filter((s) => {
     const rel = relOf(s);
     return rel !== undefined && /\/worksheet$/.test(rel.type);
   });
+  const isWorksheet = new Set(worksheets);
+  // Each sheet is a part of its own (a spreadsheet program never writes two tabs over one part):
+  // tabs sharing a part would be read, and sent, once per tab.
+  const owner = new Map<string, string>();
+  for (const s of worksheets) {
+    const path = resolvePart(workbookPath, relOf(s)!.target).toLowerCase();
+    const other = owner.get(path);
+    if (other !== undefined) {
+      throw new FileError(file, `cannot read ${file} as an .xlsx workbook: its sheets "${other}" and "${s.name}" are one and the same part (${path}), which no spreadsheet program writes: the workbook is damaged. Open it in Excel or LibreOffice and save it again as .xlsx, or export the sheet as CSV.`);
+    }
+    owner.set(path, s.name);
+  }
+  const byName = new Map<string, SheetEntry>();
+  const byLowerName = new Map<string, SheetEntry>();
+  for (const s of worksheets) {
+    if (!byName.has(s.name)) byName.set(s.name, s);
+    if (!byLowerName.has(s.name.toLowerCase())) byLowerName.set(s.name.toLowerCase(), s);
+  }
+  const entryByName = new Map<string, SheetEntry>();
+  for (const s of sheets) if (!entryByName.has(s.name)) entryByName.set(s.name, s);
   return {
     sheets,
     context,
     facts: (name) => ({
-      sheets: sheets.map((s) => ({ name: s.name, state: s.state === 'hidden' || s.state === 'veryHidden' ? s.state : 'visible', worksheet: worksheets.includes(s) })),
+      sheets: sheets.map((s) => ({ name: s.name, state: s.state === 'hidden' || s.state === 'veryHidden' ? s.state : 'visible', worksheet: isWorksheet.has(s) })),
       activeTab,
       sheet: name,
     }),
@@ -88,11 +113,10 @@ export async function readWorkbook(file: string, zip: Zip, cache?: XlsxCache): P
         // A hidden sheet (say, the lists behind drop-downs) is not the first one a user sees.
         return (worksheets.find((s) => s.state === undefined || s.state === 'visible') ?? worksheets[0])?.name;
       }
-      const lower = sheet.toLowerCase();
-      return (worksheets.find((s) => s.name === sheet) ?? worksheets.find((s) => s.name.toLowerCase() === lower))?.name;
+      return (byName.get(sheet) ?? byLowerName.get(sheet.toLowerCase()))?.name;
     },
     sheetPart(name) {
-      const rel = relOf(sheets.find((s) => s.name === name)!)!;
+      const rel = relOf(entryByName.get(name)!)!;
       const path = resolvePart(workbookPath, rel.target);
       const entry = zip.entry(path);
       if (entry === undefined) {
@@ -113,9 +137,9 @@ interface Relationship {
   external: boolean;
 }
 
-async function parseRelationships(entry: AsyncIterable<Buffer>): Promise<Relationship[]> {
+async function parseRelationships(xml: AsyncIterable<SaxEvent[]>): Promise<Relationship[]> {
   const rels: Relationship[] = [];
-  for await (const events of parseSax(new XmlText().decode(entry))) {
+  for await (const events of xml) {
     for (const e of events) {
       if (e.eventType !== 'opentag' || local(e.value.name) !== 'Relationship') continue;
       const a = e.value.attributes;
@@ -161,11 +185,12 @@ interface WorkbookXml {
   activeTab: number;
 }
 
-async function parseWorkbookXml(entry: AsyncIterable<Buffer>): Promise<WorkbookXml> {
+async function parseWorkbookXml(xml: AsyncIterable<SaxEvent[]>, where: PartOf): Promise<WorkbookXml> {
   const sheets: SheetEntry[] = [];
+  const count = new LimitCounter(where, 'sheets');
   let date1904 = false;
   let activeTab: number | undefined;
-  for await (const events of parseSax(new XmlText().decode(entry))) {
+  for await (const events of xml) {
     for (const e of events) {
       if (e.eventType !== 'opentag') continue;
       const a = e.value.attributes;
@@ -177,6 +202,7 @@ async function parseWorkbookXml(entry: AsyncIterable<Buffer>): Promise<WorkbookX
           activeTab ??= /^\d+$/.test(a.activeTab ?? '') ? Number(a.activeTab) : 0;
           break;
         case 'sheet':
+          count.add();
           sheets.push({ name: a.name ?? '', state: a.state, rId: prefixedAttribute(a, 'id') ?? a.id });
           break;
       }
@@ -192,12 +218,12 @@ async function parseWorkbookXml(entry: AsyncIterable<Buffer>): Promise<WorkbookX
  * For each cell format (`<cellXfs>`, the `s` of a cell): whether it shows numbers as dates, and
  * its number format.
  */
-async function parseCellFormats(entry: AsyncIterable<Buffer>): Promise<{ dateStyles: boolean[]; formats: (CellFormat | undefined)[] }> {
+async function parseCellFormats(xml: AsyncIterable<SaxEvent[]>): Promise<{ dateStyles: boolean[]; formats: (CellFormat | undefined)[] }> {
   const codes = new Map<number, string>();
   const formats: number[] = [];
   let inNumFmts = false;
   let inCellXfs = false;
-  for await (const events of parseSax(new XmlText().decode(entry))) {
+  for await (const events of xml) {
     for (const e of events) {
       if (e.eventType === 'text') continue;
       const name = local(e.value.name);

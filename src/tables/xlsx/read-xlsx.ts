@@ -1,5 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { BuildsyncError, FileError } from '../../errors/index.ts';
+import { BuildsyncError, FileError, MAX_LISTED, listAtMost } from '../../errors/index.ts';
 import { fileSystemError, isFileSystemError } from '../file-errors.ts';
 import type { SheetFacts, SourceRow, WorkbookFacts } from '../types.ts';
 import { readWorkbook, type Workbook, type XlsxCache } from './package.ts';
@@ -61,14 +61,14 @@ export function readXlsx(
 ): AsyncGenerator<SourceRow[]> {
   const { headOnly = false, signal } = options;
   return withSheet(file, sheet, options.cache, ({ book, name, zip, part }) =>
-    readSheet(file, name, zip.read(part), book.context, (head) => onHead(head, book.facts(name)), headOnly, signal, options.table),
+    readSheet({ file, part: part.name }, name, zip.read(part), book.context, (head) => onHead(head, book.facts(name)), headOnly, signal, options.table),
   );
 }
 
 /** The merged ranges, hidden rows and columns and autofilter of the sheet `readXlsx` reads (`sheet-facts.ts`). */
 export async function readXlsxSheetFacts(file: string, sheet: string | undefined, cache?: XlsxCache): Promise<SheetFacts> {
   for await (const facts of withSheet(file, sheet, cache, async function* ({ zip, part }) {
-    yield await readSheetFacts(() => zip.read(part));
+    yield await readSheetFacts(() => zip.read(part), { file, part: part.name });
   })) {
     return facts;
   }
@@ -82,19 +82,21 @@ export async function readXlsxSheetFacts(file: string, sheet: string | undefined
  */
 export async function probeXlsxSheets(file: string, table: SheetTableOptions, cache?: XlsxCache, signal?: AbortSignal): Promise<{ workbook: WorkbookFacts; withHeader: string[] }> {
   let workbook: WorkbookFacts | undefined;
-  for await (const _ of withSheet(file, undefined, cache, async function* ({ book, name }) {
+  const withHeader: string[] = [];
+  // One opening of the workbook for every sheet: work grows with the sheets, not with their square.
+  for await (const _ of withSheet(file, undefined, cache, async function* ({ book, name, zip }) {
     workbook = book.facts(name);
+    for (const s of workbook.sheets) {
+      if (!s.worksheet || s.state !== 'visible') continue;
+      const part = book.sheetPart(s.name);
+      let found = false;
+      for await (const _ of readSheet({ file, part: part.name }, s.name, zip.read(part), book.context, () => (found = true), true, signal, { ...table, probe: true })) {
+        // headOnly yields nothing
+      }
+      if (found) withHeader.push(s.name);
+    }
   })) {
     // yields nothing
-  }
-  const withHeader: string[] = [];
-  for (const s of workbook!.sheets) {
-    if (!s.worksheet || s.state !== 'visible') continue;
-    let found = false;
-    for await (const _ of readXlsx(file, s.name, () => (found = true), { headOnly: true, signal, cache, table: { ...table, probe: true } })) {
-      // headOnly yields nothing
-    }
-    if (found) withHeader.push(s.name);
   }
   return { workbook: workbook!, withHeader };
 }
@@ -123,8 +125,8 @@ async function* withSheet<T>(file: string, sheet: string | undefined, cache: Xls
     const name = book.wantedSheet(sheet);
     if (name === undefined) {
       if (sheet === undefined) throw new FileError(file, `${file} has no worksheets.`);
-      const names = book.sheets.map((s) => `"${s.name}"`);
-      throw new FileError(file, [`${file} has no sheet named "${sheet}". Its sheets are ${names.join(', ') || '(none)'}; `, { kind: 'sheet-names' }]);
+      const names = book.sheets.slice(0, MAX_LISTED).map((s) => `"${s.name}"`);
+      throw new FileError(file, [`${file} has no sheet named "${sheet}". Its sheets are ${listAtMost(names, book.sheets.length) || '(none)'}; `, { kind: 'sheet-names' }]);
     }
     yield* use({ book, name, zip, part: book.sheetPart(name) });
   } catch (err) {

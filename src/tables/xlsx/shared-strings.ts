@@ -1,19 +1,23 @@
 import { MAX_CELL_CHARS, MAX_QUOTE, OverlongText, decodeXString, type SharedTexts } from '../xlsx-cell.ts';
-import { MAX_RAW_TEXT, XmlText, local, parseSax } from './xml.ts';
+import { LimitCounter, type PartOf } from './limits.ts';
+import { MAX_RAW_TEXT, XmlText, local, parseXml } from './xml.ts';
 
 /**
  * `xl/sharedStrings.xml`: each `<si>` is the text of its `<t>` elements, plain or in rich-text
  * runs (`<r>`), without the phonetic readings (`<rPh>`) Japanese Excel adds. A string longer than
- * a cell may hold is kept as its first characters only.
+ * a cell may hold is kept as its first characters only. Their number and their characters are
+ * counted as they are read, within the workbook's limits (`limits.ts`).
  */
-export async function parseSharedStrings(entry: AsyncIterable<Buffer>): Promise<SharedTexts> {
+export async function parseSharedStrings(entry: AsyncIterable<Buffer>, where: PartOf): Promise<SharedTexts> {
   const strings = new PackedTexts();
+  const count = new LimitCounter(where, 'sharedStrings');
+  const characters = new LimitCounter(where, 'sharedCharacters');
   const xml = new XmlText();
   let text = '';
   let overlong = false;
   let inT = false;
   let inPhonetic = false;
-  for await (const events of parseSax(xml.decode(entry))) {
+  for await (const events of parseXml(xml.decode(entry), where)) {
     for (const e of events) {
       if (e.eventType === 'text') {
         const cutRun = xml.takeCut();
@@ -28,6 +32,7 @@ export async function parseSharedStrings(entry: AsyncIterable<Buffer>): Promise<
       const name = local(e.value.name);
       if (e.eventType === 'opentag') {
         if (name === 'si') {
+          count.add();
           text = '';
           overlong = false;
         } else if (name === 't') inT = !e.value.isSelfClosing;
@@ -36,6 +41,7 @@ export async function parseSharedStrings(entry: AsyncIterable<Buffer>): Promise<
       else if (name === 'rPh') inPhonetic = false;
       else if (name === 'si') {
         const s = decodeXString(text);
+        characters.add(s.length);
         strings.push(overlong || s.length > MAX_CELL_CHARS ? new OverlongText(s.slice(0, MAX_QUOTE + 1)) : s);
         text = '';
       }

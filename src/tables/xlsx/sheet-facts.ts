@@ -1,6 +1,7 @@
 import type { CellRange, SheetFacts } from '../types.ts';
 import { MAX_SHEET_COLUMN, parseCellRef } from '../xlsx-cell.ts';
-import { XmlText, local, parseSax, type SaxTag } from './xml.ts';
+import { LimitCounter, type PartOf } from './limits.ts';
+import { XmlText, local, parseXml, type SaxTag } from './xml.ts';
 
 /*
  * What a sheet shows besides its cells: merged ranges, hidden rows and columns, the autofilter.
@@ -26,25 +27,38 @@ const HIDDEN_TRUE = /hidden\s*=\s*(["'])(?:1|true)\1/y;
 const ATTRIBUTE = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 /** Reads the facts of one sheet part; `read` gives its bytes (called a second time in the rare case above). */
-export async function readSheetFacts(read: () => AsyncIterable<Buffer>): Promise<SheetFacts> {
-  const outside = new OutsideFacts();
-  const rows = new HiddenRowScanner();
-  for await (const events of parseSax(withoutSheetData(new XmlText().decode(read()), rows))) {
+export async function readSheetFacts(read: () => AsyncIterable<Buffer>, where: PartOf): Promise<SheetFacts> {
+  const outside = new OutsideFacts(where);
+  const rows = new HiddenRowScanner(where);
+  for await (const events of parseXml(withoutSheetData(new XmlText().decode(read()), rows), where)) {
     for (const e of events) {
       if (e.eventType === 'opentag') outside.open(e.value);
       else if (e.eventType === 'closetag') outside.close();
     }
   }
-  const hiddenRows = rows.unnumbered ? await countedHiddenRows(read) : rows.hidden;
+  const hiddenRows = rows.unnumbered ? await countedHiddenRows(read, where) : rows.hidden;
   return outside.facts(hiddenRows);
 }
 
-/** What the XML outside `<sheetData>` says: `<cols>`, `<autoFilter>`, `<mergeCells>` (children of the worksheet only). */
+/**
+ * What the XML outside `<sheetData>` says: `<cols>`, `<autoFilter>`, `<mergeCells>` (children of
+ * the worksheet only). Merged ranges and column definitions are counted within the workbook's
+ * limits (`limits.ts`); a hidden `<col min max>` span costs two marks however wide it is (the
+ * spans are added up once at the end), so overlapping spans never cost their width each.
+ */
 class OutsideFacts {
   private depth = 0;
   private readonly merged: CellRange[] = [];
-  private readonly hiddenColumns = new Set<number>();
+  /** +1 where a hidden span starts, -1 after it ends, per column (1 = A). */
+  private readonly hiddenSpans = new Int32Array(MAX_SHEET_COLUMN + 2);
   private autoFilter: CellRange | undefined;
+  private readonly merges: LimitCounter;
+  private readonly cols: LimitCounter;
+
+  constructor(where: PartOf) {
+    this.merges = new LimitCounter(where, 'mergedRanges');
+    this.cols = new LimitCounter(where, 'columnDefinitions');
+  }
 
   open(tag: SaxTag): void {
     this.depth += 1;
@@ -52,13 +66,26 @@ class OutsideFacts {
     const a = tag.attributes;
     if (this.depth === 2 && name === 'autoFilter') this.autoFilter = parseRange(a.ref) ?? this.autoFilter;
     else if (this.depth === 3 && name === 'mergeCell') {
+      this.merges.add();
       const range = parseRange(a.ref);
       if (range) this.merged.push(range);
-    } else if (this.depth === 3 && name === 'col' && isTrue(a.hidden)) {
+    } else if (this.depth === 3 && name === 'col') {
+      this.cols.add();
+      if (!isTrue(a.hidden)) return;
       const min = Number(a.min);
       const max = Math.min(Number(a.max ?? a.min), MAX_SHEET_COLUMN);
-      if (Number.isInteger(min) && min >= 1) for (let c = min; c <= max; c++) this.hiddenColumns.add(c);
+      if (Number.isInteger(min) && min >= 1 && min <= max) {
+        this.hiddenSpans[min]! += 1;
+        this.hiddenSpans[max + 1]! -= 1;
+      }
     }
+  }
+
+  private hiddenColumns(): number[] {
+    const out: number[] = [];
+    let inside = 0;
+    for (let c = 1; c <= MAX_SHEET_COLUMN; c++) if ((inside += this.hiddenSpans[c]!) > 0) out.push(c);
+    return out;
   }
 
   close(): void {
@@ -73,7 +100,7 @@ class OutsideFacts {
       hiddenRows,
       // The filter's first row holds its buttons: a filter never hides it.
       filterHiddenRows: filter ? hiddenRows.filter((r) => r > filter.top && r <= filter.bottom) : [],
-      hiddenColumns: [...this.hiddenColumns].sort((x, y) => x - y),
+      hiddenColumns: this.hiddenColumns(),
       autoFilter: filter,
     };
   }
@@ -135,6 +162,12 @@ class HiddenRowScanner {
   readonly hidden: number[] = [];
   /** A hidden row had no `r`: its number is known only by counting the rows before it. */
   unnumbered = false;
+  /** No sheet has more rows than this, hidden or not. */
+  private readonly count: LimitCounter;
+
+  constructor(where: PartOf) {
+    this.count = new LimitCounter(where, 'rows');
+  }
 
   /** Scans `data` up to a tag its end cuts, which it returns, to come first in the next chunk. */
   scan(data: string): string {
@@ -150,6 +183,7 @@ class HiddenRowScanner {
       const name = /^<([^\s/>]+)/.exec(tag)?.[1];
       if (name === undefined || local(name) !== 'row') continue;
       const r = attributesOf(tag).r;
+      this.count.add();
       if (r !== undefined && /^\d+$/.test(r.trim())) this.hidden.push(Number(r));
       else this.unnumbered = true;
     }
@@ -158,10 +192,10 @@ class HiddenRowScanner {
 }
 
 /** The hidden rows, numbered as the row reader numbers them (a `<row>` without `r` follows the one before). */
-async function countedHiddenRows(read: () => AsyncIterable<Buffer>): Promise<number[]> {
+async function countedHiddenRows(read: () => AsyncIterable<Buffer>, where: PartOf): Promise<number[]> {
   const hidden: number[] = [];
   let row = 0;
-  for await (const events of parseSax(new XmlText().decode(read()))) {
+  for await (const events of parseXml(new XmlText().decode(read()), where)) {
     for (const e of events) {
       if (e.eventType !== 'opentag' || local(e.value.name) !== 'row') continue;
       const r = e.value.attributes.r;

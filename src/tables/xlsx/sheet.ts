@@ -21,7 +21,8 @@ import {
 } from '../xlsx-cell.ts';
 import type { CellFormat } from '../types.ts';
 import type { SheetContext } from './package.ts';
-import { MAX_RAW_TEXT, XmlText, local, parseSax, type SaxTag } from './xml.ts';
+import { XLSX_LIMITS, limitPassed, type PartOf } from './limits.ts';
+import { MAX_RAW_TEXT, XmlText, local, parseXml, type SaxTag } from './xml.ts';
 import { isTotalFormula } from './sum-formula.ts';
 
 /** The header row of the sheet being read, handed out as soon as it is found. */
@@ -56,12 +57,14 @@ const MAX_SHARED_FORMULAS = 10_000;
 /**
  * Parses `<sheetData>` of one sheet and hands out its rows. Elements read (any prefix):
  * `<row r>`, `<c r t s>`, `<f t si>`, `<v>`, `<is>` with `<t>` and `<r><t>` (not `<rPh><t>`).
- * A `<row>` or `<c>` without `r` follows the one before it, as the format allows.
+ * A `<row>` or `<c>` without `r` follows the one before it, as the format allows; a row numbered
+ * at or before the one before it (repeated, or backward) is damage, never read as a second row 3
+ * that the report would silently merge with the first. Rows beyond `XLSX_LIMITS.rows` are refused.
  * The header row is the one `HeaderSearch` picks (the rows above it are a title block); a footer
  * is held back (`FooterWatch`) and handed to `table.onFooter` at the end.
  */
 export async function* readSheet(
-  file: string,
+  sheetPart: PartOf,
   sheetName: string,
   source: AsyncIterable<Buffer>,
   ctx: SheetContext,
@@ -70,6 +73,7 @@ export async function* readSheet(
   signal: AbortSignal | undefined,
   table: SheetTableOptions = {},
 ): AsyncGenerator<SourceRow[]> {
+  const { file } = sheetPart;
   const prefix = sheetRefName(sheetName);
   const xml = new XmlText();
 
@@ -223,8 +227,11 @@ export async function* readSheet(
     switch (name) {
       case 'row': {
         const r = tag.attributes.r;
+        const before = row;
         row = r === undefined ? row + 1 : Number(r);
         if (!Number.isInteger(row) || row < 1) throw damaged(`the row number ${quote(r ?? '')}`);
+        if (row <= before) throw rowOrder(before, row);
+        if (row > XLSX_LIMITS.rows) throw limitPassed(sheetPart, 'rows', ` (a row numbered ${row.toLocaleString('en-US')})`);
         col = 0;
         inRow = true;
         return;
@@ -314,11 +321,16 @@ export async function* readSheet(
     }
   }
 
+  function rowOrder(before: number, r: number): FileError {
+    const how = r === before ? 'a second row' : `row ${r} after row ${before}`;
+    return new FileError(file, `${file}:${r}: sheet "${sheetName}" (${sheetPart.part}) holds ${how}: rows must be numbered in order, each once, or one of them would be lost. The workbook is damaged; open it in Excel or LibreOffice and save it again.`);
+  }
+
   function damaged(what: string): FileError {
     return new FileError(file, `${file}:${row}: sheet "${sheetName}" holds ${what}, which cannot be read: the workbook is damaged. Open it in Excel or LibreOffice and save it again.`);
   }
 
-  for await (const events of parseSax(xml.decode(source))) {
+  for await (const events of parseXml(xml.decode(source), sheetPart)) {
     if (signal?.aborted) throw new InterruptedError(`reading ${file} was interrupted`);
     for (const e of events) {
       if (e.eventType === 'text') {

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { TextDecoder } from 'node:util';
 import { MAX_CELL_CHARS } from '../xlsx-cell.ts';
+import { XLSX_LIMITS, limitPassed, type PartOf } from './limits.ts';
 
 /*
  * The XML of a workbook's parts is parsed with saxes through exceljs' own wrapper
@@ -18,8 +19,27 @@ export interface SaxTag {
   attributes: Record<string, string>;
   isSelfClosing: boolean;
 }
-type SaxEvent = { eventType: 'opentag' | 'closetag'; value: SaxTag } | { eventType: 'text'; value: string };
-export const parseSax = require('exceljs/lib/utils/parse-sax.js') as (source: AsyncIterable<string>) => AsyncIterable<SaxEvent[]>;
+export type SaxEvent = { eventType: 'opentag' | 'closetag'; value: SaxTag } | { eventType: 'text'; value: string };
+const parseSax = require('exceljs/lib/utils/parse-sax.js') as (source: AsyncIterable<string>) => AsyncIterable<SaxEvent[]>;
+
+/**
+ * The XML of the part `where`, as batches of events (one per chunk of text), its nesting depth
+ * bounded (`XLSX_LIMITS.depth`): a chunk is at most tens of kilobytes, so a part nested deeper is
+ * refused before saxes has held more than one chunk's worth of open elements. (saxes emits a
+ * `closetag` for a self-closing element too, so depth is open tags less close tags.)
+ */
+export async function* parseXml(text: AsyncIterable<string>, where: PartOf): AsyncGenerator<SaxEvent[]> {
+  let depth = 0;
+  for await (const events of parseSax(text)) {
+    for (let i = 0; i < events.length; i++) {
+      const type = events[i]!.eventType;
+      if (type === 'opentag') {
+        if (++depth > XLSX_LIMITS.depth) throw limitPassed(where, 'depth');
+      } else if (type === 'closetag') depth--;
+    }
+    yield events;
+  }
+}
 
 /**
  * The longest run of XML between two `<` that is passed to saxes. A cell of `MAX_CELL_CHARS`
