@@ -33,7 +33,7 @@ const bill = { PRJ_ID: 1042, VENDOR_ID: 5, ITEMS: [{ NAME: 'x', RATE: '1' }] };
 
 describe('GET listings retry 5xx and network failures a bounded number of times', () => {
   it('retries a 500 and then succeeds', async () => {
-    const s = await serve((_req, res, seen) => (s.requests.length < 3 ? json(res, 500, { Message: 'boom' }) : json(res, 200, [project(1)])));
+    const s = await serve((_req, res) => (s.requests.length < 3 ? json(res, 500, { Message: 'boom' }) : json(res, 200, [project(1)])));
     const c = clientFor(s.url);
     expect(await collect(c.listProjectsV2({ includeClientSub: true }))).toEqual([project(1)]);
     expect(await collect(c.listProjectsPaged({ pageSize: 10 }))).toEqual([project(1)]);

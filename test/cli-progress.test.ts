@@ -59,7 +59,6 @@ describe('progress in a terminal: the bar counts every outcome', () => {
     p.update(0, 4, outcomeText({ created: 0, exists: 0, skipped: 0, failed: 0, unknown: 0 }));
     p.update(4, 4, outcomeText({ created: 0, exists: 1, skipped: 3, failed: 0, unknown: 0 }, 'no budget limit'));
     p.stop();
-    // eslint-disable-next-line no-control-regex
     const screen = err.text().replace(/\x1b(\[[0-9;?]*[A-Za-z]|[78])/g, '\n');
     const last = screen.split(/\r|\n/).filter((l) => l.trim()).at(-1)!;
     expect(last).toMatch(/^bills \[█+\] 4\/4 created 0 exists 1 skipped 3 failed 0 unknown 0 \| no budget limit/);

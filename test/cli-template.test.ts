@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planBills, planEstimates } from '../src/import/index.ts';
 import { templateColumns, templateCsv, writeTemplate, type TemplateKind } from '../src/import/template.ts';

@@ -144,9 +144,18 @@ describe('project export through the queue', () => {
       // Booleans as true/false, null as an empty cell.
       for (const f of PROJECT_FIELDS) {
         const v = record[f];
-        if (v === true) (sawTrue = true), expect(row[f]).toBe('true');
-        if (v === false) (sawFalse = true), expect(row[f]).toBe('false');
-        if (v === null) (sawNull = true), expect(row[f]).toBe('');
+        if (v === true) {
+          sawTrue = true;
+          expect(row[f]).toBe('true');
+        }
+        if (v === false) {
+          sawFalse = true;
+          expect(row[f]).toBe('false');
+        }
+        if (v === null) {
+          sawNull = true;
+          expect(row[f]).toBe('');
+        }
       }
     }
     expect(checkedScope).toBeGreaterThan(10);

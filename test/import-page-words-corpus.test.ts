@@ -109,7 +109,7 @@ describe('every message of the import page is in its words, for every file of bo
     let n = 0;
     for (const c of READING_CASES) {
       let cwd = join(FIXTURES, dirname(typeof c.file === 'string' ? c.file : '.'));
-      let file = typeof c.file === 'string' ? basename(c.file) : c.file.name;
+      const file = typeof c.file === 'string' ? basename(c.file) : c.file.name;
       if (typeof c.file !== 'string') {
         cwd = join(root, `reading-${n}`);
         mkdirSync(cwd);

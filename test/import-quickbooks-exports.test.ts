@@ -10,7 +10,7 @@
  * nothing.
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.ts';
 import { parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';

@@ -80,7 +80,7 @@ describe('estimate cells read as they show', () => {
       'column unit: Excel stored this as a date; type it as text: the cell holds the date 2026-01-02 (formatted "dd/mm/yyyy"), not the text typed. Format the column as Text (or start the entry with \') and type the value again'],
     ['a percent-formatted quantity', { qty: { v: 0.15, s: STYLE.percent } },
       'column qty: this cell is formatted as a percent: it shows 15% (the number 0.15), and this column is not a percentage. Type the number it means without the percent format'],
-    ['a 20-digit quantity (its last digits are not in the workbook)', { qty: 12345678901234567890 },
+    ['a 20-digit quantity (its last digits are not in the workbook)', { qty: 12345678901234567000 /* the double nearest 12345678901234567890 */ },
       'column qty: the number 12345678901234567000 has more than 15 digits; a spreadsheet keeps 15 significant digits (Excel shows it as 1.23457E+19), so its last digits are already lost. Check the value; if it is a code or a reference, type it as text (format the column as Text first)'],
   ];
   for (const [name, cells, message] of refused) {

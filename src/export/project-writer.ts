@@ -70,7 +70,7 @@ const writeRow = compileRowWriter(FIELDS);
 function compileRowWriter(fields: readonly string[]): (record: Record<string, unknown>) => void {
   const cells = fields.map((name) => `${name === 'SCOPE_OF_WORK' ? 'scopeCell' : 'cell'}(r[${JSON.stringify(name)}]);`);
   const body = `${cells.join(' comma();\n')}\ncrlf();`;
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- see projectCsvRowBytes
+  // new Function: see projectCsvRowBytes
   const make = new Function('cell', 'scopeCell', 'comma', 'crlf', `return function writeProjectCsvRow(r) {\n${body}\n};`);
   return make(cell, scopeCell, comma, crlf) as (record: Record<string, unknown>) => void;
 }

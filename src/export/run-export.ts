@@ -3,8 +3,8 @@ import type { ServiceClient } from '../api/index.ts';
 import { ConfigError } from '../errors/index.ts';
 import type { RedisConnection } from '../redis-layout.ts';
 import type { Secret } from '../secret.ts';
-import type { PostgresProjectSink, UpsertCounts } from './postgres/index.ts';
-import type { ChangeCounts, ChangeTracker } from './changes.ts';
+import type { UpsertCounts } from './postgres/index.ts';
+import type { ChangeCounts } from './changes.ts';
 import { exportProjects, type ExportFormat, type ExportResult, type ExportSink, type MyDocumentsMode } from './export-projects.ts';
 
 export type ExportDestination = 'file' | 'postgres';
@@ -74,8 +74,6 @@ export async function runExport(
 ): Promise<ProjectExportResult> {
   const to = spec.to ?? 'file';
   const sinks: ExportSink[] = [];
-  let tracker: ChangeTracker | undefined;
-  let warehouse: PostgresProjectSink | undefined;
   if (to === 'postgres' && !opts.databaseUrl) {
     const name = opts.databaseVariable ?? 'BUILDSYNC_EXPORT_DATABASE_URL';
     throw new ConfigError(`--to postgres needs ${name} in the environment of the process that runs the export (the worker); e.g. ${name}=postgres://user@db.example.com/warehouse`);
@@ -107,8 +105,8 @@ export async function runExport(
     to === 'postgres' ? import('./postgres/postgres.ts').then(({ PostgresProjectSink }) => PostgresProjectSink.open({ url: opts.databaseUrl! })) : undefined,
   ]);
   const [trackerOpened, warehouseOpened] = opening;
-  tracker = trackerOpened.status === 'fulfilled' ? trackerOpened.value : undefined;
-  warehouse = warehouseOpened.status === 'fulfilled' ? warehouseOpened.value : undefined;
+  const tracker = trackerOpened.status === 'fulfilled' ? trackerOpened.value : undefined;
+  const warehouse = warehouseOpened.status === 'fulfilled' ? warehouseOpened.value : undefined;
   const failed = opening.find((o): o is PromiseRejectedResult => o.status === 'rejected');
   if (failed) {
     // The first failure in the order they were started (the state, then the table), as before.

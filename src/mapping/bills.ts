@@ -25,7 +25,7 @@
 import type { CellFormat, CellValue, SourceRow } from '../tables/index.ts';
 import type { CellProblem, StaticLine } from './report-line.ts';
 import { encodeBillInfo, MAX_BILL_QUERY_LENGTH, type BillPayload } from '../payloads/index.ts';
-import { BuildsyncError, joinWorded, listAtMost, render, RowError, wordedLine, wordedOf, type Worded } from '../errors/index.ts';
+import { BuildsyncError, listAtMost, RowError, wordedLine, wordedOf, type Worded } from '../errors/index.ts';
 import { contentHashOfJson } from './content-hash.ts';
 import { cellOf, colOf, formatOf, type Col } from './column-cells.ts';
 import { numberOf, textOf } from './fast-cells.ts';

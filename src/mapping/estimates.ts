@@ -30,7 +30,7 @@
 import type { CellFormat, CellValue, SourceRow } from '../tables/index.ts';
 import type { StaticLine } from './report-line.ts';
 import type { EstimatePayload } from '../payloads/index.ts';
-import { joinWorded, RowError, wordedLine, wordedOf, type Worded } from '../errors/index.ts';
+import { RowError, wordedOf, type Worded } from '../errors/index.ts';
 import { COMMON_FIELDS, LINE_FIELDS, TOP_FIELDS, type FieldKind } from './estimate-columns.ts';
 import { addMarkupRow, findLevel, finishGroup, lineOf, noteSpelling, openGroup, type EstimateGroup, type Level, type Node } from './estimate-group.ts';
 import type { EstimateRowChecks } from './estimate-row-checks.ts';

@@ -9,7 +9,6 @@ export async function locateByte(file: string, offset: number): Promise<{ line: 
   let line = 1;
   let column = 1;
   let previous = -1;
-  let seen = 0;
   const stream = createReadStream(file, { end: Math.max(0, offset - 1), highWaterMark: 256 * 1024 });
   try {
     if (offset > 0) {
@@ -25,7 +24,6 @@ export async function locateByte(file: string, offset: number): Promise<{ line: 
           } else if (b < 0x80 || b >= 0xc0) column++;
           previous = b;
         }
-        seen += chunk.length;
       }
     }
   } finally {

@@ -160,8 +160,8 @@ function ambiguous(text: string, grouped: string, decimal: string, mark: string,
  * would be ambiguous again).
  */
 function unambiguous(decimal: string, separator: DecimalSeparator): string {
-  let [int, frac = ''] = decimal.split('.');
-  frac = frac.replace(/0+$/, '');
+  const [int, written = ''] = decimal.split('.');
+  let frac = written.replace(/0+$/, '');
   if (frac.length === 3) frac += '0';
   return frac === '' ? int! : `${int}${separator}${frac}`;
 }

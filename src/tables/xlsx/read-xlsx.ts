@@ -84,7 +84,7 @@ export async function probeXlsxSheets(file: string, table: SheetTableOptions, ca
   let workbook: WorkbookFacts | undefined;
   const withHeader: string[] = [];
   // One opening of the workbook for every sheet: work grows with the sheets, not with their square.
-  for await (const _ of withSheet(file, undefined, cache, async function* ({ book, name, zip }) {
+  for await (const _ of withSheet<never>(file, undefined, cache, async function* ({ book, name, zip }) {
     workbook = book.facts(name);
     for (const s of workbook.sheets) {
       if (!s.worksheet || s.state !== 'visible') continue;
@@ -95,6 +95,7 @@ export async function probeXlsxSheets(file: string, table: SheetTableOptions, ca
       }
       if (found) withHeader.push(s.name);
     }
+    yield* [];
   })) {
     // yields nothing
   }
