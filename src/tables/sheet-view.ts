@@ -1,7 +1,7 @@
 import { FileError, MAX_LISTED, listAtMost, wordedLine } from '../errors/index.ts';
 import { combineSheets } from './workbook-sheets.ts';
 import { flatten } from './flatten.ts';
-import { UnreadableCell, type CellFormat, type CellRange, type CellValue, type IgnoredLine, type OpenedTable, type SheetFacts, type SourceRow } from './types.ts';
+import { UnreadableCell, type CellFormat, type CellRange, type CellValue, type IgnoredLine, type OpenedTable, type SourceRow } from './types.ts';
 import { columnLetter, describeValue, sheetRefName } from './xlsx-cell.ts';
 
 /*
