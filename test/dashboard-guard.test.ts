@@ -58,7 +58,7 @@ describe('one guard before every route of the dashboard', () => {
     const noOrigin = await retry({ Host: host });
     expect(noOrigin.status).toBe(403);
     expect(noOrigin.body).toBe(
-      `403: cross-origin request refused: a PUT with no Origin needs this dashboard's own Origin (${dashboard.url}) or its X-CSRF-Token header (sent with every page of the dashboard); ${PROXY_ADVICE}\n`,
+      `403: cross-origin request refused: a PUT with no Origin needs this dashboard's own Origin (${dashboard.url}) or its X-CSRF-Token header (in every answer of the dashboard); ${PROXY_ADVICE}\n`,
     );
     const foreign = await retry({ Host: host, Origin: 'http://evil.example' });
     expect(foreign.status).toBe(403);

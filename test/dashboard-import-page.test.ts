@@ -194,7 +194,7 @@ describe.skipIf(!hasChromium)('the import page in a browser (README, The import 
       expect(refused.status()).toBe(403);
       expect(await refused.request().headerValue('origin')).toBe(siteUrl);
       expect(await refused.text()).toBe(
-        `403: cross-origin request refused: a POST from "${siteUrl}" needs this dashboard's own Origin (${dashboard.url}) or its X-CSRF-Token header (sent with every page of the dashboard); behind a reverse proxy, start the dashboard with --public-url naming the address the proxy serves it at\n`,
+        `403: cross-origin request refused: a POST from "${siteUrl}" needs this dashboard's own Origin (${dashboard.url}) or its X-CSRF-Token header (in every answer of the dashboard); behind a reverse proxy, start the dashboard with --public-url naming the address the proxy serves it at\n`,
       );
     } finally {
       await other.close();

@@ -1,6 +1,9 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
 import { exportJobData, JOB, QUEUE, Queues } from '../src/queue/index.ts';
+import { hasChromium, launchChromium } from './helpers/chromium.ts';
 import { EXPORTS, takeAndFinish } from './helpers/dashboard-fixtures.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
 
@@ -81,4 +84,53 @@ describe('job data from the dashboard names only the paths the schedules use', (
     expect(await queues.imports.getJobCounts()).toMatchObject({ waiting: 0, delayed: 0 });
     expect(await waitingData()).toEqual([]);
   });
+});
+
+describe.skipIf(!hasChromium)('bull-board\'s own page through the guard, in Chromium', () => {
+  it('retries and duplicates jobs, and shows why a duplicate writing elsewhere is refused', async () => {
+    const t = await testRedis();
+    const queues = new Queues(t.redis, t.prefix);
+    // An id of BullMQ's own: a duplicate keeps the job's options, and a fixed jobId would make it a no-op.
+    const { id } = await queues.exports.add(JOB.exportProjects, { account: 'default' });
+    await takeAndFinish(t.redis, t.prefix, EXPORTS, (job, token) => job.moveToFailed(new Error('service said 500'), token, false));
+    const dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, allowActions: true });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      // The page's own requests carry its Origin: the guard lets them through.
+      await page.goto(`${dashboard.url}/queues/queue/${EXPORTS}?status=failed`);
+      await page.getByText('service said 500').first().waitFor({ timeout: 15_000 });
+      await page.getByRole('button', { name: 'Retry all' }).click();
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await expect.poll(() => queues.exports.getJobState(id!), { timeout: 10_000 }).toBe('waiting');
+
+      await page.goto(`${dashboard.url}/queues/queue/${EXPORTS}?status=waiting`);
+      await page.locator('button:has(svg.lucide-files)').first().waitFor({ timeout: 15_000 });
+      const duplicate = async (data: string | undefined) => {
+        await page.locator('button:has(svg.lucide-files)').first().click();
+        const dialog = page.getByRole('dialog');
+        if (data !== undefined) {
+          await dialog.locator('.cm-content').first().click();
+          await page.keyboard.press('Control+A');
+          await page.keyboard.insertText(data);
+        }
+        const [answer] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/queues/${EXPORTS}/add`)), dialog.getByRole('button', { name: 'Duplicate' }).click()]);
+        return answer.status();
+      };
+      expect(await duplicate('{"account":"default","out":"/home/ops/.bashrc"}')).toBe(403);
+      const said = page.getByText('export-projects job data names out "/home/ops/.bashrc", which no schedule uses');
+      await said.waitFor({ timeout: 5_000 });
+      mkdirSync(resolve(import.meta.dirname, 'artifacts'), { recursive: true });
+      await page.screenshot({ path: resolve(import.meta.dirname, 'artifacts', 'dashboard-job-path-refused.png') });
+      expect(await queues.exports.getJobCounts('waiting')).toEqual({ waiting: 1 });
+      await page.getByRole('dialog').waitFor({ state: 'hidden' });
+      expect(await duplicate(undefined)).toBe(200);
+      expect((await queues.exports.getJobs(['waiting'])).map((j) => j.data as unknown)).toEqual([{ account: 'default' }, { account: 'default' }]);
+    } finally {
+      await browser.close();
+      await dashboard.close();
+      await queues.close();
+      await t.cleanup();
+    }
+  }, 90_000);
 });

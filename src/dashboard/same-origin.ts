@@ -35,7 +35,7 @@ export function dashboardGuard(own: () => OwnAddress): RequestHandler {
       const sent = req.headers[CSRF_HEADER.toLowerCase()];
       if (!(origin !== undefined && address.origins.has(origin)) && !sameToken(sent, token)) {
         const from = req.headers.origin === undefined ? 'with no Origin' : `from ${JSON.stringify(req.headers.origin)}`;
-        refuse(res, `cross-origin request refused: a ${req.method} ${from} needs this dashboard's own Origin (${address.shown}) or its ${CSRF_HEADER} header (sent with every page of the dashboard); behind a reverse proxy, start the dashboard with --public-url naming the address the proxy serves it at`);
+        refuse(res, `cross-origin request refused: a ${req.method} ${from} needs this dashboard's own Origin (${address.shown}) or its ${CSRF_HEADER} header (in every answer of the dashboard); behind a reverse proxy, start the dashboard with --public-url naming the address the proxy serves it at`);
         return;
       }
     } else if (req.headers['sec-fetch-site'] === 'cross-site') {
