@@ -359,6 +359,8 @@ async function excelWrittenBook(dir: string, name: string): Promise<string> {
 export interface CaseRun extends CliResult {
   /** Peak resident memory of the CLI process, from /usr/bin/time; undefined where that is missing. */
   maxRssKb: number | undefined;
+  /** CPU seconds the CLI process spent (user + system, from /usr/bin/time): its work, whatever else the machine runs. */
+  cpuSeconds: number | undefined;
 }
 
 export const TIME_BIN = '/usr/bin/time';
@@ -373,22 +375,25 @@ export async function runBuildsync(args: string[], env: Record<string, string>, 
   const rssFile = join(opts.cwd, `.maxrss-${process.hrtime.bigint()}`);
   const measured = existsSync(TIME_BIN);
   const wrapper = [
-    ...(measured ? [TIME_BIN, '-o', rssFile, '-f', '%M'] : []),
+    ...(measured ? [TIME_BIN, '-o', rssFile, '-f', '%M %U %S'] : []),
     ...(opts.asNobody ? [SETPRIV_BIN, '--reuid=65534', '--regid=65534', '--clear-groups'] : []),
   ];
   const run = await runCli(args, env, { cwd: opts.cwd, timeoutMs: opts.timeoutMs, wrapper, keepBytes: 1 << 20 });
   let maxRssKb: number | undefined;
+  let cpuSeconds: number | undefined;
   if (measured) {
     try {
-      // /usr/bin/time writes "Command exited with non-zero status N" before the number.
+      // /usr/bin/time writes "Command exited with non-zero status N" before the numbers.
       const text = await readFile(rssFile, 'utf8');
-      maxRssKb = Number(text.trim().split('\n').pop());
+      const [rss, user, system] = (text.trim().split('\n').pop() ?? '').split(' ').map(Number);
+      maxRssKb = rss;
+      cpuSeconds = Math.round((user! + system!) * 100) / 100;
       await rm(rssFile, { force: true });
     } catch {
       maxRssKb = undefined;
     }
   }
-  return { ...run, maxRssKb };
+  return { ...run, maxRssKb, cpuSeconds };
 }
 
 /** FILE as the case names it on the command line (relative to the case folder, where the CLI runs). */

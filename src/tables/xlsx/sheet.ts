@@ -104,6 +104,7 @@ export async function* readSheet(
   let inCell = false;
   let inInline = false;
   let inPhonetic = false;
+  /** The end of the rows was seen (`</sheetData>`, or `</worksheet>` of a sheet without rows). */
   let sawEnd = false;
   /** Which text is being read: 0 none, 1 `<v>`, 2 `<f>`, 3 `<is>…<t>`. */
   let target = 0;
@@ -316,13 +317,16 @@ export async function* readSheet(
         endRow();
         return;
       case 'sheetData':
+        // Every row is read: what follows (merged ranges, page setup, up to 100,000 `<mergeCell>`s)
+        // is the facts pass's (`sheet-facts.ts`), not parsed a second time here.
         inSheetData = false;
+        sawEnd = true;
         return;
     }
   }
 
   function rowOrder(before: number, r: number): FileError {
-    const how = r === before ? 'a second row' : `row ${r} after row ${before}`;
+    const how = r === before ? `a second row ${r}` : `row ${r} after row ${before}`;
     return new FileError(file, `${file}:${r}: sheet "${sheetName}" (${sheetPart.part}) holds ${how}: rows must be numbered in order, each once, or one of them would be lost. The workbook is damaged; open it in Excel or LibreOffice and save it again.`);
   }
 
@@ -330,38 +334,54 @@ export async function* readSheet(
     return new FileError(file, `${file}:${row}: sheet "${sheetName}" holds ${what}, which cannot be read: the workbook is damaged. Open it in Excel or LibreOffice and save it again.`);
   }
 
-  for await (const events of parseXml(xml.decode(source), sheetPart)) {
-    if (signal?.aborted) throw new InterruptedError(`reading ${file} was interrupted`);
-    for (const e of events) {
-      if (e.eventType === 'text') {
-        if (xml.takeCut() && target !== 0) {
-          cell.overlong = true;
-          if (target === 3) cell.inline = (cell.inline ?? '') + e.value;
-          else if (target === 1) cell.v = (cell.v ?? '') + e.value;
-          else cell.formula += e.value;
-        } else append(e.value);
-      } else if (e.eventType === 'opentag') openTag(e.value);
-      else closeTag(e.value);
-      if (headOnly && (headers !== undefined || gaveUp)) return;
+  // The part's bytes are pulled by hand, so that once its rows are read the rest is still inflated
+  // and checked against its size and CRC (`zip.ts`) without being parsed.
+  const bytes = source[Symbol.asyncIterator]();
+  async function* feed(): AsyncGenerator<Buffer> {
+    for (let r = await bytes.next(); !r.done; r = await bytes.next()) yield r.value;
+  }
+  try {
+    yield* readRows();
+  } finally {
+    await bytes.return?.(undefined);
+  }
+
+  async function* readRows(): AsyncGenerator<SourceRow[]> {
+    for await (const events of parseXml(xml.decode(feed()), sheetPart)) {
+      if (signal?.aborted) throw new InterruptedError(`reading ${file} was interrupted`);
+      for (const e of events) {
+        if (e.eventType === 'text') {
+          if (xml.takeCut() && target !== 0) {
+            cell.overlong = true;
+            if (target === 3) cell.inline = (cell.inline ?? '') + e.value;
+            else if (target === 1) cell.v = (cell.v ?? '') + e.value;
+            else cell.formula += e.value;
+          } else append(e.value);
+        } else if (e.eventType === 'opentag') openTag(e.value);
+        else closeTag(e.value);
+        if (headOnly && (headers !== undefined || gaveUp)) return;
+      }
+      if (sawEnd) break;
+      if (out.length >= BATCH_ROWS) {
+        const full = out;
+        out = [];
+        yield full;
+      }
     }
-    if (out.length >= BATCH_ROWS) {
-      const full = out;
-      out = [];
-      yield full;
+    if (sawEnd) for (let r = await bytes.next(); !r.done; r = await bytes.next());
+    else {
+      throw new FileError(file, `cannot read ${file} as an .xlsx workbook: sheet "${sheetName}" ends early, after row ${row} (the file is cut short or damaged). Open it in a spreadsheet and save it again as .xlsx, or export it as CSV.`);
     }
+    if (headers === undefined && !gaveUp) {
+      search.end();
+      if (search.settled !== undefined) takeHead();
+    }
+    if (headers === undefined) {
+      if (table.probe) return;
+      throw search.failure() ?? new FileError(file, `sheet "${sheetName}" of ${file} is empty: its first row must be a header row naming the columns.`);
+    }
+    if (headOnly) return;
+    table.onFooter?.(footer.end());
+    if (out.length > 0) yield out;
   }
-  if (!sawEnd) {
-    throw new FileError(file, `cannot read ${file} as an .xlsx workbook: sheet "${sheetName}" ends early, after row ${row} (the file is cut short or damaged). Open it in a spreadsheet and save it again as .xlsx, or export it as CSV.`);
-  }
-  if (headers === undefined && !gaveUp) {
-    search.end();
-    if (search.settled !== undefined) takeHead();
-  }
-  if (headers === undefined) {
-    if (table.probe) return;
-    throw search.failure() ?? new FileError(file, `sheet "${sheetName}" of ${file} is empty: its first row must be a header row naming the columns.`);
-  }
-  if (headOnly) return;
-  table.onFooter?.(footer.end());
-  if (out.length > 0) yield out;
 }
