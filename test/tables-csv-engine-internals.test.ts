@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { createCsvEngine } from '../src/tables/csv-engine.ts';
+import { createCsvEngine, createPrivateCsvEngine, createPublicCsvEngine, csvEngineKind, privateEngineAgrees, type CsvEngine } from '../src/tables/csv-engine.ts';
 import type { Delimiter } from '../src/tables/delimiter.ts';
 
 /**
@@ -31,8 +31,8 @@ const CORPUS: { name: string; text: string; delimiter: Delimiter }[] = [
 ];
 
 /** What the reader's engine yields for `text` fed in slices of `slice` bytes: each record with `info` at its emission. */
-function viaEngine(text: string, delimiter: Delimiter, slice: number) {
-  const engine = createCsvEngine(delimiter);
+function viaEngine(text: string, delimiter: Delimiter, slice: number, factory: (d: Delimiter) => CsvEngine = createCsvEngine) {
+  const engine = factory(delimiter);
   const out: { record: string[]; lines: number; empty_lines: number }[] = [];
   const push = (record: string[]) => out.push({ record, lines: engine.info.lines, empty_lines: engine.info.empty_lines });
   const bytes = Buffer.from(text, 'utf8');
@@ -67,6 +67,47 @@ describe('csv-parse as the CSV reader drives it', () => {
     for (const slice of [1, 2, 3, 7, 64, 1 << 16]) {
       expect(viaEngine(text, delimiter, slice)).toEqual(expected);
     }
+  });
+
+  it.each(CORPUS)('reads $name through the public fallback engine with the same records and line counters', ({ text, delimiter }) => {
+    const expected = viaPublicApi(text, delimiter);
+    for (const slice of [1, 3, 64, 1 << 16]) {
+      expect(viaEngine(text, delimiter, slice, createPublicCsvEngine)).toEqual(expected);
+    }
+  });
+
+  it('uses the private engine while it agrees with the public interface on the probe', () => {
+    expect(privateEngineAgrees(createPrivateCsvEngine)).toBe(true);
+    expect(csvEngineKind()).toBe('private');
+  });
+
+  it('falls back to the public interface when the private engine is gone or reads otherwise', () => {
+    // An install whose Parser has no `api`.
+    expect(privateEngineAgrees(() => undefined)).toBe(false);
+    // An engine whose counters moved: every line number one off.
+    const shifted = (d: Delimiter): CsvEngine => {
+      const inner = createPrivateCsvEngine(d)!;
+      return {
+        get info() {
+          return { lines: inner.info.lines + 1, empty_lines: inner.info.empty_lines };
+        },
+        parse: (chunk, end, push, close) => inner.parse(chunk, end, push, close),
+      };
+    };
+    expect(privateEngineAgrees(shifted)).toBe(false);
+    // An engine that drops a field of quoted records.
+    const dropping = (d: Delimiter): CsvEngine => {
+      const inner = createPrivateCsvEngine(d)!;
+      return { info: inner.info, parse: (chunk, end, push, close) => inner.parse(chunk, end, (r) => push(r.slice(1)), close) };
+    };
+    expect(privateEngineAgrees(dropping)).toBe(false);
+  });
+
+  it('the public fallback returns csv-parse’s own errors too', () => {
+    const engine = createPublicCsvEngine(',');
+    expect(engine.parse(Buffer.from('a,b\n"open,1\n'), false, () => {}, () => {})).toBeUndefined();
+    const unclosed = engine.parse(undefined, true, () => {}, () => {}) as Error & { code?: string };
+    expect(unclosed.code).toBe('CSV_QUOTE_NOT_CLOSED');
   });
 
   it('returns csv-parse’s own errors, with the codes the reader turns into messages', () => {

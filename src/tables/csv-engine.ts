@@ -17,9 +17,11 @@ import type { Delimiter } from './delimiter.ts';
  * with `parser.info` for the counters) was measured for issue 15: the reader took about 60% more
  * CPU time on the 1,000,000-row bench file, taking `npm run bench -- import-plan` below its goal.
  * So package.json pins csv-parse to one exact version (no range), and
- * `test/csv-engine-internals.test.ts` fails if the installed version is another or if this engine
- * stops yielding the records and line counters of csv-parse's public `info: true` interface.
- * Upgrading csv-parse means changing the pin and running that test.
+ * `test/tables-csv-engine-internals.test.ts` fails if the installed version is another or if this
+ * engine stops yielding the records and line counters of csv-parse's public `info: true`
+ * interface. Should an install bring another csv-parse anyway, `createCsvEngine` checks the
+ * private engine against the public interface on a probe once per process and falls back to the
+ * public interface (`createPublicCsvEngine`) when they differ or the engine is gone.
  */
 export interface CsvEngine {
   /** Live counters: `lines` is the line the current record ends on, `empty_lines` the blank lines skipped. */
@@ -34,8 +36,9 @@ interface FieldBuffer {
   toString(encoding?: BufferEncoding): string | Uint8Array;
 }
 
-export function createCsvEngine(delimiter: Delimiter): CsvEngine {
-  const parser = parse({
+/** The options every engine is built with, private or public. */
+function options(delimiter: Delimiter) {
+  return {
     delimiter,
     // A quote inside an unquoted field (`6" pipe`) is kept as text, as spreadsheets do, rather
     // than failing the file; quoted fields still follow RFC 4180.
@@ -47,13 +50,98 @@ export function createCsvEngine(delimiter: Delimiter): CsvEngine {
     // docs/reading-rules.md: a row of more than 1 MiB stops the read (CSV_MAX_RECORD_SIZE), so memory
     // never grows with a runaway field (an open quote, a binary file).
     max_record_size: 1024 * 1024,
-  }) as unknown as { api?: Partial<CsvEngine> };
+  } as const;
+}
+
+/**
+ * The reader's engine: csv-parse's private one when the installed csv-parse still has it and it
+ * reads the probe below exactly as the public interface does (checked once per process), the
+ * public one otherwise. So an upgrade of csv-parse that moves or changes its internals makes the
+ * reader slower, never wrong.
+ */
+export function createCsvEngine(delimiter: Delimiter): CsvEngine {
+  usePrivate ??= privateEngineAgrees(createPrivateCsvEngine);
+  return (usePrivate ? createPrivateCsvEngine(delimiter) : undefined) ?? createPublicCsvEngine(delimiter);
+}
+
+let usePrivate: boolean | undefined;
+
+/** Which engine `createCsvEngine` hands out in this process (for `--version --verbose`-like checks and tests). */
+export function csvEngineKind(): 'private' | 'public' {
+  usePrivate ??= privateEngineAgrees(createPrivateCsvEngine);
+  return usePrivate ? 'private' : 'public';
+}
+
+/** csv-parse's private engine (`Parser.api`), or undefined when the installed csv-parse has none. */
+export function createPrivateCsvEngine(delimiter: Delimiter): CsvEngine | undefined {
+  const parser = parse(options(delimiter)) as unknown as { api?: Partial<CsvEngine> };
   const api = parser.api;
-  if (!api || typeof api.parse !== 'function' || typeof api.info !== 'object') {
-    throw new Error('the installed csv-parse no longer exposes its parsing engine (Parser.api); src/tables/csv-engine.ts must be adapted to it');
-  }
+  if (!api || typeof api.parse !== 'function' || typeof api.info !== 'object' || api.info === null) return undefined;
   decodeFieldsInPlace((api as { state?: { field?: unknown } }).state?.field);
   return api as CsvEngine;
+}
+
+/**
+ * The same engine over csv-parse's documented interface: the Transform stream written to
+ * synchronously (Node runs `_transform` and, on `end()`, `_flush` within the call), each record
+ * taken by `on_record` (returning null keeps it out of the stream's buffer), the counters from the
+ * parser's public `info`, and a parse error read from `errored` as soon as the write returns.
+ * About 20 % slower than the private engine (issue 15's measurement), and as exact.
+ */
+export function createPublicCsvEngine(delimiter: Delimiter): CsvEngine {
+  let push: (fields: string[]) => void = () => {};
+  let ended = false;
+  const parser = parse({
+    ...options(delimiter),
+    on_record: (record: string[]) => {
+      push(record);
+      return null;
+    },
+  });
+  // The error is read from `errored`; without a listener the stream would also throw it.
+  parser.on('error', () => {});
+  return {
+    get info() {
+      return parser.info;
+    },
+    parse(chunk, end, onRecord, close) {
+      push = onRecord;
+      if (chunk !== undefined && chunk.length > 0) parser.write(chunk);
+      if (parser.errored) return parser.errored;
+      if (end && !ended) {
+        ended = true;
+        parser.end();
+        if (parser.errored) return parser.errored;
+        close();
+      }
+      return undefined;
+    },
+  };
+}
+
+/**
+ * Lines whose records and counters are easy to get wrong: quoted CR LF and LF inside fields, blank
+ * lines between and after records, a relaxed quote, a title line of another width, multi-byte text.
+ */
+const PROBE = 'Title\r\n\r\na,b,c\r\n"x\r\ny",6" pipe,"Zürich ""Straße"""\n\n\n1,2\r\n"p\nq",é,3\n\n';
+
+/** Feeds the probe to `factory`'s engine a byte at a time and whole, and to the public one whole. */
+export function privateEngineAgrees(factory: (delimiter: Delimiter) => CsvEngine | undefined): boolean {
+  const run = (engine: CsvEngine | undefined, slice: number): string | undefined => {
+    if (!engine) return undefined;
+    const out: unknown[] = [];
+    const push = (record: string[]) => out.push([record, engine.info.lines, engine.info.empty_lines]);
+    const bytes = Buffer.from(PROBE, 'utf8');
+    try {
+      for (let at = 0; at < bytes.length; at += slice) if (engine.parse(bytes.subarray(at, at + slice), false, push, () => {})) return undefined;
+      if (engine.parse(undefined, true, push, () => {})) return undefined;
+    } catch {
+      return undefined;
+    }
+    return JSON.stringify(out);
+  };
+  const expected = run(createPublicCsvEngine(','), 1 << 16);
+  return expected !== undefined && run(factory(','), 1) === expected && run(factory(','), 1 << 16) === expected;
 }
 
 /**
