@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { OwnAddress } from './own-address.ts';
 
 /** The response header that carries the page's CSRF token, and the request header that sends it back. */
@@ -47,7 +47,7 @@ export function dashboardGuard(own: () => OwnAddress): RequestHandler {
   };
 }
 
-function refuse(res: Parameters<RequestHandler>[1], sentence: string): void {
+function refuse(res: Response, sentence: string): void {
   res.status(403).type('text/plain').send(`403: ${sentence}\n`);
 }
 
