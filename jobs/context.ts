@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { ServiceClient } from '../src/api/index.ts';
 import { loadConfig, requireService, type Env } from '../src/config.ts';
 import { openSession, type ServiceSession, type SessionOptions } from '../src/session/index.ts';
-import { confirmNote, DEFAULT_LEASE_MS, Ledger, type DurabilityDecision } from '../src/ledger/index.ts';
+import { confirmNote, DEFAULT_LEASE_MS, Ledger, type DurabilityWatch } from '../src/ledger/index.ts';
 import { ImportStore } from '../src/import/index.ts';
 import type { Secret } from '../src/secret.ts';
 import { InlineWaitPool, type AccountThrottle } from '../src/throttle/index.ts';
@@ -13,6 +13,8 @@ export interface JobContext {
   prefix: string;
   redis: Redis;
   ledger: Ledger;
+  /** Redis's persistence and eviction as last read (docs/operators.md, "Durability"): a change stops sending. */
+  watch: DurabilityWatch;
   store: ImportStore;
   log: Logger;
   /** The client of an account, throttled by its shared budget; the account is named in job data, its secrets come from this process's environment. */
@@ -48,8 +50,8 @@ export interface JobContextOptions {
   leaseMs?: number;
   /** --allow-insecure-http. @defaultValue false */
   allowInsecureHttp?: boolean;
-  /** How the ledger's notes are made durable, decided once per worker process. */
-  durability: DurabilityDecision;
+  /** How the ledger's notes are made durable: read at start, and again while sending (`DurabilityWatch`). */
+  watch: DurabilityWatch;
   /** The sessions opened per account; the caller closes them and reads their throttles for metrics. */
   sessions: Map<string, ServiceSession>;
   /** Puts an import's percent of settled records on its parent job (a display: failures are the caller's to ignore). */
@@ -67,7 +69,7 @@ const PROGRESS_EVERY_MS = 500;
 
 /** The context every processor of this worker process shares (see `JobContext`). */
 export function createJobContext(opts: JobContextOptions): JobContext {
-  const { redis, prefix, durability } = opts;
+  const { redis, prefix, watch } = opts;
   const store = new ImportStore(redis, prefix);
   const progressAt = new Map<string, number>();
   const recordsOf = new Map<string, number>();
@@ -85,8 +87,10 @@ export function createJobContext(opts: JobContextOptions): JobContext {
     redis,
     ledger: new Ledger(redis, prefix, {
       leaseMs: opts.leaseMs,
-      confirm: durability.mode === 'aof-always' && !('replicas' in durability && durability.replicas) ? undefined : (r) => confirmNote(r, durability, confirmMs),
+      // The decision as last read: a note is confirmed as Redis keeps it now.
+      confirm: (r) => confirmNote(r, watch.current, confirmMs),
     }),
+    watch,
     store,
     log: opts.log,
     async importProgress(importId) {

@@ -43,6 +43,9 @@ interface RecordToSend {
   contentHash: string;
   payload: Record<string, unknown>;
   resendUnknown: boolean;
+  /** The ledger's marker and Redis's durability when the import was submitted (absent from older imports). */
+  marker?: string;
+  durability?: string;
 }
 
 /** The records a job sends: from the import store by their numbers, or (older jobs) from its data. */
@@ -65,6 +68,8 @@ async function recordsOf(job: Job, ctx: JobContext): Promise<RecordToSend[]> {
     contentHash: record!.contentHash,
     payload: JSON.parse(record!.payloadJson) as Record<string, unknown>,
     resendUnknown: meta.resendUnknown === true,
+    marker: meta.ledgerMarker,
+    durability: meta.durability,
   }));
 }
 
@@ -139,8 +144,10 @@ async function sendRecords(job: Job, token: string | undefined, ctx: JobContext,
           payload: data.payload as never,
           resendUnknown: data.resendUnknown,
           mayRetry: job.attemptsMade + 1 < attempts,
+          marker: data.marker,
+          durability: data.durability,
         },
-        { client, ledger: ctx.ledger },
+        { client, ledger: ctx.ledger, watch: ctx.watch },
       );
     } catch (err) {
       // The one retry table (src/errors/retry-policy.ts) decides: wait without using an attempt

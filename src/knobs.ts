@@ -55,6 +55,12 @@ export const KNOB_SHAPE = {
     .default(3_600_000),
   /** The least time between two plain progress lines off a terminal (cli/progress.ts); 0 prints every change. */
   BUILDSYNC_PROGRESS_INTERVAL_MS: ms('BUILDSYNC_PROGRESS_INTERVAL_MS', 0, '10000').default(10_000),
+  /**
+   * How often a worker reads Redis's persistence and eviction policy again while it sends
+   * (docs/operators.md, "Durability"; also after every reconnection). Unset: DURABILITY_RECHECK_MS,
+   * 5 s (ledger/durability-watch.ts).
+   */
+  BUILDSYNC_DURABILITY_RECHECK_MS: ms('BUILDSYNC_DURABILITY_RECHECK_MS', 50, '5000', { whole: true }).max(5_000, 'must be at most 5000 (ms): persistence is read again at least every 5 s').optional(),
   /** How many records one record job sends. Unset: chosen by the import's size (queue/submit.ts). */
   BUILDSYNC_RECORDS_PER_JOB: whole('BUILDSYNC_RECORDS_PER_JOB', '4', 'records')
     .min(1, `must be 1 to ${MAX_RECORDS_PER_JOB}, e.g. BUILDSYNC_RECORDS_PER_JOB=4, or leave it unset`)

@@ -59,6 +59,15 @@ export function ledgerKeysMarkerOf(redis: KeyConnection, prefix: string, account
   return redis.isCluster ? `${prefix}:{${account}}:ledger-keys` : `${prefix}:ledger-keys:${account}`;
 }
 
+/**
+ * The ledger's own marker (ledger/ledger.ts `ensureMarker`): `PREFIX:ledger-marker:ACCOUNT` or, on
+ * a cluster, `PREFIX:{ACCOUNT}:ledger-marker`, in the ledger's slot so that a claim's script reads
+ * it with the ledger. Gone or another means the ledger an import started with is gone.
+ */
+export function ledgerMarkerKeyOf(redis: KeyConnection, prefix: string, account: string): string {
+  return redis.isCluster ? `${prefix}:{${account}}:ledger-marker` : `${prefix}:ledger-marker:${account}`;
+}
+
 /** An account's vendor list (names to VENDOR_IDs): `PREFIX:vendors:ACCOUNT` or, on a cluster, `PREFIX:{ACCOUNT}:vendors`. */
 export function vendorsKeyOf(redis: KeyConnection, prefix: string, account: string): string {
   return redis.isCluster ? `${prefix}:{${account}}:vendors` : `${prefix}:vendors:${account}`;

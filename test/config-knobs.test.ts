@@ -30,6 +30,7 @@ describe('the knobs schema', () => {
       BUILDSYNC_UPLOAD_KEEP_MS: 3_600_000,
       BUILDSYNC_PROGRESS_INTERVAL_MS: 10_000,
       BUILDSYNC_RECORDS_PER_JOB: undefined,
+      BUILDSYNC_DURABILITY_RECHECK_MS: undefined,
     };
     expect(NAMES.sort()).toEqual(Object.keys(expected).sort());
     for (const name of NAMES) {
@@ -51,6 +52,8 @@ describe('the knobs schema', () => {
       ['BUILDSYNC_PROGRESS_INTERVAL_MS', '0', 0],
       ['BUILDSYNC_RECORDS_PER_JOB', '1', 1],
       ['BUILDSYNC_RECORDS_PER_JOB', '16', 16],
+      ['BUILDSYNC_DURABILITY_RECHECK_MS', '250', 250],
+      ['BUILDSYNC_DURABILITY_RECHECK_MS', '5000', 5000],
     ];
     for (const [name, value, parsed] of good) expect(knob(name, { [name]: value }), `${name}=${value}`).toBe(parsed);
   });

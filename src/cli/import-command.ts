@@ -167,6 +167,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       planOpts,
       reportPath,
       resendUnknown: Boolean(flags.resendUnknown),
+      durability: durability.mode,
     });
     if (submitted.importId === undefined) return headerOnly(ctx, file, kind, reportPath, errorsPath, flags.json);
     const { importId, planned, errorsSource } = submitted;
@@ -225,6 +226,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       if (fixRows > 0) ctx.out(`rows to fix: ${errorsPath} (${count(fixRows, 'row')}; fix them and import that file as it is)`);
     }
     noteReading(ctx, planned.table);
+    if (summary.stopped !== undefined) ctx.err(`buildsync: ${summary.stopped.replace(/^not sent: /, '')}`);
     if (unknown > 0 && kind === 'bills') {
       ctx.err(`${unknown === 1 ? '1 bill is' : `${unknown} bills are`} unknown: their request may have reached the service. Check them in the service (see the report), then run again with --resend-unknown for those that are missing.`);
     }

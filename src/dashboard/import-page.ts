@@ -238,7 +238,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       // The job and `jobs show` name the file as the user uploaded it.
       // The report's messages, like the check's, name the file as uploaded, not where it is kept.
       const statics = plan.statics.map((st) => ({ ...st, message: scrub(st.message) }));
-      const { importId } = await submitChecked(opts.queues, store, { ...plan, statics }, { account: up.account, name: up.name, file: up.file, planOpts: up.planOpts });
+      const { importId } = await submitChecked(opts.queues, store, { ...plan, statics }, { account: up.account, name: up.name, file: up.file, planOpts: up.planOpts, durability: durability.mode });
       // The mapping of the check is preselected the next time a file with this header row is read for the account.
       if (up.page !== undefined && up.planOpts.mapping !== undefined && plan.table !== undefined) {
         await lastMappings.save(up.account, up.page.kind, plan.table.headers, { mapping: up.planOpts.mapping, layout: up.page.layout, sentAt: new Date().toISOString() });

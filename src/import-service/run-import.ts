@@ -81,6 +81,8 @@ export interface SubmitFileOptions {
   planOpts: PlanOptions;
   reportPath: string;
   resendUnknown: boolean;
+  /** How Redis keeps the ledger as read before submitting (`DurabilityDecision` mode): workers stop sending when it changes. */
+  durability?: string;
 }
 
 /** A submitted file; `importId` undefined when it had a header and no data rows (nothing was submitted). */
@@ -92,7 +94,7 @@ export type SubmittedFile = { importId: string; planned: PlanFacts; errorsSource
  * file-level error deletes what was written (abort).
  */
 export async function submitFile(kind: ImportKind, file: string, o: SubmitFileOptions): Promise<SubmittedFile> {
-  const submission = new ImportSubmission(o.queues, o.store, kind, { account: o.account.name, reportPath: o.reportPath, resendUnknown: o.resendUnknown });
+  const submission = new ImportSubmission(o.queues, o.store, kind, { account: o.account.name, reportPath: o.reportPath, resendUnknown: o.resendUnknown, durability: o.durability });
   const { place } = o;
   let planned: PlanFacts;
   try {
@@ -125,11 +127,12 @@ export async function submitChecked(
   queues: Queues,
   store: ImportStore,
   plan: ImportPlan,
-  o: { account: string; name: string; file: string; planOpts: PlanOptions },
+  o: { account: string; name: string; file: string; planOpts: PlanOptions; durability?: string },
 ): Promise<{ importId: string }> {
   const { importId } = await submitImport(queues, store, { ...plan, file: o.name }, {
     account: o.account,
     resendUnknown: false,
+    durability: o.durability,
     errorsSource: errorsFileSource(plan, o.file, o.planOpts),
   });
   return { importId };

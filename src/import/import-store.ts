@@ -55,6 +55,10 @@ export interface ImportMeta {
   resendUnknown?: boolean;
   /** How the input was read, for `jobs report ID --errors` (the engine's `ErrorsFileSource`; no secret in it). */
   errorsSource?: unknown;
+  /** The ledger's marker when the import was submitted: its records are sent only while it is there (docs/operators.md, "Durability"). */
+  ledgerMarker?: string;
+  /** How Redis kept the ledger when the import was submitted (`DurabilityDecision` mode): a change stops sending. */
+  durability?: string;
 }
 
 export interface ReportLine {
@@ -127,6 +131,11 @@ export class ImportStore {
    */
   #k(importId: string, part: 'meta' | 'plan' | 'records' | 'static' | 'outcomes' | 'counts' | 'upload' | 'fixes'): string {
     return importKeyOf(this.#redis, this.#prefix, importId, part);
+  }
+
+  /** The account's ledger marker, written when there is none (`Ledger.ensureMarker`). */
+  ledgerMarker(account: string): Promise<string> {
+    return new Ledger(this.#redis, this.#prefix).ensureMarker(account);
   }
 
   async saveMeta(meta: ImportMeta): Promise<void> {
@@ -241,12 +250,12 @@ export class ImportStore {
     return c;
   }
 
-  /** The error codes that settled outcomes carry (e.g. credentials refused), in one pass. */
-  async outcomeCodes(importId: string): Promise<Set<string>> {
-    const codes = new Set<string>();
+  /** The error codes that settled outcomes carry (e.g. credentials refused), each with the first message seen, in one pass. */
+  async outcomeCodes(importId: string): Promise<Map<string, string>> {
+    const codes = new Map<string, string>();
     for await (const [, v] of this.#scan(this.#k(importId, 'outcomes'))) {
-      const code = (JSON.parse(v) as RecordOutcome).code;
-      if (code !== undefined) codes.add(code);
+      const o = JSON.parse(v) as RecordOutcome;
+      if (o.code !== undefined && !codes.has(o.code)) codes.set(o.code, o.message);
     }
     return codes;
   }

@@ -27,6 +27,11 @@ export interface ImportSummary {
   serviceFailed: boolean;
   /** Records with no outcome recorded (still pending, or their job died): `unknown` in the report once the import has ended. */
   unsettled: number;
+  /**
+   * Why sending stopped, when it did: Redis stopped keeping the ledger safely mid-import (its
+   * persistence changed, or the ledger's marker went). Exit 2 (README, Exit codes).
+   */
+  stopped?: string;
 }
 
 /** The summary of an import, from its store. */
@@ -38,7 +43,9 @@ export async function importSummary(store: ImportStore, importId: string): Promi
   // What the records' own failures mean for the exit code, by the one table: 3 refused
   // credentials, 4 the service unreachable or failing. (A record's other codes say "some records
   // failed", exit 1, whatever they would mean for a whole command.)
-  const exits = new Set([...(await store.outcomeCodes(importId))].map((code) => exitCodeOf(code as ErrorCode)));
+  const codes = await store.outcomeCodes(importId);
+  const exits = new Set([...codes.keys()].map((code) => exitCodeOf(code as ErrorCode)));
+  const stopped = codes.get('BUILDSYNC_LEDGER_UNSAFE');
   return {
     importId,
     kind: meta.kind,
@@ -50,6 +57,7 @@ export async function importSummary(store: ImportStore, importId: string): Promi
     authFailed: exits.has(EXIT.auth),
     serviceFailed: exits.has(EXIT.unreachable),
     unsettled: meta.records - counts.settled,
+    ...(stopped === undefined ? {} : { stopped }),
   };
 }
 
@@ -121,7 +129,8 @@ export async function writeReportIfPossible(store: ImportStore, importId: string
 }
 
 /**
- * Exit code of a finished import (README, Commands): 3 credentials refused; 4 some records failed or
+ * Exit code of a finished import (README, Commands): 2 sending stopped because Redis stopped keeping
+ * the ledger safely (`stopped`); 3 credentials refused; 4 some records failed or
  * stayed unknown because the service could not be reached or kept failing (run again later:
  * nothing is wrong with the input); 1 some rows or records invalid, refused or unknown; else 0.
  * When several apply, the table's precedence picks (`firstExit`).
@@ -130,6 +139,7 @@ export function importExitCode(s: ImportSummary): number {
   const c = s.counts;
   const notDone = c.failed > 0 || c.unknown > 0;
   return firstExit([
+    s.stopped !== undefined && EXIT.usage,
     s.authFailed && EXIT.auth,
     s.serviceFailed && notDone && EXIT.unreachable,
     (c.invalidRows > 0 || notDone || s.unsettled > 0) && EXIT.partial,

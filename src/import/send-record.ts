@@ -5,6 +5,7 @@ import {
   HttpError,
   NetworkError,
   ResponseInvalidError,
+  LedgerUnsafeError,
   RecordBusyError,
   RetryLaterError,
   ServerError,
@@ -13,7 +14,7 @@ import {
 } from '../errors/index.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { ClaimLostError, type Ledger } from '../ledger/index.ts';
+import { ClaimLostError, MarkerLostError, RESEND_LEASE_MS, type DurabilityWatch, type Ledger } from '../ledger/index.ts';
 import { type RecordOutcome } from './import-store.ts';
 
 export type RecordKind = 'estimate' | 'bill';
@@ -30,6 +31,26 @@ export interface SendRecordInput {
   resendUnknown: boolean;
   /** Whether a retryable failure of this attempt should be retried (false on the last attempt). */
   mayRetry: boolean;
+  /** The ledger's marker when the import was submitted: nothing is sent once it is gone or another (undefined: not checked). */
+  marker?: string;
+  /** How Redis kept the ledger when the import was submitted (a `DurabilityDecision` mode): nothing is sent once that changed. */
+  durability?: string;
+}
+
+/** Why sending stopped, as every record not sent because of it says (docs/operators.md, "Durability"). */
+function stoppedOutcome(why: string): RecordOutcome {
+  return {
+    status: 'failed',
+    code: 'BUILDSYNC_LEDGER_UNSAFE',
+    message: `not sent: sending stopped: ${why.replace(/\.$/, '')}. Run the import again once Redis keeps the ledger safely (docs/operators.md, "Durability")`,
+  };
+}
+
+/** The ledger's marker was gone (`''`) or another when a record was to be sent; undefined: one of the two. */
+function markerLostWhy(found?: string): string {
+  if (found === '') return `the ledger's marker is gone from Redis (it restarted empty, or its data was flushed), so the ledger no longer knows what was created`;
+  if (found !== undefined) return `the ledger's marker is another than when the import started (Redis's data was replaced), so the ledger no longer knows what this import created`;
+  return `the ledger's marker is gone or another than when the import started (Redis restarted empty, was flushed, or its data was replaced), so the ledger no longer knows what was created`;
 }
 
 /** One sender's name in the ledger: this process and a fresh id per attempt. */
@@ -61,11 +82,15 @@ function whyMaybeStored(err: Error): { reason: string; answeredSuccess: boolean 
  * `ThrottledError` (nothing was sent; wait for the budget), `RateLimitError` (likewise),
  * `RecordBusyError` (another live sender holds it) and `RetryLaterError` (try again later).
  */
-export async function sendRecord(input: SendRecordInput, deps: { client: ServiceClient; ledger: Ledger }): Promise<RecordOutcome> {
-  const { ledger, client } = deps;
+export async function sendRecord(input: SendRecordInput, deps: { client: ServiceClient; ledger: Ledger; watch?: DurabilityWatch }): Promise<RecordOutcome> {
+  const { ledger, client, watch } = deps;
   const { account, key, contentHash, importId } = input;
   const isEstimate = input.kind === 'estimate';
   const owner = newOwner();
+
+  // Redis changed how it keeps the ledger since the import was submitted: nothing more is sent.
+  const unsafe = watch?.unsafeFor(input.durability);
+  if (unsafe !== undefined) return stoppedOutcome(unsafe);
 
   const begin = await ledger.claim(account, key, {
     owner,
@@ -73,7 +98,11 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
     importId,
     // One estimate per project makes a resend safe; a bill only on the user's word.
     allowResend: isEstimate || input.resendUnknown,
+    marker: input.marker,
+    // Two imports with --resend-unknown at once resend a bill once between them.
+    resendLeaseMs: !isEstimate && input.resendUnknown ? RESEND_LEASE_MS : undefined,
   });
+  if (begin.action === 'lost') return stoppedOutcome(markerLostWhy(begin.marker));
   if (begin.action === 'skip') {
     const prev = begin.previous;
     if (prev.importId === importId) {
@@ -102,6 +131,13 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
     throw new RecordBusyError(prev.leaseUntil ?? Date.now() + ledger.leaseMs, `an earlier attempt of this import (${prev.state})`);
   }
   if (begin.action === 'unknown') {
+    const prev = begin.previous;
+    if (input.resendUnknown && prev.resentBy !== undefined && prev.resentBy !== importId) {
+      return {
+        status: 'unknown',
+        message: `import ${prev.resentBy} resent it with --resend-unknown moments ago and its outcome is unknown again (${prev.reason ?? 'not recorded'}); not resent by this import, so that it goes out once. Check the project's bills in the service; if it is missing, run the import again with --resend-unknown after ${new Date(prev.resendUntil ?? Date.now()).toISOString().slice(11, 16)} UTC`,
+      };
+    }
     return {
       status: 'unknown',
       message: `an earlier attempt may have reached the service (${begin.previous.reason ?? 'its outcome was not recorded'}); not sent again, since the service would store the bill twice. Check the project's bills in the service; if it is missing, run the import again with --resend-unknown`,
@@ -117,7 +153,9 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
   renewal.unref();
   let handedOver = false;
   const beforeSend = async (): Promise<void> => {
-    await ledger.handOver(account, key, owner);
+    // Persistence read again after a reconnection, then the note, checked against the ledger's marker.
+    await watch?.require(input.durability);
+    await ledger.handOver(account, key, owner, input.marker);
     handedOver = true;
   };
 
@@ -151,6 +189,11 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
   } catch (raw) {
     const err = coerceError(raw);
 
+    if (err instanceof MarkerLostError) return stoppedOutcome(markerLostWhy());
+    if (err instanceof LedgerUnsafeError) {
+      await ledger.release(account, key, owner).catch(() => {});
+      return stoppedOutcome(err.message);
+    }
     if (err instanceof ClaimLostError) {
       // Our lease ran out while we waited (a stalled event loop): someone else may hold it now.
       throw new RecordBusyError(Date.now() + ledger.leaseMs, 'another sender (this attempt lost its claim while waiting)');

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RedisUnavailableError } from '../errors/index.ts';
-import { ledgerKeyOf, ledgerKeysMarkerOf, nodeForKey, type RedisConnection } from '../redis-layout.ts';
+import { ledgerKeyOf, ledgerKeysMarkerOf, ledgerMarkerKeyOf, nodeForKey, type RedisConnection } from '../redis-layout.ts';
 import { migrateRecordKeys } from './key-migration.ts';
 import { LEDGER_KEYS_VERSION, ledgerFieldOf } from './record-key.ts';
 
@@ -49,6 +50,9 @@ export interface LedgerEntry {
   leaseUntil?: number;
   /** Why the entry is unknown. */
   reason?: string;
+  /** `--resend-unknown`: the import that resent this bill last, and until when (ms, Redis time) no other import resends it. */
+  resentBy?: string;
+  resendUntil?: number;
   at: number;
 }
 
@@ -62,19 +66,35 @@ export type BeginResult =
   /** Another live owner holds it (claimed or sending, lease not expired): its `leaseUntil` says until when at least. */
   | { action: 'busy'; previous: LedgerEntry }
   /** An earlier attempt may have reached the service and no resend is allowed: report `unknown`. */
-  | { action: 'unknown'; previous: LedgerEntry };
+  | { action: 'unknown'; previous: LedgerEntry }
+  /**
+   * The ledger the import started with is gone: its marker is missing (Redis restarted empty, or
+   * was flushed) or another (`marker`, '' for none). Nothing was claimed; nothing may be sent.
+   */
+  | { action: 'lost'; marker: string };
 
 const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
 // One round trip, atomic: two senders racing on one key cannot both get 'send'.
-// KEYS: ledger, its keys marker. ARGV: recordKey, owner, importId, contentHash, leaseMs, allowResend,
-// reasonIfExpiredSending, keysVersion. 'migrate': the ledger holds entries keyed the old way; migrate, then claim.
+// KEYS: ledger, its keys marker, its own marker. ARGV: recordKey, owner, importId, contentHash, leaseMs,
+// allowResend, reasonIfExpiredSending, keysVersion, expected marker ('' for any), resend lease ms ('' for
+// none: an estimate). 'lost': the marker is not the one the import started with; nothing is claimed.
+// 'migrate': the ledger holds entries keyed the old way; migrate, then claim.
 const CLAIM_LUA = `
+if ARGV[9] ~= '' then
+  local marker = redis.call('GET', KEYS[3])
+  if marker ~= ARGV[9] then return {'lost', marker or ''} end
+end
 if redis.call('GET', KEYS[2]) ~= ARGV[8] then return {'migrate', ''} end
 ${NOW}
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
-local function claim()
-  redis.call('HSET', KEYS[1], ARGV[1], cjson.encode({state = 'claimed', owner = ARGV[2], importId = ARGV[3], contentHash = ARGV[4], leaseUntil = now + tonumber(ARGV[5]), at = now}))
+local function claim(resend)
+  local e = {state = 'claimed', owner = ARGV[2], importId = ARGV[3], contentHash = ARGV[4], leaseUntil = now + tonumber(ARGV[5]), at = now}
+  if resend and ARGV[10] ~= '' then
+    e.resentBy = ARGV[3]
+    e.resendUntil = now + tonumber(ARGV[10])
+  end
+  redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(e))
 end
 if not cur then
   claim()
@@ -89,8 +109,10 @@ if e.state == 'claimed' then
   claim()
   return {'send', cur}
 end
-if ARGV[6] == '1' then
-  claim()
+-- A bill another import resent a moment ago (its lease): not resent again by this one.
+local leased = ARGV[10] ~= '' and e.resentBy ~= nil and e.resentBy ~= ARGV[3] and (tonumber(e.resendUntil) or 0) > now
+if ARGV[6] == '1' and not leased then
+  claim(true)
   return {'resend', cur}
 end
 if e.state == 'sending' then
@@ -106,8 +128,11 @@ return {'unknown', cur}
 `;
 
 // The owner's claimed (or already sending) entry becomes `sending` with a fresh lease; 0 when
-// the caller no longer holds it. ARGV: recordKey, owner, leaseMs, state ('sending' or '' to only renew)
+// the caller no longer holds it, -1 when the ledger's marker is not the expected one (the ledger
+// the import started with is gone). KEYS: ledger, its marker. ARGV: recordKey, owner, leaseMs,
+// state ('sending' or '' to only renew), expected marker ('' for any)
 const HOLD_LUA = `
+if ARGV[5] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[5] then return -1 end
 ${NOW}
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if not cur then return 0 end
@@ -130,20 +155,35 @@ redis.call('HDEL', KEYS[1], ARGV[1])
 return 1
 `;
 
-// Writes an outcome (created / unknown) unless a created entry is already there. ARGV: recordKey, entryJson
+// Writes an outcome (created / unknown) unless a created entry is already there; an unknown one
+// keeps the resend lease of the entry it replaces. ARGV: recordKey, entryJson
 const SETTLE_LUA = `
 ${NOW}
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
-if cur and cjson.decode(cur).state == 'created' then return 0 end
+local before = cur and cjson.decode(cur)
+if before and before.state == 'created' then return 0 end
 local e = cjson.decode(ARGV[2])
+if before and e.state == 'unknown' and before.resentBy then
+  e.resentBy = before.resentBy
+  e.resendUntil = before.resendUntil
+end
 e.at = now
 redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(e))
 return 1
 `;
 
+// The marker there, or `fresh` written as the marker when there is none. KEYS: the marker. ARGV: fresh
+const MARKER_LUA = `
+local m = redis.call('GET', KEYS[1])
+if m then return m end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]
+`;
+
 type LedgerRedis = RedisConnection & {
-  bsLedgerClaim(key: string, marker: string, recordKey: string, owner: string, importId: string, contentHash: string, leaseMs: string, allowResend: string, reason: string, keysVersion: string): Promise<[string, string]>;
-  bsLedgerHold(key: string, recordKey: string, owner: string, leaseMs: string, state: string): Promise<number>;
+  bsLedgerClaim(key: string, keysMarker: string, marker: string, recordKey: string, owner: string, importId: string, contentHash: string, leaseMs: string, allowResend: string, reason: string, keysVersion: string, expectedMarker: string, resendLeaseMs: string): Promise<[string, string]>;
+  bsLedgerHold(key: string, marker: string, recordKey: string, owner: string, leaseMs: string, state: string, expectedMarker: string): Promise<number>;
+  bsLedgerMarker(marker: string, fresh: string): Promise<string>;
   bsLedgerRelease(key: string, recordKey: string, owner: string): Promise<number>;
   bsLedgerSettle(key: string, recordKey: string, entry: string): Promise<number>;
 };
@@ -161,6 +201,17 @@ export interface LedgerOptions {
    * @defaultValue 30 s
    */
   leaseMs?: number;
+}
+
+/** How long a bill resent with --resend-unknown is not resent by another import (README, Reports). */
+export const RESEND_LEASE_MS = 15 * 60_000;
+
+/** The ledger an import started with is gone at hand-over time (`BeginResult` 'lost'): the caller must not send. */
+export class MarkerLostError extends Error {
+  constructor(readonly recordKey: string) {
+    super(`the ledger's marker changed before ${recordKey} was handed over; not sent`);
+    this.name = 'MarkerLostError';
+  }
 }
 
 /** A record claimed by someone else at hand-over time: the caller must not send. */
@@ -194,8 +245,9 @@ export class Ledger {
   constructor(redis: RedisConnection, prefix: string, opts: LedgerOptions = {}) {
     // EVALSHA through ioredis's defineCommand: the script travels once per connection, not per record.
     if (!('bsLedgerClaim' in redis)) {
-      redis.defineCommand('bsLedgerClaim', { numberOfKeys: 2, lua: CLAIM_LUA });
-      redis.defineCommand('bsLedgerHold', { numberOfKeys: 1, lua: HOLD_LUA });
+      redis.defineCommand('bsLedgerClaim', { numberOfKeys: 3, lua: CLAIM_LUA });
+      redis.defineCommand('bsLedgerHold', { numberOfKeys: 2, lua: HOLD_LUA });
+      redis.defineCommand('bsLedgerMarker', { numberOfKeys: 1, lua: MARKER_LUA });
       redis.defineCommand('bsLedgerRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
       redis.defineCommand('bsLedgerSettle', { numberOfKeys: 1, lua: SETTLE_LUA });
     }
@@ -213,6 +265,27 @@ export class Ledger {
   /** `PREFIX:ledger-keys:ACCOUNT` (redis-layout.ts): which way the account's ledger keys records. */
   keysMarker(account: string): string {
     return ledgerKeysMarkerOf(this.#redis, this.#prefix, account);
+  }
+
+  /** `PREFIX:ledger-marker:ACCOUNT` (redis-layout.ts): the ledger's own marker. */
+  markerKey(account: string): string {
+    return ledgerMarkerKeyOf(this.#redis, this.#prefix, account);
+  }
+
+  /**
+   * The ledger's marker (docs/operators.md, "Durability"), written when there is none: a random
+   * name that lives as long as the ledger's data in this Redis. An import notes it when submitted
+   * and sends only while it is still there: a Redis that restarted empty or was flushed has
+   * none, or a new one, and the import stops instead of sending records the ledger forgot.
+   */
+  async ensureMarker(account: string): Promise<string> {
+    const fresh = `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
+    return this.#redis.bsLedgerMarker(this.markerKey(account), fresh);
+  }
+
+  /** The marker there now, or undefined when there is none. */
+  async marker(account: string): Promise<string | undefined> {
+    return (await this.#redis.get(this.markerKey(account))) ?? undefined;
   }
 
   /** Gives the account's entries written the old way their field of today (key-migration.ts); once per process at a time. */
@@ -233,7 +306,16 @@ export class Ledger {
   async claim(
     account: string,
     recordKey: string,
-    opts: { owner: string; contentHash: string; importId: string; allowResend: boolean },
+    opts: {
+      owner: string;
+      contentHash: string;
+      importId: string;
+      allowResend: boolean;
+      /** The ledger's marker when the import was submitted; a claim on a ledger without it is 'lost'. Undefined: not checked. */
+      marker?: string;
+      /** A bill's resend takes this lease (RESEND_LEASE_MS): another import does not resend it meanwhile. Undefined: no lease (an estimate). */
+      resendLeaseMs?: number;
+    },
   ): Promise<BeginResult> {
     let action: BeginResult['action'] | 'migrate' = 'migrate';
     let prev = '';
@@ -244,6 +326,7 @@ export class Ledger {
       [action, prev] = (await this.#redis.bsLedgerClaim(
         this.key(account),
         this.keysMarker(account),
+        this.markerKey(account),
         ledgerFieldOf(recordKey),
         opts.owner,
         opts.importId,
@@ -252,8 +335,11 @@ export class Ledger {
         opts.allowResend ? '1' : '0',
         'an earlier attempt was interrupted while its request was in flight (its worker stopped before the answer)',
         LEDGER_KEYS_VERSION,
+        opts.marker ?? '',
+        opts.resendLeaseMs === undefined ? '' : String(opts.resendLeaseMs),
       )) as [BeginResult['action'] | 'migrate', string];
     }
+    if (action === 'lost') return { action, marker: prev };
     const previous = prev ? (JSON.parse(prev) as LedgerEntry) : undefined;
     if (action === 'send') return previous ? { action, previous } : { action };
     return { action, previous: previous! } as BeginResult;
@@ -264,14 +350,15 @@ export class Ledger {
    * made durable, see `LedgerOptions.confirm`). Throws `ClaimLostError` when the owner no longer
    * holds it; the caller then must not send.
    */
-  async handOver(account: string, recordKey: string, owner: string): Promise<void> {
+  async handOver(account: string, recordKey: string, owner: string, marker?: string): Promise<void> {
     // On a Redis Cluster, the master of the account's slot may fail over between the note and its
     // confirmation (WAIT goes to that master's own connection, which then closes): nothing was
     // sent yet, so write the note again on the promoted master and confirm it there, for as long
     // as a failover takes. Any other failure to confirm means: do not send.
     const deadline = Date.now() + FAILOVER_RIDE_OUT_MS;
     for (;;) {
-      const ok = await this.#redis.bsLedgerHold(this.key(account), ledgerFieldOf(recordKey), owner, String(this.leaseMs), 'sending');
+      const ok = await this.#redis.bsLedgerHold(this.key(account), this.markerKey(account), ledgerFieldOf(recordKey), owner, String(this.leaseMs), 'sending', marker ?? '');
+      if (ok === -1) throw new MarkerLostError(recordKey);
       if (ok !== 1) throw new ClaimLostError(recordKey);
       if (this.#confirm === undefined) return;
       try {
@@ -279,7 +366,7 @@ export class Ledger {
         return;
       } catch (err) {
         // Not confirmed, so not sent: back to a claim, which never becomes a false `unknown`.
-        await this.#redis.bsLedgerHold(this.key(account), ledgerFieldOf(recordKey), owner, String(this.leaseMs), 'claimed').catch(() => {});
+        await this.#redis.bsLedgerHold(this.key(account), this.markerKey(account), ledgerFieldOf(recordKey), owner, String(this.leaseMs), 'claimed', '').catch(() => {});
         if (!(this.#redis.isCluster && isNodeLost(err) && Date.now() < deadline)) throw err;
         await new Promise((r) => setTimeout(r, 300));
       }
@@ -288,7 +375,7 @@ export class Ledger {
 
   /** The owner is alive: extend its lease. False when it no longer holds the record. */
   async renew(account: string, recordKey: string, owner: string): Promise<boolean> {
-    return (await this.#redis.bsLedgerHold(this.key(account), ledgerFieldOf(recordKey), owner, String(this.leaseMs), '')) === 1;
+    return (await this.#redis.bsLedgerHold(this.key(account), this.markerKey(account), ledgerFieldOf(recordKey), owner, String(this.leaseMs), '', '')) === 1;
   }
 
   async created(account: string, recordKey: string, id: number, contentHash: string, importId: string): Promise<void> {

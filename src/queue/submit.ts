@@ -46,6 +46,8 @@ export interface SubmitImportOptions {
   resendUnknown: boolean;
   /** How the input was read (the engine's `ErrorsFileSource`), for `jobs report ID --errors`. */
   errorsSource?: unknown;
+  /** How Redis keeps the ledger as the submitter read it (`DurabilityDecision` mode): workers stop sending when it changes. */
+  durability?: string;
 }
 
 /**
@@ -111,6 +113,8 @@ export class ImportSubmission {
     this.#closed = true;
     const { importId, queues, opts } = this;
     const kind = this.kind;
+    // The ledger's marker as the import starts: its records are sent only while it is there.
+    const ledgerMarker = await this.store.ledgerMarker(opts.account);
     await this.store.saveMeta({
       importId,
       kind,
@@ -124,6 +128,8 @@ export class ImportSubmission {
       createdAt: Date.now(),
       resendUnknown: opts.resendUnknown || undefined,
       errorsSource: facts.errorsSource ?? opts.errorsSource,
+      ledgerMarker,
+      durability: opts.durability,
     });
     await this.store.keep(importId);
     const parentData: ImportJobData = { kind, account: opts.account, importId, file: facts.file, reportPath: opts.reportPath, step: 'wait' };

@@ -7,7 +7,8 @@ import { allowVolatileRedis, notifyUrl, readEnv, type Env } from '../config.ts';
 import type { ImportSummary } from '../import/index.ts';
 import type { ServiceSession } from '../session/index.ts';
 import { backoffMs } from '../errors/index.ts';
-import { durabilityDecision, pruneLedger, readDurabilityFacts, type DurabilityDecision } from '../ledger/index.ts';
+import { DURABILITY_RECHECK_MS, DurabilityWatch, durabilityDecision, pruneLedger, readDurabilityFacts, type DurabilityDecision } from '../ledger/index.ts';
+import { knob } from '../knobs.ts';
 import { logger } from '../log.ts';
 import { connectRedis, createRedis } from './connection.ts';
 import { describeRedisError, redisErrorLog } from './redis-errors.ts';
@@ -88,10 +89,16 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
   const importsQueue = probeQueues.find((q) => q.name === QUEUE.imports)!;
 
   // docs/operators.md, "Durability": a record is sent only once the ledger's note that it is being
-  // sent would survive a Redis crash. Decided once at start; a refusal fails each record unsent.
-  const durability: DurabilityDecision = durabilityDecision(await readDurabilityFacts(redis), {
-    allowVolatile: allowVolatileRedis(opts.env ?? readEnv()),
-  });
+  // sent would survive a Redis crash. Decided at start, read again every few seconds and after
+  // every reconnection while sending (DurabilityWatch); a refusal fails each record unsent, and a
+  // change stops the imports submitted before it.
+  const allowVolatile = allowVolatileRedis(opts.env ?? readEnv());
+  const durability: DurabilityDecision = durabilityDecision(await readDurabilityFacts(redis), { allowVolatile });
+  const watch = new DurabilityWatch(redis, durability, {
+    allowVolatile,
+    everyMs: knob('BUILDSYNC_DURABILITY_RECHECK_MS', opts.env) ?? DURABILITY_RECHECK_MS,
+    onChange: (from, to) => log.warn(`Redis's persistence or eviction changed (${from.mode} -> ${to.mode}): imports submitted before the change stop sending`),
+  }).start();
   // A worker inside a command stays quiet: the import commands say it themselves, before they
   // submit anything (import-command.ts), and an export sends no records.
   if (!opts.inCommand) {
@@ -125,7 +132,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
     timeScale: opts.timeScale,
     leaseMs: opts.leaseMs,
     allowInsecureHttp: opts.allowInsecureHttp,
-    durability,
+    watch,
     sessions,
     setImportProgress: (importId, percent) =>
       importsQueue.updateJobProgress(importId, percent).catch(() => {
@@ -226,6 +233,7 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
       let first: unknown;
       const keep = (p: Promise<unknown>) => p.catch((err) => (first ??= err));
       for (const t of pruneTimers) clearInterval(t);
+      watch.stop();
       // Exports can run for minutes: abort them (the temp file goes, the job goes back to wait).
       workers[2]!.cancelAllJobs('worker shutting down');
       // A worker told to stop stops within CLOSE_MS even while Redis is away: what it cannot hand
