@@ -55,6 +55,7 @@ async function planOptions(kind: 'estimates' | 'bills', args: readonly string[],
       case '--sheet': o.sheet = value(); break;
       case '--hidden': o.hidden = value() as PlanOptions['hidden']; break;
       case '--encoding': o.encoding = value() as PlanOptions['encoding']; break;
+      case '--delimiter': o.delimiter = value() as PlanOptions['delimiter']; break;
       case '--date-format': o.dateFormat = value() as PlanOptions['dateFormat']; break;
       case '--decimal-separator': o.decimalSeparator = value() as PlanOptions['decimalSeparator']; break;
       case '--header-row': o.headerRow = Number(value()); break;
@@ -140,9 +141,9 @@ const SAMPLES: { [K in Advice['kind']]: Array<Extract<Advice, { kind: K }>> } = 
   'duplicate-columns': [{ kind: 'duplicate-columns' }],
   hidden: [{ kind: 'hidden' }],
   'missing-vendor-id': [{ kind: 'missing-vendor-id', hasVendorColumn: false }, { kind: 'missing-vendor-id', hasVendorColumn: true }],
-  option: (['sheet', 'header-row', 'encoding', 'fill-down', 'layout', 'vendors', 'date-format', 'decimal-separator', 'account'] as const).flatMap((option) => [
+  option: (['sheet', 'header-row', 'encoding', 'delimiter', 'fill-down', 'layout', 'vendors', 'date-format', 'decimal-separator', 'account'] as const).flatMap((option) => [
     { kind: 'option' as const, option },
-    { kind: 'option' as const, option, value: { sheet: 'all', 'header-row': '4', encoding: 'utf8', 'fill-down': 'bill_ref', layout: 'sections', vendors: 'VENDORS.csv', 'date-format': 'DMY', 'decimal-separator': ',', account: 'acme' }[option] },
+    { kind: 'option' as const, option, value: { sheet: 'all', 'header-row': '4', encoding: 'utf8', delimiter: 'pipe', 'fill-down': 'bill_ref', layout: 'sections', vendors: 'VENDORS.csv', 'date-format': 'DMY', 'decimal-separator': ',', account: 'acme' }[option] },
   ]),
   'mapping-file': [{ kind: 'mapping-file' }],
   'date-not-year-first': [{ kind: 'date-not-year-first' }],
@@ -165,7 +166,8 @@ const SAMPLES: { [K in Advice['kind']]: Array<Extract<Advice, { kind: K }>> } = 
   'encoding-not-utf8': [{ kind: 'encoding-not-utf8' }],
   'encoding-choose': [{ kind: 'encoding-choose', labels: ['windows-1250', 'macintosh'], none: false }, { kind: 'encoding-choose', labels: ['cp1252', 'windows-1250', 'macintosh'], none: true }],
   'encoding-given': [{ kind: 'encoding-given', encoding: 'utf8', reads: 'auto reads UTF-16 with a byte order mark' }],
-  'remove-option': [{ kind: 'remove-option', option: 'encoding' }, { kind: 'remove-option', option: 'sheet' }],
+  'iif-export': [{ kind: 'iif-export' }],
+  'remove-option': [{ kind: 'remove-option', option: 'encoding' }, { kind: 'remove-option', option: 'delimiter' }, { kind: 'remove-option', option: 'sheet' }],
   'choose-sheet': [{ kind: 'choose-sheet', sheet: 'Rev B' }],
   'one-sheet-at-a-time': [{ kind: 'one-sheet-at-a-time' }],
   'sheet-names': [{ kind: 'sheet-names' }],

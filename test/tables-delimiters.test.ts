@@ -2,55 +2,73 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openTable } from '../src/tables/index.ts';
+import { FileError, UsageError } from '../src/errors/index.ts';
+import { planBills, planEstimates } from '../src/import/index.ts';
+import { parseMappingFile } from '../src/mapping/index.ts';
+import { decodeBytes } from '../src/tables/encodings.ts';
+import { failure } from './helpers/failure.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'buildsync-csv-delim-'));
+// docs/reading-rules.md, "Files": delimiters `,`, `;`, tab and `|`, detected or given
+// (`--delimiter`, mapping key "delimiter"); a header that another delimiter or encoding would
+// make fit stops saying which.
+
+const dir = mkdtempSync(join(tmpdir(), 'buildsync-delimiters-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function read(name: string, content: string) {
+function write(name: string, bytes: Buffer): string {
   const file = join(dir, name);
-  writeFileSync(file, content);
-  const table = await openTable(file);
-  const rows = [];
-  for await (const row of table.rows()) rows.push(row.values);
-  return { table, rows };
+  writeFileSync(file, bytes);
+  return file;
 }
 
-describe('detecting the delimiter from the header line', () => {
-  it('reads comma-separated files', async () => {
-    const { table, rows } = await read('comma.csv', 'item,qty,unit_cost\nNails,2,"1,5"\n');
-    expect(table.delimiter).toBe(',');
-    expect(rows).toEqual([['Nails', '2', '1,5']]);
+const PIPE = Buffer.from('Estimate report\nproject_id|estimate_name|category|subcategory|item|qty|unit_cost\n1042|Kitchen remodel|Demolition|Labor|Crew day|2|640\n', 'utf8');
+const ITEM = { NAME: 'Crew day', QTY: 2, UNIT_COST: 640 };
+
+describe('delimiters', () => {
+  it('"|" is found under a title line, and the mapping key "delimiter": "pipe" forces it', async () => {
+    const file = write('pipe.csv', PIPE);
+    const auto = await planEstimates(file);
+    expect(auto.table!.delimiter).toBe('|');
+    expect(auto.records[0]!.payload.CATS![0]!.SUBCATS![0]!.ITEMS).toEqual([ITEM]);
+    const mapped = await planEstimates(file, { mapping: parseMappingFile({ delimiter: 'pipe' }, 'map.json') });
+    expect(mapped.records[0]!.payload.CATS![0]!.SUBCATS![0]!.ITEMS).toEqual([ITEM]);
   });
 
-  it('reads semicolon-separated files, where data commas are decimal marks, not delimiters', async () => {
-    const { table, rows } = await read('semi.csv', 'item;qty;unit_cost\nNails;2;$1,234.50\n"a;b";3;4\n');
-    expect(table.delimiter).toBe(';');
-    expect(rows).toEqual([['Nails', '2', '$1,234.50'], ['a;b', '3', '4']]);
+  it('a sep=| first line names "|"', async () => {
+    const file = write('sep-pipe.csv', Buffer.concat([Buffer.from('sep=|\n'), PIPE.subarray(PIPE.indexOf('\n') + 1)]));
+    expect((await planEstimates(file)).table!.delimiter).toBe('|');
   });
 
-  it('reads tab-separated files', async () => {
-    const { table, rows } = await read('tab.tsv', 'item\tqty\tunit cost\nNails, galvanized\t2\t1;5\n');
-    expect(table.delimiter).toBe('\t');
-    expect(table.headers).toEqual(['item', 'qty', 'unit cost']);
-    expect(rows).toEqual([['Nails, galvanized', '2', '1;5']]);
+  it('the flag and the mapping file disagreeing is a usage error', async () => {
+    const err = await failure(planEstimates(write('pipe2.csv', PIPE), { delimiter: ',', mapping: parseMappingFile({ delimiter: 'pipe' }, 'map.json') }));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toBe('--delimiter , disagrees with "delimiter": "pipe" in the mapping file; give one of them.');
   });
 
-  it('does not count delimiters inside quoted header names', async () => {
-    const { table, rows } = await read('quoted-header.csv', '"a,b,c";d;e\n1;2;3\n');
-    expect(table.delimiter).toBe(';');
-    expect(table.headers).toEqual(['a,b,c', 'd', 'e']);
-    expect(rows).toEqual([['1', '2', '3']]);
+  it('a tab-delimited file given --delimiter ; stops, naming tab', async () => {
+    const file = write('tabs.txt', Buffer.from('project_id\testimate_name\tcategory\n1042\tKitchen remodel\tDemolition\n'));
+    const err = await failure(planEstimates(file, { delimiter: ';' }));
+    expect(err).toBeInstanceOf(FileError);
+    expect(err.message).toBe(`${file}: read with the delimiter given, ";", no row is the header row; the file is delimited by tab (line 1 is then the header row): use --delimiter tab.`);
   });
 
-  it('reads a one-column file with a comma by default', async () => {
-    const { table, rows } = await read('one.csv', 'item\nNails\n');
-    expect(table.delimiter).toBe(',');
-    expect(rows).toEqual([['Nails']]);
+  it('the mapping key "delimiter" takes only auto , ; tab pipe', () => {
+    expect(() => parseMappingFile({ delimiter: '|' }, 'map.json')).toThrow('delimiter must be "auto", ",", ";", "tab" or "pipe"');
   });
+});
 
-  it('keeps a quote inside an unquoted field as text (6" pipe), as spreadsheets do', async () => {
-    const { rows } = await read('inch.csv', 'item,qty\n6" PVC pipe,4\n');
-    expect(rows).toEqual([['6" PVC pipe', '4']]);
+describe('a header another encoding would make fit', () => {
+  it('Windows-1250 text that reads plausibly in Windows-1252 ("Iloœæ") stops when 1250 names the mapping\'s column "Ilość"', async () => {
+    // ś and ć are 0x9C and 0xE6: œ and æ in Windows-1252, letters too.
+    const bytes = Buffer.from('Nr;Projekt;Dostawca;Pozycja;Ilo\x9c\xe6;Cena\r\n1;1042;55;Cement;4;32,00\r\n', 'latin1');
+    expect(decodeBytes('windows-1252', bytes)).toContain('Iloœæ');
+    const file = write('ilosc.csv', bytes);
+    const mapping = parseMappingFile({ columns: { Nr: 'bill_ref', Projekt: 'project_id', Dostawca: 'vendor_id', Pozycja: 'item_name', 'Ilość': 'qty', Cena: 'rate' } }, 'map.json');
+    const err = await failure(planBills(file, { mapping }));
+    expect(err).toBeInstanceOf(FileError);
+    expect(err.message).toBe(`${file}:1: read as Windows-1252, the header row names fewer columns than read as Windows-1250 ("Ilość", not "Iloœæ"): use --encoding windows-1250.`);
+    const told = await planBills(file, { mapping, encoding: 'windows-1250' });
+    expect(told.records[0]!.payload.ITEMS).toEqual([{ NAME: 'Cement', QTY: 4, RATE: '32.00' }]);
+    expect(told.table!.encoding).toBe('windows-1250');
   });
 });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { FileError, MAX_LISTED, listAtMost, parseFailureReason, UsageError } from '../errors/index.ts';
 import { formatEta, AccountThrottle } from '../throttle/index.ts';
 import { encodingNote, ignoredLine, importOutcome, errorsFilePath, refuseOverwritingInput, readingNote, wirePayload, mappingOption, parseFillDown, type ImportSummary, type PlanOptions } from '../import/index.ts';
-import type { EncodingOption } from '../tables/index.ts';
+import type { DelimiterOption, EncodingOption } from '../tables/index.ts';
 import type { DateOrder, IgnoredCounts, ReadingRules } from '../mapping/index.ts';
 import { collectResults, dryRunImport, ImportStore, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
 import type { CommandContext } from './command.ts';
@@ -32,6 +32,7 @@ export interface ImportFlags {
   json?: boolean;
   resendUnknown?: boolean;
   encoding?: EncodingOption;
+  delimiter?: DelimiterOption;
   dateFormat?: 'auto' | DateOrder;
   decimalSeparator?: 'auto' | '.' | ',';
   hidden?: 'include' | 'skip';
@@ -92,6 +93,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     vendorsFile: flags.vendors,
     signal: ctx.signal,
     encoding: flags.encoding,
+    delimiter: flags.delimiter,
     dateFormat: flags.dateFormat,
     decimalSeparator: flags.decimalSeparator,
     resendUnknown: flags.resendUnknown,

@@ -16,7 +16,7 @@ export interface QuotedHeader {
  * An option named inside a message's facts (`--sheet all reads every sheet …`): the flag for the
  * CLI, the control (or the saved mapping's key) for the page.
  */
-export type OptionName = 'sheet' | 'header-row' | 'encoding' | 'fill-down' | 'layout' | 'vendors' | 'date-format' | 'decimal-separator' | 'account';
+export type OptionName = 'sheet' | 'header-row' | 'encoding' | 'delimiter' | 'fill-down' | 'layout' | 'vendors' | 'date-format' | 'decimal-separator' | 'account';
 
 export type Advice =
   /** Dates that read either way and nothing settles the order. `variable`: the account's date format variable. */
@@ -87,8 +87,10 @@ export type Advice =
   | { kind: 'encoding-choose'; labels: readonly string[]; none: boolean }
   /** An encoding given that the byte order mark contradicts. `reads`: what auto reads. */
   | { kind: 'encoding-given'; encoding: string; reads: string }
+  /** A QuickBooks IIF file: what to export from QuickBooks instead. */
+  | { kind: 'iif-export' }
   /** An option that does not apply to this kind of file. */
-  | { kind: 'remove-option'; option: 'encoding' | 'sheet' }
+  | { kind: 'remove-option'; option: 'encoding' | 'delimiter' | 'sheet' }
   /** Several sheets hold a table. `sheet`: the one to propose. */
   | { kind: 'choose-sheet'; sheet: string }
   /** The sheets of a workbook read whole differ in their header rows. */
@@ -117,6 +119,7 @@ type Table = { [K in Advice['kind']]: Record<Front, (a: Extract<Advice, { kind: 
 const OPTION: Record<OptionName, Record<Front, (value: string | undefined) => string>> = {
   sheet: { cli: (v) => flag('sheet', v), page: (v) => (v === 'all' ? '"All sheets"' : '"Sheet"') },
   'header-row': { cli: (v) => flag('header-row', v), page: (v) => `"Header row"${v === undefined ? '' : ` ${v}`}` },
+  delimiter: { cli: (v) => flag('delimiter', v), page: (v) => `the saved mapping's "delimiter"${v === undefined ? '' : ` "${v}"`}` },
   encoding: { cli: (v) => flag('encoding', v), page: (v) => `the saved mapping's "encoding"${v === undefined ? '' : ` "${v}"`}` },
   'fill-down': { cli: (v) => flag('fill-down', v), page: (v) => `"Fill down${v === undefined ? '' : ` ${v}`}"` },
   layout: { cli: (v) => flag('layout', v), page: (v) => (v === undefined ? '"File layout"' : `${v === 'sections' ? 'Sections' : v} in "File layout"`) },
@@ -267,9 +270,13 @@ export const WORDING: Table = {
     cli: (a) => `but --encoding ${a.encoding} was given. Leave --encoding out (${a.reads})`,
     page: (a) => `but the saved mapping's "encoding" is ${a.encoding}. Remove it from the saved mapping (${a.reads})`,
   },
+  'iif-export': {
+    cli: () => 'Export the bills from QuickBooks as a report instead (Reports > Vendors & Payables > Unpaid Bills Detail, or Transaction List by Vendor; then Excel > Create New Worksheet > Create a comma separated values (.csv) file) and import that CSV with --mapping quickbooks.',
+    page: () => 'Export the bills from QuickBooks as a report instead (Reports > Vendors & Payables > Unpaid Bills Detail, or Transaction List by Vendor; then Excel > Create New Worksheet > Create a comma separated values (.csv) file), upload that CSV and choose QuickBooks in "File layout".',
+  },
   'remove-option': {
     cli: (a) => `Remove --${a.option}.`,
-    page: (a) => (a.option === 'sheet' ? 'Leave "Sheet" empty.' : 'Remove "encoding" from the saved mapping.'),
+    page: (a) => (a.option === 'sheet' ? 'Leave "Sheet" empty.' : `Remove "${a.option}" from the saved mapping.`),
   },
   'choose-sheet': {
     cli: (a) => `Pass --sheet NAME to read one of them (--sheet "${a.sheet}"), or --sheet all to read every one.`,

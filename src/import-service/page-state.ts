@@ -20,6 +20,7 @@
 import { z } from 'zod';
 import { UsageError } from '../errors/index.ts';
 import type { PlanOptions } from '../import/index.ts';
+import { DELIMITER_OPTIONS } from '../tables/index.ts';
 import {
   BILL_COLUMNS, candidateColumns, detectPreset, errorsFileColumnOf, ESTIMATE_COLUMNS, MappingRulesSchema, normalizeHeader, parseMappingFile, presetMapping, presetOfRules, ruleColumnHeaders,
   type MappingFile, type MappingRules,
@@ -52,6 +53,7 @@ const PageStateSchema = z.object({
   vendorIds: optional(z.record(z.string(), z.string())),
   constants: optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
   encoding: optional(z.string()),
+  delimiter: optional(z.enum(DELIMITER_OPTIONS, { error: '"Delimiter" must be auto, ",", ";", tab or pipe' })),
   rules: optional(MappingRulesSchema),
   edits: optional(z.array(z.object({ line: z.union([z.number(), z.string()]), header: z.string(), value: z.string() }))),
 });
@@ -215,6 +217,7 @@ export function pageImportOptions(state: PageState, kind: ImportKind, headers: r
     ignore,
     constants: state.constants ?? {},
     ...(state.encoding !== undefined && state.encoding !== 'auto' ? { encoding: state.encoding } : {}),
+    ...(state.delimiter !== undefined && state.delimiter !== 'auto' ? { delimiter: state.delimiter } : {}),
     // `auto` is left out: a mapping that says it would disagree with a flag that settles the file.
     ...(state.dateFormat !== undefined && state.dateFormat !== 'auto' ? { dateFormat: state.dateFormat } : {}),
     ...(state.decimalSeparator !== undefined && state.decimalSeparator !== 'auto' ? { decimalSeparator: state.decimalSeparator } : {}),
@@ -236,6 +239,7 @@ export function pageImportOptions(state: PageState, kind: ImportKind, headers: r
     fillDown: mapping.fillDown,
     layout: mapping.layout,
     encoding: mapping.encoding,
+    delimiter: mapping.delimiter,
     dateFormat: mapping.dateFormat,
     decimalSeparator: mapping.decimalSeparator,
     ...(bills ? { credits: mapping.credits, discounts: mapping.discounts === 'apply' ? 'apply' : undefined, ignoreTax: mapping.ignoreTax === true ? true : undefined } : {}),

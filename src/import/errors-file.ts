@@ -12,7 +12,7 @@
 import { rm } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomically } from '../atomic-file.ts';
-import { combineSheets, linesNamedIn, openTable, sheetLineName, UnreadableCell, viewTable, type CellFormat, type OpenedTable, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
+import { combineSheets, delimiterOption, linesNamedIn, openTable, type Delimiter, sheetLineName, UnreadableCell, viewTable, type CellFormat, type OpenedTable, type CellValue, type EncodingOption, type TableKind } from '../tables/index.ts';
 import type { ReportLine } from './import-store.ts';
 import {
   BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, ERRORS_FILE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, parseDate, parseDecimalText, parseRateText, parseText, PERCENT_COLUMNS, type ReadingRules,
@@ -150,7 +150,7 @@ async function sourceTable(source: ErrorsFileSource, signal?: AbortSignal): Prom
   // read as the import read it, its footer ("Cash Basis …") left out rather than a broken row.
   const header = importHeaderRule(source.file, source.kind, undefined);
   const open = (sheet: string | undefined, headerRow: number | undefined): Promise<OpenedTable> =>
-    openTable(source.file, { sheet, encoding: source.tableKind === 'csv' ? source.encoding : undefined, header, headerRow, signal });
+    openTable(source.file, { sheet, ...(source.tableKind === 'csv' ? { encoding: source.encoding, delimiter: delimiterOption(source.delimiter as Delimiter) } : {}), header, headerRow, signal });
   let table: OpenedTable;
   if (source.sheetsRead === undefined) table = await open(source.sheet, source.headerLine);
   else {

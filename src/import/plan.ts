@@ -305,8 +305,8 @@ function requireColumns(table: OpenedTable, missing: string[]): void {
  * How an import opens its file: the header row is the first row with every required column
  * (docs/reading-rules.md), after the mapping and the options, or the one `--header-row` names.
  */
-export function tableOptions(file: string, kind: 'estimates' | 'bills', opts: PlanOptions, reading: { encoding?: OpenTableOptions['encoding'] }): OpenTableOptions {
-  return { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding, header: importHeaderRule(file, kind, opts.mapping), headerRow: opts.headerRow ?? opts.mapping?.headerRow };
+export function tableOptions(file: string, kind: 'estimates' | 'bills', opts: PlanOptions, reading: { encoding?: OpenTableOptions['encoding']; delimiter?: OpenTableOptions['delimiter'] }): OpenTableOptions {
+  return { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding, delimiter: reading.delimiter, header: importHeaderRule(file, kind, opts.mapping), headerRow: opts.headerRow ?? opts.mapping?.headerRow };
 }
 
 /** What a header row of an import of `kind` is: the first row with every required column, after the mapping (the import page reads its uploads by it too). */

@@ -3,7 +3,7 @@
  * (docs/reading-rules.md). Nothing here guesses: where the file and the options leave the reading open,
  * planning stops (a `FileError`, exit 2) and asks for the option that settles it.
  */
-import { encodingName, type CellFormat, type CellValue, type EncodingOption, type OpenedTable, type SourceRow } from '../tables/index.ts';
+import { encodingName, type CellFormat, type CellValue, type DelimiterOption, type EncodingOption, type OpenedTable, type SourceRow } from '../tables/index.ts';
 import { concatWorded, FileError, UsageError, type OptionName, type Worded } from '../errors/index.ts';
 import type { ColumnMap, ColumnSource, MappingFile, ReadingRules } from '../mapping/index.ts';
 import { dayMonthEvidence, decimalEvidence, type DateOrder, type DecimalSeparator } from '../values/index.ts';
@@ -12,6 +12,8 @@ import { dayMonthEvidence, decimalEvidence, type DateOrder, type DecimalSeparato
 export interface ReadingOptions {
   /** `--encoding`; default `auto`. */
   encoding?: EncodingOption;
+  /** `--delimiter`; default `auto`. */
+  delimiter?: DelimiterOption;
   /** `--date-format`; default `auto`. */
   dateFormat?: 'auto' | DateOrder;
   /** `--decimal-separator`; default `auto`. */
@@ -34,7 +36,7 @@ export interface ReadingOptions {
  * is a usage error (which one did the user mean?). The account's date format comes with the flags.
  */
 export function combineReadingOptions(flags: ReadingOptions, mapping: MappingFile | undefined): ReadingOptions {
-  const pick = <K extends 'encoding' | 'dateFormat' | 'decimalSeparator'>(key: K, option: OptionName): ReadingOptions[K] => {
+  const pick = <K extends 'encoding' | 'delimiter' | 'dateFormat' | 'decimalSeparator'>(key: K, option: OptionName): ReadingOptions[K] => {
     const a = flags[key];
     const b = mapping?.[key] as ReadingOptions[K] | undefined;
     if (a !== undefined && b !== undefined && a !== b) {
@@ -44,6 +46,7 @@ export function combineReadingOptions(flags: ReadingOptions, mapping: MappingFil
   };
   return {
     encoding: pick('encoding', 'encoding'),
+    delimiter: pick('delimiter', 'delimiter'),
     dateFormat: pick('dateFormat', 'date-format'),
     decimalSeparator: pick('decimalSeparator', 'decimal-separator'),
     accountDateFormat: flags.accountDateFormat,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.ts';
+import { DELIMITER_OPTIONS } from '../tables/delimiter.ts';
 import { isEncodingOption, unknownEncodingText } from '../tables/encodings.ts';
 
 /**
@@ -42,6 +43,8 @@ export const MappingFileSchema = z
     constants: z.record(z.string().min(1, 'a column name cannot be empty'), z.union([z.string(), z.number(), z.boolean()], { error: 'a constant must be text, a number or true/false' })).default({}),
     /** As `--encoding`. */
     encoding: z.string({ error: 'encoding must be text: "auto", "utf8", "utf16le", "utf16be", "cp1252" or a WHATWG encoding label' }).refine(isEncodingOption, { error: (i) => `encoding ${unknownEncodingText(String(i.input))}` }).optional(),
+    /** As `--delimiter`. */
+    delimiter: z.enum(DELIMITER_OPTIONS, { error: 'delimiter must be "auto", ",", ";", "tab" or "pipe"' }).optional(),
     /** As `--date-format`. */
     dateFormat: z.enum(['auto', 'YMD', 'MDY', 'DMY'], { error: 'dateFormat must be "auto", "YMD", "MDY" or "DMY"' }).optional(),
     /** As `--decimal-separator`. */
@@ -135,7 +138,7 @@ export function parseMappingFile(json: unknown, source: string): MappingFile {
   throw new ConfigError([{ kind: 'mapping-file' }, ` ${source} is invalid: ${problems.join('; ')}. ${EXAMPLE}`]);
 }
 
-const ALLOWED_KEYS = 'only "columns", "ignore", "constants", "encoding", "dateFormat", "decimalSeparator", "headerRow", "hidden", "kinds", "status", "credits", "discounts", "ignoreTax", "fillDown", "layout", "totalLabels", "notCurrency" and "amountCurrency" are allowed';
+const ALLOWED_KEYS = 'only "columns", "ignore", "constants", "encoding", "delimiter", "dateFormat", "decimalSeparator", "headerRow", "hidden", "kinds", "status", "credits", "discounts", "ignoreTax", "fillDown", "layout", "totalLabels", "notCurrency" and "amountCurrency" are allowed';
 const NESTED_KEYS: Record<string, string> = {
   kinds: '"kinds" takes "column", "bill", "credit" and "ignore"',
   status: '"status" takes "column", "keep" and "ignore"',

@@ -1,4 +1,5 @@
-import { DELIMITERS, detectDelimiter, headerLineEnd, type Delimiter } from './delimiter.ts';
+import { FileError } from '../errors/index.ts';
+import { DELIMITERS, delimiterOption, delimiterShown, detectDelimiter, headerLineEnd, type Delimiter } from './delimiter.ts';
 import { closestSearch, HeaderSearch } from './header-search.ts';
 import type { HeaderRule, IgnoredLine } from './types.ts';
 
@@ -15,7 +16,7 @@ export interface CsvTableStart {
 }
 
 /** Excel's delimiter hint, a first line `sep=;` (docs/reading-rules.md): it sets the delimiter and is no part of the table. */
-const SEP_LINE = /^sep=([,;\t])$/i;
+const SEP_LINE = /^sep=([,;\t|])$/i;
 
 /**
  * Finds the header row and the delimiter in `text`, the start of a CSV file (decoded), before
@@ -28,6 +29,12 @@ const SEP_LINE = /^sep=([,;\t])$/i;
  * comes first wins (a tie: the one `detectDelimiter` picks on that row): a title block above the
  * header has as few delimiters as it likes, so the first line alone cannot say. A file whose
  * first row qualifies under the delimiter its first line shows is settled from that line alone.
+ * `forced` (`--delimiter`, mapping key `"delimiter"`) wins over both; a `sep=` line is then still
+ * no part of the table.
+ *
+ * When the delimiter was given (by `forced` or a `sep=` line) and no row is the header row under
+ * it, but one is under another delimiter, the stop says so (`delimiterFits`): the header's names
+ * are never to be mapped as one unsplit column. A QuickBooks IIF file stops at once (`iifFile`).
  */
 export function findCsvTableStart(
   text: string,
@@ -37,10 +44,13 @@ export function findCsvTableStart(
   rule: HeaderRule | undefined,
   headerRow: number | undefined,
   cut = false,
+  forced?: Delimiter,
 ): CsvTableStart | undefined {
   const firstEnd = lineEnd(text, 0);
   if (firstEnd === -1 && !complete) return undefined;
-  const sep = SEP_LINE.exec(text.slice(0, firstEnd === -1 ? text.length : firstEnd));
+  const firstLine = text.slice(0, firstEnd === -1 ? text.length : firstEnd);
+  if (IIF_LINE.test(firstLine)) throw iifFile(file, firstLine);
+  const sep = SEP_LINE.exec(firstLine);
   const from = sep ? { offset: nextLine(text, firstEnd), line: 2 } : { offset: 0, line: 1 };
   const run = (d: Delimiter): Attempt => searchWith(d, text, from, complete, cut, new HeaderSearch(file, rule, headerRow, 'line'));
   const decided = (attempt: Attempt): CsvTableStart | undefined => {
@@ -51,7 +61,15 @@ export function findCsvTableStart(
     if (failure !== undefined) throw failure;
     return undefined; // no row at all: the reader says the file is empty
   };
-  if (sep) return decided(run(sep[1] as Delimiter));
+  const given = forced ?? (sep ? (sep[1] as Delimiter) : undefined);
+  if (given !== undefined) {
+    const attempt = run(given);
+    if (attempt.found === undefined && !attempt.needMore && !attempt.unfinished && attempt.search.failure() !== undefined) {
+      const fits = DELIMITERS.filter((d) => d !== given).map(run).find((a) => a.found !== undefined);
+      if (fits !== undefined) throw delimiterFits(file, given, fits.found!, forced !== undefined);
+    }
+    return decided(attempt);
+  }
   if (headerRow !== undefined) {
     const at = physicalLine(text, headerRow);
     const end = at === undefined ? -1 : lineEnd(text, at);
@@ -76,6 +94,28 @@ export function findCsvTableStart(
   // No delimiter finds the header row: the error names the row that came closest under any of them.
   const closest = closestSearch(attempts.map((a) => a.search));
   return decided(attempts.find((a) => a.search === closest)!);
+}
+
+/** A first line of a QuickBooks IIF file: `!TRNS`, `!SPL`, `!ACCNT`, … then a tab. */
+const IIF_LINE = /^!(?:HDR|TRNS|SPL|ENDTRNS|ACCNT|VEND|CUST|EMP|OTHERNAME|INVITEM|CLASS|TERMS|BUD|TIMEACT|CTYPE|PAYMETH|SHIPMETH|VTYPE|INVMEMO|TODO)\t/;
+
+/** A QuickBooks IIF file is QuickBooks' import format, no table of bills: the stop says what to export instead (docs/reading-rules.md). */
+function iifFile(file: string, firstLine: string): FileError {
+  const keyword = firstLine.slice(0, firstLine.indexOf('\t'));
+  return new FileError(file, [
+    `${file} is a QuickBooks IIF file (its first line starts ${keyword}; lines !TRNS and !SPL describe transactions and their splits): an import format of QuickBooks Desktop, not a table with a header row. `,
+    { kind: 'iif-export' },
+  ]);
+}
+
+/** No row is the header row under the delimiter given, but one is under `fits.delimiter`: say which, never advise mapping the unsplit names. */
+function delimiterFits(file: string, given: Delimiter, fits: CsvTableStart, byOption: boolean): FileError {
+  const how = byOption ? 'with the delimiter given' : `with the delimiter its first line names (sep=${given === '\t' ? 'tab' : given})`;
+  return new FileError(file, [
+    `${file}: read ${how}, ${delimiterShown(given)}, no row is the header row; the file is delimited by ${delimiterShown(fits.delimiter)} (line ${fits.headerLine} is then the header row): use `,
+    { kind: 'option', option: 'delimiter', value: delimiterOption(fits.delimiter) },
+    '.',
+  ]);
 }
 
 interface Found extends CsvTableStart {

@@ -2,7 +2,8 @@ import { createReadStream } from 'node:fs';
 import { concatWorded, FileError, InterruptedError, RowError } from '../errors/index.ts';
 import { createCsvEngine, type CsvEngine } from './csv-engine.ts';
 import { findCsvTableStart, type CsvTableStart } from './csv-head.ts';
-import type { Delimiter } from './delimiter.ts';
+import { delimiterOf, delimiterShown, type Delimiter, type DelimiterOption } from './delimiter.ts';
+import { encodingFits } from './header-fit.ts';
 import { FooterWatch } from './footer.ts';
 import { fileSystemError, isFileSystemError } from './file-errors.ts';
 import { encodingLabel, encodingName } from './encodings.ts';
@@ -64,6 +65,8 @@ export async function* readCsv(
     signal?: AbortSignal;
     onEncoding?: (encoding: InputEncoding) => void;
     encoding?: EncodingOption;
+    /** `--delimiter`; default `auto`. */
+    delimiter?: DelimiterOption;
     header?: HeaderRule;
     headerRow?: number;
     onFooter?: (lines: IgnoredLine[]) => void;
@@ -79,6 +82,22 @@ export async function* readCsv(
   // Until the header row is found the delimiter is unknown: keep the chunks read so far.
   let pending: Buffer[] = [];
   let pendingText = '';
+  // And the same chunks as read, for `encodingFits` (the header in another encoding).
+  let rawHead: Buffer[] = [];
+  const forced = delimiterOf(options.delimiter);
+  const findStart = (text: string, complete: boolean, cut = false): CsvTableStart | undefined => {
+    let found: CsvTableStart | undefined;
+    try {
+      found = findCsvTableStart(text, complete, file, options.header, options.headerRow, cut, forced);
+    } catch (err) {
+      throw encodingFits(file, Buffer.concat(rawHead), decoder.encoding, options.header, undefined, (t) => findCsvTableStart(t, complete, file, options.header, options.headerRow, cut, forced)) ?? err;
+    }
+    if (found !== undefined && decoder.encoding !== 'utf-8') {
+      const fits = encodingFits(file, Buffer.concat(rawHead), decoder.encoding, options.header, found, (t) => findCsvTableStart(t, complete, file, options.header, options.headerRow, cut, forced));
+      if (fits !== undefined) throw fits;
+    }
+    return found;
+  };
   let start: CsvTableStart | undefined;
   const footer = new FooterWatch(options.header !== undefined);
   let width = 0;
@@ -127,6 +146,7 @@ export async function* readCsv(
     const buffered = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
     pending = [];
     pendingText = '';
+    rawHead = [];
     feed(buffered, false);
   };
 
@@ -149,9 +169,10 @@ export async function* readCsv(
         }
       } else {
         pending.push(chunk);
+        rawHead.push(raw);
         pendingText += chunk.toString('utf8');
         const cut = pendingText.length > MAX_HEADER_CHARS;
-        const found = findCsvTableStart(pendingText, cut, file, options.header, options.headerRow, cut);
+        const found = findStart(pendingText, cut, cut);
         if (found !== undefined && headOnly) {
           head = plainHeader(found, decoder.encoding);
           if (head !== undefined) {
@@ -170,7 +191,7 @@ export async function* readCsv(
     }
     const rest = decoder.end();
     if (!engine) {
-      const found = findCsvTableStart(pendingText, true, file, options.header, options.headerRow);
+      const found = findStart(pendingText, true);
       if (found === undefined) throw emptyFile(file);
       startEngine(found);
     }
@@ -199,7 +220,7 @@ function headerNotParsed(file: string, headerLine: number): FileError {
 }
 
 function fieldCount(file: string, line: number, count: number, expected: number, delimiter: Delimiter): RowError {
-  const shown = delimiter === '\t' ? 'tab' : `"${delimiter}"`;
+  const shown = delimiterShown(delimiter);
   return new RowError(file, line, undefined,
     `this row has ${count} fields but the header has ${expected}. Quote any value that contains the delimiter ${shown} (as "1,234.50"), and make every row have one value per header.`);
 }

@@ -21,6 +21,9 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
     if (opts.encoding !== undefined && opts.encoding !== 'auto') {
       throw new FileError(file, [{ kind: 'option', option: 'encoding' }, ` applies to CSV files only; ${file} is an .xlsx workbook, whose text is always Unicode. `, { kind: 'remove-option', option: 'encoding' }]);
     }
+    if (opts.delimiter !== undefined && opts.delimiter !== 'auto') {
+      throw new FileError(file, [{ kind: 'option', option: 'delimiter' }, ` applies to CSV files only; ${file} is an .xlsx workbook, whose cells are not delimited. `, { kind: 'remove-option', option: 'delimiter' }]);
+    }
     // Every pass over the workbook (which sheets hold a table, the header, the facts, the date
     // order, the rows) shares one parse of the shared strings.
     const cache: XlsxCache = {};
@@ -29,9 +32,9 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
   if (opts.sheet !== undefined) {
     throw new FileError(file, [{ kind: 'option', option: 'sheet' }, ` applies to .xlsx workbooks only; ${file} is read as CSV. `, { kind: 'remove-option', option: 'sheet' }]);
   }
-  const { encoding: forced } = opts;
+  const { encoding: forced, delimiter: delimiterOption } = opts;
   let head: CsvHead | undefined;
-  for await (const _ of readCsv(file, (h) => (head = h), { headOnly: true, signal, encoding: forced, header, headerRow })) {
+  for await (const _ of readCsv(file, (h) => (head = h), { headOnly: true, signal, encoding: forced, delimiter: delimiterOption, header, headerRow })) {
     // headOnly yields nothing
   }
   const { headers, headerLine, encoding, delimiter, titles } = head!;
@@ -39,7 +42,7 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
   // A Windows-1252 file can look like UTF-8 (pure ASCII) up to its first accented letter, which
   // may come long after the header: reading the rows settles `encoding`.
   function batches(): AsyncIterable<SourceRow[]> {
-    return readCsv(file, noop, { signal, encoding: forced, header, headerRow, onEncoding: (e) => (table.encoding = e), onFooter: (lines) => (table.footers = lines) });
+    return readCsv(file, noop, { signal, encoding: forced, delimiter: delimiterOption, header, headerRow, onEncoding: (e) => (table.encoding = e), onFooter: (lines) => (table.footers = lines) });
   }
   return table;
 }

@@ -234,6 +234,8 @@ export interface OpenTableOptions {
   headerRow?: number;
   /** CSV only: `--encoding`; default `auto` (docs/reading-rules.md). */
   encoding?: import('./encodings.ts').EncodingOption;
+  /** CSV only: `--delimiter`; default `auto` (docs/reading-rules.md). */
+  delimiter?: import('./delimiter.ts').DelimiterOption;
   /**
    * .xlsx only: the sheet to read (a hidden one too), or `all` (`ALL_SHEETS`): every visible sheet
    * with a header row. Default: with a `header` rule, the one visible sheet with a header row

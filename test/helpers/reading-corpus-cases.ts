@@ -288,6 +288,38 @@ export const READING_CASES: ReadingCase[] = [
       'Pass the encoding it was saved in with --encoding LABEL (a WHATWG label such as shift_jis, gb18030 or windows-1251), or save it again as "CSV UTF-8".',
   },
 
+  // ── delimiters and formats that are no table (issue 35) ──
+  {
+    name: 'a LibreOffice CSV delimited by "|" (UTF-8, LF; a "|" inside a quoted cell) is found and read; commas in the descriptions are text',
+    import: 'estimates', file: 'reading/libreoffice-pipe-estimate.csv',
+    exit: 0,
+    payloads: [oneCategory(
+      'Kitchen remodel', 'Demolition',
+      ['Labor', { NAME: 'Crew day', DESCRIPTION: 'walls, ceiling, floor', QTY: 2, UNIT_COST: 640 }],
+      ['Disposal', { NAME: 'Dumpster', DESCRIPTION: '10 yd | swap, haul', QTY: 1, UNIT_COST: 1250 }],
+    )],
+    report: valid(2, 3),
+  },
+  {
+    name: 'the "|" file with --delimiter , stops saying the file is delimited by "|", never advising to map the unsplit header',
+    import: 'estimates', file: 'reading/libreoffice-pipe-estimate.csv', args: ['--delimiter', ','],
+    exit: 2,
+    stop: 'libreoffice-pipe-estimate.csv: read with the delimiter given, ",", no row is the header row; the file is delimited by "|" (line 1 is then the header row): use --delimiter pipe.',
+  },
+  {
+    name: 'a QuickBooks IIF file (!TRNS, !SPL) stops naming the format and what to export instead, never suggesting DOCNUM as a column',
+    import: 'bills', file: 'reading/quickbooks-bills.iif', args: ['--mapping', 'quickbooks'],
+    exit: 2,
+    stop: 'quickbooks-bills.iif is a QuickBooks IIF file (its first line starts !TRNS; lines !TRNS and !SPL describe transactions and their splits): an import format of QuickBooks Desktop, not a table with a header row. ' +
+      'Export the bills from QuickBooks as a report instead (Reports > Vendors & Payables > Unpaid Bills Detail, or Transaction List by Vendor; then Excel > Create New Worksheet > Create a comma separated values (.csv) file) and import that CSV with --mapping quickbooks.',
+  },
+  {
+    name: 'the Polish Windows-1250 file read with --encoding cp1252: its header names fewer of the mapping\'s columns than in Windows-1250, and the stop says so, never advising to map "Termin p³atnoœci"',
+    import: 'bills', file: 'reading/excel-pl-faktury.csv', args: ['--mapping', 'excel-pl-mapping.json', '--encoding', 'cp1252'],
+    exit: 2,
+    stop: 'excel-pl-faktury.csv:1: read as Windows-1252, the header row names fewer columns than read as Windows-1250 ("Termin płatności", not "Termin p³atnoœci"): use --encoding windows-1250.',
+  },
+
   // ── title blocks, footers, header rows (CSV) ──
   {
     name: 'an estimate report with a title block, spaced headers ("Project ID") and a "Page 1 of 1" footer; cost code 0310 stays text',

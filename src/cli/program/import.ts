@@ -25,6 +25,7 @@ export function registerImport(program: Command): void {
       .option('--fill-down <cols>', 'columns (as the tool names them, comma-separated) whose empty cells take the value of the row above, e.g. bill_ref,vendor for split lines')
       .addOption(new Option('--hidden <mode>', '.xlsx: how hidden rows (by hand or by a filter) and hidden columns the mapping reads are read; without it they stop the import, naming them').choices(['include', 'skip']))
       .addOption(new Option('--encoding <label>', 'CSV: how FILE is encoded: auto (UTF-8, UTF-16, or Windows-1252, Windows-1250 or Mac Roman by the evidence of the text; stops when that does not settle it), utf8, utf16le, utf16be, cp1252, or any WHATWG encoding label (windows-1250, macintosh, shift_jis, …)').argParser(encodingArgument))
+      .addOption(new Option('--delimiter <delimiter>', 'CSV: what separates the cells; auto finds it among , ; tab and | (the one under which the header row comes first)').choices(['auto', ',', ';', 'tab', 'pipe']))
       .addOption(new Option('--date-format <order>', 'how 03/02/2026 is read; auto decides from the file and stops when it cannot').choices(['auto', 'YMD', 'MDY', 'DMY']))
       .addOption(new Option('--decimal-separator <sep>', 'how numbers are written; auto: "," in a ;-separated file, else "."').choices(['auto', '.', ',']));
   common(
