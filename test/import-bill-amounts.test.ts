@@ -1,7 +1,7 @@
 /**
  * Amounts the service cannot hold are never dropped (README, "Amounts the service cannot hold"):
  * a Xero bill export with a credit note (ACCPAYCREDIT), a VOIDED and a DELETED bill, a 10 %
- * discount, a TaxAmount of 20.00 and a bill in EUR, read with `--mapping xero` (headers with
+ * discount, a TaxAmount of 282.50 (20 % of 25 × 56.50, sent as TAX_PERCENT 20) and a bill in EUR, read with `--mapping xero` (headers with
  * Xero's leading `*`), and amounts written with currency symbols and codes, each imported as a
  * dry run through the spawned CLI: the exact payloads, the report, the summary and the exit code.
  */
@@ -17,7 +17,7 @@ const XERO = files.write('xero-bills.csv', [
   '*ContactName,POCity,*InvoiceNumber,Reference,*InvoiceDate,*DueDate,*Description,*Quantity,*UnitAmount,Discount,*AccountCode,*TaxType,TaxAmount,TrackingName1,TrackingOption1,Currency,Type,Status,project_id',
   'Keystone Electric,Springfield,KE-9001,PO 4471,13/03/2026,12/04/2026,Temporary lighting strings,12,"85.00",10,5000,Tax Exempt,0.00,Job,Library,USD,ACCPAY,AUTHORISED,1042',
   'Keystone Electric,Springfield,KE-9001,PO 4471,13/03/2026,12/04/2026,Panel tie-in,1,"2,940.00",,5000,Tax Exempt,0.00,Job,Library,USD,ACCPAY,AUTHORISED,1042',
-  'Northgate Glass,Springfield,NG-3001,,18/03/2026,17/04/2026,6mm clear float glass,25,"56.50",,5000,Sales Tax,20.00,,,USD,ACCPAY,PAID,1042',
+  'Northgate Glass,Springfield,NG-3001,,18/03/2026,17/04/2026,6mm clear float glass,25,"56.50",,5000,Sales Tax,282.50,,,USD,ACCPAY,PAID,1042',
   'Northgate Glass,Springfield,CN-0042,Chipped pane,19/03/2026,,Credit for chipped pane,1,"150.00",,5000,Tax Exempt,0.00,,,USD,ACCPAYCREDIT,AUTHORISED,1042',
   'Blue River Plumbing,,BR-1000,,23/03/2026,22/04/2026,Leak repair,1,"375.00",,5000,Tax Exempt,0.00,,,USD,ACCPAY,VOIDED,1042',
   'Blue River Plumbing,,BR-1001,,24/03/2026,23/04/2026,Leak repair again,1,"375.00",,5000,Tax Exempt,0.00,,,USD,ACCPAY,DELETED,1042',
@@ -28,30 +28,30 @@ const XERO_ARGS = ['--mapping', 'xero', '--vendors', VENDORS];
 const CURRENCY_EUR = `${XERO}:8 column Currency: Currency "EUR": the account's currency is USD (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as USD. Convert the amount, or import the file into an account whose currency is EUR (--account NAME); if the amounts are in USD already, say so in the mapping with "amountCurrency": "account"`;
 const KEYSTONE = (lighting: string) => ({
   PRJ_ID: '1042', VENDOR_ID: '57', DUE_DATE: '2026-04-12T00:00:00', INVOICE_DATE: '2026-03-13T00:00:00', NOTES: 'PO 4471',
-  ITEMS: [{ NAME: 'Temporary lighting strings', RATE: lighting, QTY: 12 }, { NAME: 'Panel tie-in', RATE: '2940.00', QTY: 1 }],
+  ITEMS: [{ NAME: 'Temporary lighting strings', RATE: lighting, QTY: 12, TAX_PERCENT: 0 }, { NAME: 'Panel tie-in', RATE: '2940.00', QTY: 1, TAX_PERCENT: 0 }],
 });
-const NORTHGATE = { PRJ_ID: '1042', VENDOR_ID: '59', DUE_DATE: '2026-04-17T00:00:00', INVOICE_DATE: '2026-03-18T00:00:00', ITEMS: [{ NAME: '6mm clear float glass', RATE: '56.50', QTY: 25 }] };
-const CREDIT_NOTE = { PRJ_ID: '1042', VENDOR_ID: '59', INVOICE_DATE: '2026-03-19T00:00:00', NOTES: 'Chipped pane', ITEMS: [{ NAME: 'Credit for chipped pane', RATE: '-150.00', QTY: 1 }] };
+const NORTHGATE = { PRJ_ID: '1042', VENDOR_ID: '59', DUE_DATE: '2026-04-17T00:00:00', INVOICE_DATE: '2026-03-18T00:00:00', ITEMS: [{ NAME: '6mm clear float glass', RATE: '56.50', QTY: 25, TAX_PERCENT: 20 }] };
+const CREDIT_NOTE = { PRJ_ID: '1042', VENDOR_ID: '59', INVOICE_DATE: '2026-03-19T00:00:00', NOTES: 'Chipped pane', ITEMS: [{ NAME: 'Credit for chipped pane', RATE: '-150.00', QTY: 1, TAX_PERCENT: 0 }] };
 
 describe('--mapping xero: Type, Status, Discount, TaxAmount and Currency', () => {
-  it('the discount, the tax amount and the EUR bill are row errors; the credit note and the VOIDED and DELETED bills are ignored; exit 1', async () => {
+  it('the discount and the EUR bill are row errors, the tax amount is sent as its TAX_PERCENT; the credit note and the VOIDED and DELETED bills are ignored; exit 1', async () => {
     const r = await files.dryRun(XERO, XERO_ARGS);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.payloads).toEqual([]);
+    expect(r.payloads).toEqual([NORTHGATE]);
     expect(r.lines).toEqual([
       [2, 'invalid', `${XERO}:2 column Discount: Discount "10": the service's bills hold no discount, so it would be lost. Pass --discounts apply (mapping key "discounts": "apply") to send each rate less its discount, or remove the discount`],
       [3, 'invalid', 'not sent: line 2 of this bill is invalid'],
-      [4, 'invalid', `${XERO}:4 column TaxAmount: TaxAmount "20.00": the service's bills hold no tax amount, so it would be lost. If the column is the tax rate, map it to tax_percent; to send the bill without it, pass --ignore-tax (mapping key "ignoreTax": true)`],
+      [4, 'skipped', VALID],
       [5, 'ignored', 'Type "ACCPAYCREDIT": a credit; the service\'s bills hold no credit notes, so it is not sent (--credits negative sends it as a bill with negative rates)'],
       [6, 'ignored', 'Status "VOIDED"'],
       [7, 'ignored', 'Status "DELETED"'],
       [8, 'invalid', CURRENCY_EUR],
     ]);
-    expect(r.stderr).toContain('dry run: 7 rows -> 0 bills to send, 4 invalid rows');
+    expect(r.stderr).toContain('dry run: 7 rows -> 1 bill to send, 3 invalid rows');
     expect(r.ignoredSummary).toBe('3 rows ignored: kind 2, credit 1');
   });
 
-  it('--discounts apply --ignore-tax --credits negative: 85.00 less 10 % is 76.50, the tax is left out, the credit note negative; EUR still stops its bill', async () => {
+  it('--discounts apply --ignore-tax --credits negative: 85.00 less 10 % is 76.50, the mapped tax amount still sent as its percentage, the credit note negative; EUR still stops its bill', async () => {
     const r = await files.dryRun(XERO, [...XERO_ARGS, '--discounts', 'apply', '--ignore-tax', '--credits', 'negative']);
     expect(r.code, r.stderr).toBe(1);
     expect(r.payloads).toEqual([KEYSTONE('76.50'), NORTHGATE, CREDIT_NOTE]);
@@ -76,7 +76,7 @@ describe('--mapping xero: Type, Status, Discount, TaxAmount and Currency', () =>
   it('an account in EUR reads the EUR bill (and refuses the USD ones)', async () => {
     const r = await files.dryRun(XERO, [...XERO_ARGS, '--discounts', 'apply', '--ignore-tax'], { BUILDSYNC_CURRENCY: 'EUR' });
     expect(r.code, r.stderr).toBe(1);
-    expect(r.payloads).toEqual([{ PRJ_ID: '1042', VENDOR_ID: '55', DUE_DATE: '2026-04-24T00:00:00', INVOICE_DATE: '2026-03-25T00:00:00', ITEMS: [{ NAME: 'Ready-mix', RATE: '120.00', QTY: 10 }] }]);
+    expect(r.payloads).toEqual([{ PRJ_ID: '1042', VENDOR_ID: '55', DUE_DATE: '2026-04-24T00:00:00', INVOICE_DATE: '2026-03-25T00:00:00', ITEMS: [{ NAME: 'Ready-mix', RATE: '120.00', QTY: 10, TAX_PERCENT: 0 }] }]);
     expect(r.lines.filter(([, status]) => status === 'invalid').map(([line, , message]) => [line, message.replace(/^.*?: /, '')])).toEqual([
       [2, 'Currency "USD": the account\'s currency is EUR (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as EUR. Convert the amount, or import the file into an account whose currency is USD (--account NAME); if the amounts are in EUR already, say so in the mapping with "amountCurrency": "account"'],
       [3, 'Currency "USD": the account\'s currency is EUR (BUILDSYNC_CURRENCY): bills carry no currency, so it is never sent as EUR. Convert the amount, or import the file into an account whose currency is USD (--account NAME); if the amounts are in EUR already, say so in the mapping with "amountCurrency": "account"'],

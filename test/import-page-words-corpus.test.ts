@@ -155,6 +155,7 @@ const SAMPLES: { [K in Advice['kind']]: Array<Extract<Advice, { kind: K }>> } = 
   'import-again': [{ kind: 'import-again' }],
   'apply-discounts': [{ kind: 'apply-discounts' }],
   'ignore-tax': [{ kind: 'ignore-tax' }],
+  'estimate-tax-line': [{ kind: 'estimate-tax-line' }],
   'kinds-rules': [{ kind: 'kinds-rules', rules: '"kinds": {"column": "Type", "bill": [...], "credit": [...], "ignore": [...]}' }],
   'send-credits': [{ kind: 'send-credits' }],
   'fill-down-bill-ref': [{ kind: 'fill-down-bill-ref' }],

@@ -66,9 +66,9 @@ describe('--mapping quickbooks reads the US and international editions', () => {
 });
 
 describe('--mapping xero reads Xero\'s bill export', () => {
-  const XERO_READ = { vendor: 'ContactName', bill_ref: 'InvoiceNumber', invoice_date: 'InvoiceDate', due_date: 'DueDate', notes: 'Reference', item_name: 'Description', qty: 'Quantity', rate: 'UnitAmount' };
+  const XERO_READ = { vendor: 'ContactName', bill_ref: 'InvoiceNumber', invoice_date: 'InvoiceDate', due_date: 'DueDate', notes: 'Reference', item_name: 'Description', qty: 'Quantity', rate: 'UnitAmount', tax_amount: 'TaxAmount' };
 
-  it('with the leading * of required columns, ignoring addresses, account and tax codes, tracking, currency and discount', () => {
+  it('with the leading * of required columns, reading TaxAmount as tax_amount, ignoring addresses, account and tax codes, tracking, currency and discount', () => {
     const headers = headersOf('samples/xero-bills.csv');
     expect(headers).toContain('*ContactName');
     const cols = resolveColumns(headers, BILL_COLUMNS, presetMapping('xero'), 'samples/xero-bills.csv');

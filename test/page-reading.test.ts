@@ -77,7 +77,7 @@ describe('readPage: a QuickBooks report below its title block', () => {
     noFlags(past);
   });
 
-  it('Xero detected by its starred headers: Type and Status are the kind and status of each row; Discount, TaxAmount and Currency left at Ignore', async () => {
+  it('Xero detected by its starred headers: Type and Status are the kind and status of each row; TaxAmount is tax_amount; Discount and Currency left at Ignore', async () => {
     const file = await files.csv('xero.csv', [
       '*ContactName,*InvoiceNumber,Reference,*InvoiceDate,*DueDate,*Description,*Quantity,*UnitAmount,Discount,*AccountCode,TaxAmount,Currency,Type,Status,project_id',
       'Keystone Electric,KE-9001,PO 4471,13/03/2026,12/04/2026,Temporary lighting strings,12,85.00,10,5000,0.00,USD,ACCPAY,AUTHORISED,1042',
@@ -86,7 +86,7 @@ describe('readPage: a QuickBooks report below its title block', () => {
     expect(r.layout).toEqual({ chosen: 'detect', detected: 'xero', applied: 'xero' });
     expect(r.headerRow).toBe(1);
     expect(r.columns.filter((c) => c.role !== undefined).map((c) => [c.header, c.role])).toEqual([['Type', 'kind'], ['Status', 'status']]);
-    expect(byHeader(r)).toMatchObject({ '*ContactName': 'vendor', '*InvoiceNumber': 'bill_ref', '*UnitAmount': 'rate', '*Quantity': 'qty', Discount: 'ignore', TaxAmount: 'ignore', Currency: 'ignore', project_id: 'project_id' });
+    expect(byHeader(r)).toMatchObject({ '*ContactName': 'vendor', '*InvoiceNumber': 'bill_ref', '*UnitAmount': 'rate', '*Quantity': 'qty', Discount: 'ignore', TaxAmount: 'tax_amount', Currency: 'ignore', project_id: 'project_id' });
     expect(r.messages).toEqual([]);
   });
 });

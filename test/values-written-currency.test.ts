@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { currencyNamed, writtenCurrency } from '../src/values/written-currency.ts';
 import { discounted } from '../src/mapping/amount-rules.ts';
+import { taxPercentOf } from '../src/values/decimal.ts';
 import { creditRate } from '../src/mapping/bill-kinds.ts';
 
 describe('writtenCurrency', () => {
@@ -43,5 +44,18 @@ describe('discounted and credit rates', () => {
     expect(creditRate('120.00')).toBe('-120.00');
     expect(creditRate('-120.00')).toBe('-120.00');
     expect(creditRate('0.00')).toBe('0.00');
+  });
+});
+
+describe('taxPercentOf: a tax amount as the percentage with the fewest decimals that gives it, rounded half up to cents', () => {
+  it('20.00 on 100.00 is 20, 2.47 on 12.34 is 20, 82.50 on 1000 is 8.25, a line rounded by Xero (2.99 on 14.97) is 20, zero on anything is 0', () => {
+    const cases: Array<[string, string, string]> = [['100.00', '20.00', '20'], ['12.34', '2.47', '20'], ['1000', '82.50', '8.25'], ['14.97', '2.99', '20'], ['240.00', '12.00', '5'], ['9.45', '1.89', '20'], ['56.50', '0.00', '0'], ['0.00', '0.00', '0'], ['-150.00', '30.00', '20'], ['100', '17.5', '17.5']];
+    for (const [base, tax, percent] of cases) expect(taxPercentOf(base, tax), `${tax} on ${base}`).toBe(percent);
+  });
+
+  it('none when no percentage with two decimals gives the amount: 20.00 on 1412.50, a tax on nothing, a fraction of a cent', () => {
+    expect(taxPercentOf('1412.50', '20.00')).toBeUndefined();
+    expect(taxPercentOf('0', '1.00')).toBeUndefined();
+    expect(taxPercentOf('3', '0.001')).toBeUndefined();
   });
 });

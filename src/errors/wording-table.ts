@@ -62,6 +62,8 @@ export type Advice =
   | { kind: 'apply-discounts' }
   /** A tax amount the service cannot hold. */
   | { kind: 'ignore-tax' }
+  /** An estimate's tax line (`Sales Tax (8.25%)`), which is no item. */
+  | { kind: 'estimate-tax-line' }
   /** A `Type`/`Status` column without rules. `rules`: the mapping entry that would say what its values are. */
   | { kind: 'kinds-rules'; rules: string }
   /** A credit left out. */
@@ -221,6 +223,10 @@ export const WORDING: Table = {
   'ignore-tax': {
     cli: () => 'If the column is the tax rate, map it to tax_percent; to send the bill without it, pass --ignore-tax (mapping key "ignoreTax": true)',
     page: () => 'If the column is the tax rate, choose tax_percent for it under "Match columns" above; to send the bill without it, tick "Ignore tax" above',
+  },
+  'estimate-tax-line': {
+    cli: () => 'Enter it as a markup row (markup_name / markup_value, no category), or pass --ignore-tax (mapping key "ignoreTax": true) to leave tax lines out',
+    page: () => 'Enter it as a markup row (markup_name / markup_value, no category) instead of an item, or delete the row',
   },
   'kinds-rules': {
     cli: (a) => `Say what the others are with ${a.rules} in a mapping file (--mapping MAP.json)`,

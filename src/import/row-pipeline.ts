@@ -18,7 +18,7 @@ type Kind = 'estimates' | 'bills';
  * the file has fill down, and only in a file with its kind column (`presetFillDown`). With fill-down, the kind column the file has (`headers`) is noted, so
  * that a replay stops where the import did.
  */
-export function rowRuleOptions(kind: Kind, opts: { fillDown?: readonly string[]; layout?: 'sections'; mapping?: MappingFile }, columns: ColumnMap, headers: readonly string[]): RowRuleOptions {
+export function rowRuleOptions(kind: Kind, opts: { fillDown?: readonly string[]; layout?: 'sections'; ignoreTax?: boolean; mapping?: MappingFile }, columns: ColumnMap, headers: readonly string[]): RowRuleOptions {
   const inFile = (c: string): boolean => columns.has(c) && columns.source(c)!.index >= 0;
   const fillDown = opts.fillDown ?? (isBuiltInPreset(opts.mapping) ? presetFillDown(opts.mapping!, inFile, headers) : opts.mapping?.fillDown) ?? [];
   const layout = opts.layout ?? opts.mapping?.layout;
@@ -33,6 +33,7 @@ export function rowRuleOptions(kind: Kind, opts: { fillDown?: readonly string[];
   if (fillDown.length > 0) out.fillDown = [...new Set(fillDown)];
   if (layout !== undefined) out.layout = layout;
   if (opts.mapping?.totalLabels !== undefined) out.totalLabels = opts.mapping.totalLabels;
+  if (kind === 'estimates' && (opts.ignoreTax === true || opts.mapping?.ignoreTax === true)) out.ignoreTax = true;
   const kindColumn = kind === 'bills' && out.fillDown !== undefined ? kindColumnOf(headers, opts.mapping) : undefined;
   if (kindColumn !== undefined) out.kindColumn = kindColumn;
   return out;

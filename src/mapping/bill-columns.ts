@@ -6,7 +6,8 @@
 import type { BillPayload } from '../payloads/index.ts';
 import { PROJECT_REF_COLUMNS } from './project-refs.ts';
 
-export type FieldKind = 'text' | 'date' | 'boolean' | 'id' | 'number' | 'decimal' | 'approver' | 'ref';
+/** `decimal`: a rate (at most two decimals, decimal text); `amount`: an amount as decimal text (`tax_amount`, sent as TAX_PERCENT). */
+export type FieldKind = 'text' | 'date' | 'boolean' | 'id' | 'number' | 'decimal' | 'amount' | 'approver' | 'ref';
 
 /** Bill-level columns → field (docs/service.md, Bills; received_date → RECIEVED_DATE, spelled so). */
 export const BILL_FIELDS: ReadonlyArray<[string, string, FieldKind]> = [
@@ -23,11 +24,11 @@ export const BILL_DATE_COLUMNS: readonly string[] = BILL_FIELDS.filter(([, , kin
 export const ITEM_FIELDS: ReadonlyArray<[string, string, FieldKind]> = [
   ['item_name', 'NAME', 'text'], ['rate', 'RATE', 'decimal'], ['qty', 'QTY', 'number'], ['unit', 'UNIT', 'text'],
   ['item_description', 'DESCRIPTION', 'text'], ['cost_code_id', 'COST_CODE_ID', 'id'], ['tax_type_id', 'TAX_TYPE_ID', 'id'],
-  ['tax_percent', 'TAX_PERCENT', 'number'],
+  ['tax_percent', 'TAX_PERCENT', 'number'], ['tax_amount', 'TAX_PERCENT', 'amount'],
 ];
 
 /** The bill columns that hold numbers (how the errors file writes them back, README, Reports, re-runs and `unknown`). */
-export const BILL_NUMBER_COLUMNS: readonly string[] = ITEM_FIELDS.filter(([, , k]) => k === 'number' || k === 'decimal').map(([c]) => c);
+export const BILL_NUMBER_COLUMNS: readonly string[] = ITEM_FIELDS.filter(([, , k]) => k === 'number' || k === 'decimal' || k === 'amount').map(([c]) => c);
 
 /** Every column a bill file may have (README, import bills). */
 export const BILL_COLUMNS: readonly string[] = [

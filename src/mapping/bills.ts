@@ -36,7 +36,8 @@ import { ProjectRefReader, type ProjectResolver } from './project-refs.ts';
 import { BILL_FIELDS, ITEM_FIELDS, ordered, type FieldKind } from './bill-columns.ts';
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS } from './bill-columns.ts';
 import { missingBillColumns } from './required-columns.ts';
-import { CellValueError, parseBoolean, parseDate, parseId, parseRateText, parseText, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
+import { TaxAmountField } from './tax-amount.ts';
+import { CellValueError, parseBoolean, parseDate, parseDecimalText, parseId, parseRateText, parseText, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
 import type { VendorLookup, VendorNameSink } from './vendors.ts';
 import { addLineNote, keyText, parseRef, spellingNote, type LineNotes } from './record-key.ts';
 import { groupHolding, stopGroup } from './rows/stop-record.ts';
@@ -130,6 +131,8 @@ export class BillGrouper implements RecordStopper {
   private readonly itemFields: FieldCol[];
   private readonly billScratch: unknown[];
   private readonly itemScratch: unknown[];
+  /** `tax_amount`, when mapped: sent as TAX_PERCENT (`tax-amount.ts`). */
+  private readonly taxAmount: TaxAmountField | undefined;
   private readonly byRef = new Map<string, BillGroup>();
   /** Every bill not finished yet, in order of its first line. */
   private bills: BillGroup[] = [];
@@ -170,6 +173,7 @@ export class BillGrouper implements RecordStopper {
     this.itemFields = fieldCols(columns, ITEM_FIELDS);
     this.billScratch = new Array(this.billFields.length);
     this.itemScratch = new Array(this.itemFields.length);
+    this.taxAmount = TaxAmountField.of(this.itemFields);
   }
 
   /** Required columns the file lacks, and a vendor column that has no vendors file to read it. */
@@ -254,6 +258,9 @@ export class BillGrouper implements RecordStopper {
         errors.push(this.rowError(line, f.header, f.column === 'rate' ? 'the item rate is missing: every row is a bill item and needs rate' : 'the item name is missing: every row is a bill item and needs item_name'));
       }
     }
+
+    const taxProblem = this.taxAmount?.apply(this.itemScratch);
+    if (taxProblem !== undefined) errors.push(this.rowError(line, taxProblem[0], taxProblem[1]));
 
     const target = `project ${projectShown || '?'} / vendor ${vendorShown}`;
     let group: BillGroup | undefined;
@@ -450,6 +457,7 @@ export class BillGrouper implements RecordStopper {
         case 'id': return parseId(cell, format);
         case 'number': return numberOf(cell, this.rules, format, percent);
         case 'decimal': return parseRateText(this.rowRules === undefined ? cell : this.rowRules.rateCell(cell), this.rules, format);
+        case 'amount': return parseDecimalText(this.rowRules === undefined ? cell : this.rowRules.rateCell(cell), this.rules, format);
         case 'approver': {
           const text = parseText(cell, format);
           return text !== undefined && /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : text;

@@ -13,7 +13,7 @@ export type ColumnType = 'text' | 'number' | 'date' | 'boolean' | 'id';
 
 const PROJECT_TYPES: ReadonlyArray<[string, ColumnType]> = [['project_id', 'id'], ['project_number', 'text'], ['project_name', 'text']];
 
-const BILL_TYPE_OF: Record<BillFieldKind, ColumnType> = { text: 'text', ref: 'text', approver: 'text', date: 'date', boolean: 'boolean', id: 'id', number: 'number', decimal: 'number' };
+const BILL_TYPE_OF: Record<BillFieldKind, ColumnType> = { text: 'text', ref: 'text', approver: 'text', date: 'date', boolean: 'boolean', id: 'id', number: 'number', decimal: 'number', amount: 'number' };
 
 const BILL_TYPES: ReadonlyMap<string, ColumnType> = new Map<string, ColumnType>([
   ['bill_ref', 'text'], ...PROJECT_TYPES, ['vendor_id', 'id'], ['vendor', 'text'],

@@ -17,8 +17,9 @@ import type { MappingFile } from './mapping-file.ts';
  * ignored. `LineAmount` (quantity times unit amount, less discount) is ignored too: the bill's
  * lines carry the quantity and the unit amount.
  *
- * `Currency`, `Discount` and `TaxAmount` are listed under `ignore` so that no field reads them,
- * but a preset's `ignore` never silences them: the amount rules read them (`amount-rules.ts`).
+ * `TaxAmount` is the line's tax, sent as its `TAX_PERCENT` (`tax-amount.ts`). `Currency` and
+ * `Discount` are listed under `ignore` so that no field reads them, but a preset's `ignore` never
+ * silences them: the amount rules read them (`amount-rules.ts`, `currency-columns.ts`).
  * `Type` and `Status` say which rows are bills (README, "Kinds of rows"): `ACCPAY` is a bill,
  * `ACCPAYCREDIT` a credit; `DRAFT`, `SUBMITTED`, `AUTHORISED` and `PAID` are kept, `VOIDED` and
  * `DELETED` ignored; any other value (a sales invoice, `ACCREC`) is a row error naming it.
@@ -32,6 +33,8 @@ const READ: Record<string, string> = {
   Description: 'item_name',
   Quantity: 'qty',
   UnitAmount: 'rate',
+  // Sent as the line's TAX_PERCENT (tax-amount.ts): the percentage that gives Xero's rounded amount.
+  TaxAmount: 'tax_amount',
 };
 
 const IGNORED = [
@@ -39,7 +42,7 @@ const IGNORED = [
   'POAddressLine1', 'POAddressLine2', 'POAddressLine3', 'POAddressLine4', 'POCity', 'PORegion', 'POPostalCode', 'POCountry',
   'SAAddressLine1', 'SAAddressLine2', 'SAAddressLine3', 'SAAddressLine4', 'SACity', 'SARegion', 'SAPostalCode', 'SACountry',
   'PlannedDate', 'Total', 'TaxTotal', 'InvoiceAmountPaid', 'InvoiceAmountDue',
-  'InventoryItemCode', 'Discount', 'LineAmount', 'AccountCode', 'TaxType', 'TaxAmount',
+  'InventoryItemCode', 'Discount', 'LineAmount', 'AccountCode', 'TaxType',
   'TrackingName1', 'TrackingOption1', 'TrackingName2', 'TrackingOption2',
   'Currency', 'LineAmountTypes', 'BrandingTheme', 'Sent',
 ];

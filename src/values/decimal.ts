@@ -163,3 +163,41 @@ export function groupedDecimalText(text: string, places = 2): string {
   const m = /^(-?)(\d+)(\.\d+)?$/.exec(plain)!;
   return `${m[1]}${m[2]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3] ?? ''}`;
 }
+
+/**
+ * The percentage p with the fewest decimals (at most two) for which `base` × p / 100, rounded
+ * half up to cents, is `tax` (README, "Amounts the service cannot hold": 2.47 on 12.34 is 20,
+ * 20.00 on 100.00 is 20), as decimal text; undefined when there is none. Signs are ignored (a
+ * credit's line and its tax); among several such p of the fewest decimals (a tax of a few cents),
+ * the one nearest tax / base.
+ */
+export function taxPercentOf(base: string, tax: string): string | undefined {
+  const b = scaledOf(base);
+  const t = scaledOf(tax);
+  const bn = b.digits < 0n ? -b.digits : b.digits;
+  const tn = t.digits < 0n ? -t.digits : t.digits;
+  // The tax in whole cents, or none: a rounded amount has no fraction of a cent.
+  if (t.scale > 2 && tn % 10n ** BigInt(t.scale - 2) !== 0n) return undefined;
+  const cents = t.scale >= 2 ? tn / 10n ** BigInt(t.scale - 2) : tn * 10n ** BigInt(2 - t.scale);
+  if (bn === 0n) return cents === 0n ? '0' : undefined;
+  for (let d = 0; d <= 2; d++) {
+    // base × k / 10^d cents rounds to `cents` ⇔ (2·cents − 1)·10^(s+d) ≤ 2·bn·k < (2·cents + 1)·10^(s+d).
+    const unit = 10n ** BigInt(b.scale + d);
+    const low = ceilDiv((2n * cents - 1n) * unit, 2n * bn);
+    const high = ceilDiv((2n * cents + 1n) * unit, 2n * bn) - 1n;
+    const from = low < 0n ? 0n : low;
+    if (from > high) continue;
+    // Nearest the exact ratio cents·10^(s+d) / bn, rounded half up, kept in [from, high].
+    let k = (2n * cents * unit + bn) / (2n * bn);
+    if (k < from) k = from;
+    if (k > high) k = high;
+    return scaledText({ digits: k, scale: d });
+  }
+  return undefined;
+}
+
+/** ⌈a / b⌉ for b > 0. */
+function ceilDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return q * b < a ? q + 1n : q;
+}

@@ -5,6 +5,7 @@ export { CellValueError, quoteWritten } from './value-error.ts';
 export {
   decimalNumber,
   decimalProduct,
+  taxPercentOf,
   decimalSum,
   decimalText,
   fitsDecimalPlaces,

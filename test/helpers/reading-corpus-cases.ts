@@ -119,8 +119,8 @@ export const READING_CASES: ReadingCase[] = [
     import: 'bills', file: 'reading/xero-uk-bills.csv', args: ['--mapping', 'xero', '--vendors', 'vendors.csv'], env: { BUILDSYNC_DATE_FORMAT: 'DMY', BUILDSYNC_CURRENCY: 'GBP' },
     exit: 0,
     payloads: [
-      { PRJ_ID: '1042', VENDOR_ID: '55', DUE_DATE: '2026-03-04T00:00:00', INVOICE_DATE: '2026-02-03T00:00:00', NOTES: 'PO 311', ITEMS: [{ NAME: 'Framing lumber', RATE: '1250.00', QTY: 1 }, { NAME: 'Delivery', RATE: '75.00', QTY: 1 }] },
-      { PRJ_ID: '1042', VENDOR_ID: '56', DUE_DATE: '2026-04-05T00:00:00', INVOICE_DATE: '2026-03-05T00:00:00', ITEMS: [{ NAME: 'Rough-in wiring', RATE: '240.00', QTY: 2 }] },
+      { PRJ_ID: '1042', VENDOR_ID: '55', DUE_DATE: '2026-03-04T00:00:00', INVOICE_DATE: '2026-02-03T00:00:00', NOTES: 'PO 311', ITEMS: [{ NAME: 'Framing lumber', RATE: '1250.00', QTY: 1, TAX_PERCENT: 0 }, { NAME: 'Delivery', RATE: '75.00', QTY: 1, TAX_PERCENT: 0 }] },
+      { PRJ_ID: '1042', VENDOR_ID: '56', DUE_DATE: '2026-04-05T00:00:00', INVOICE_DATE: '2026-03-05T00:00:00', ITEMS: [{ NAME: 'Rough-in wiring', RATE: '240.00', QTY: 2, TAX_PERCENT: 0 }] },
     ],
     report: valid(2, 3, 4),
   },

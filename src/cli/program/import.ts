@@ -34,6 +34,7 @@ export function registerImport(program: Command): void {
       .description('create one estimate per (project, estimate name) group in FILE (.csv or .xlsx)')
       .option('--mapping <map.json>', 'mapping file: rename, ignore or set columns')
       .addOption(new Option('--layout <layout>', 'sections: heading rows (02 - Demolition) give the category of the rows under them').choices(['sections']))
+      .option('--ignore-tax', 'leave out tax lines (an item or subcategory named Tax, Sales Tax, VAT, GST, HST or PST, with or without a rate); without it such a line stops the import')
       .option('--sheet <name|all>', '.xlsx: the sheet to read (a hidden one too), or all: every visible sheet with a header row (default: the one visible sheet with a header row)'),
   )
     .addHelpText(

@@ -9,6 +9,7 @@ import type { Col } from '../column-cells.ts';
 import { FillDown, NewTransactions, SplitLines } from './fill-down.ts';
 import { RowReport, RowRules, type RowRule } from './row-rules.ts';
 import { Sections, SectionsGuard } from './sections.ts';
+import { TaxLines } from './tax-lines.ts';
 import { TotalLabels } from './total-labels.ts';
 import { Totals, type ColumnsOf } from './totals.ts';
 
@@ -21,6 +22,8 @@ export interface RowRuleOptions {
   fillDown?: readonly string[];
   /** `--layout sections` / `"layout": "sections"`. */
   layout?: 'sections';
+  /** Estimates: `--ignore-tax` / `"ignoreTax": true`: tax lines are `ignored` (`tax`) rather than stopping the file. */
+  ignoreTax?: boolean;
   /** `"totalLabels"`: more labels of total rows. */
   totalLabels?: readonly string[];
   /**
@@ -73,6 +76,7 @@ export function buildRowRules(setup: RowRulesSetup): RowRules {
   const totals = new Totals({ kind, cols, labels: new TotalLabels(options.totalLabels), labelColumns: setup.labelColumns, rules: setup.rules, report, sumsByBill: setup.sumsByBill });
   const rules: RowRule[] = [totals.classify, ...(setup.afterTotals?.(report) ?? [])];
   if (setup.afterTotals === undefined && setup.kindIndex !== undefined && setup.kindIndex >= 0) rules.push(new NewTransactions(setup.kindIndex));
+  if (kind === 'estimates') rules.push(new TaxLines(file, cols('item'), cols('subcategory'), checking, options.ignoreTax === true));
   const fill = options.fillDown ?? [];
   if (fill.length > 0) rules.push(new FillDown({ kind, file, columns: fill, cols, report: checking }));
   const ref = cols('bill_ref');

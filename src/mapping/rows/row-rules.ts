@@ -60,7 +60,7 @@ export class RowReport {
   private held: HeldStop[] = [];
   stopper: RecordStopper | undefined;
 
-  ignored(line: number, reason: Extract<IgnoredReason, 'total' | 'heading' | 'kind' | 'credit'>, message: Worded): void {
+  ignored(line: number, reason: Extract<IgnoredReason, 'total' | 'heading' | 'tax' | 'kind' | 'credit'>, message: Worded): void {
     this.lines.push(staticLine(line, '', 'ignored', message, reason));
   }
 
