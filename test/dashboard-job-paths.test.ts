@@ -32,7 +32,7 @@ describe('job data from the dashboard names only the paths the schedules use', (
   /** bull-board's own requests: JSON from the dashboard's page (its Origin). */
   const api = async (method: string, path: string, body: unknown) => {
     const res = await fetch(`${dashboard.url}/queues/api/queues/${path}`, { method, headers: { Origin: dashboard.url, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as { message?: string; job?: { id: string } } };
+    return { status: res.status, body: (await res.json()) as { error?: { key: string }; message?: string; job?: { id: string } } };
   };
   const add = (name: string, data: unknown) => api('POST', `${EXPORTS}/add`, { name, data, options: {} });
   const waitingData = async () => (await queues.exports.getJobs(['waiting'])).map((j) => j.data as unknown);
@@ -41,6 +41,8 @@ describe('job data from the dashboard names only the paths the schedules use', (
     await schedule();
     const elsewhere = await add(JOB.exportProjects, { account: 'default', out: '/home/ops/.bashrc' });
     expect(elsewhere.status).toBe(403);
+    // bull-board's page shows its word for the key above the message.
+    expect(elsewhere.body.error).toEqual({ key: 'ERRORS.FORBIDDEN' });
     expect(elsewhere.body.message).toBe(
       'export-projects job data names out "/home/ops/.bashrc", which no schedule uses; from the dashboard out may only be left out (no schedule gives one). Run other exports with buildsync export projects --out FILE',
     );
@@ -118,8 +120,8 @@ describe.skipIf(!hasChromium)('bull-board\'s own page through the guard, in Chro
         return answer.status();
       };
       expect(await duplicate('{"account":"default","out":"/home/ops/.bashrc"}')).toBe(403);
-      const said = page.getByText('export-projects job data names out "/home/ops/.bashrc", which no schedule uses');
-      await said.waitFor({ timeout: 5_000 });
+      await page.getByText('export-projects job data names out "/home/ops/.bashrc", which no schedule uses').waitFor({ timeout: 5_000 });
+      await page.getByText('Forbidden', { exact: true }).waitFor({ timeout: 5_000 });
       mkdirSync(resolve(import.meta.dirname, 'artifacts'), { recursive: true });
       await page.screenshot({ path: resolve(import.meta.dirname, 'artifacts', 'dashboard-job-path-refused.png') });
       expect(await queues.exports.getJobCounts('waiting')).toEqual({ waiting: 1 });

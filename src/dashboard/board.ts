@@ -3,7 +3,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Job, Queue } from 'bullmq';
 import type { Router } from 'express';
-import { refuseUnscheduledPaths } from './job-paths.ts';
+import { JobPathRefused, refuseUnscheduledPaths } from './job-paths.ts';
 
 /**
  * bull-board over the given queues, served under `basePath`. Read-only unless `allowActions`:
@@ -12,7 +12,7 @@ import { refuseUnscheduledPaths } from './job-paths.ts';
  * With actions, job data that bull-board adds or edits passes the schedules' paths (job-paths.ts).
  */
 export function boardRouter(queues: Queue[], opts: { basePath: string; allowActions: boolean; budgetPath: string }): Router {
-  const server = new ExpressAdapter();
+  const server = new BoardServer();
   server.setBasePath(opts.basePath);
   createBullBoard({
     queues: queues.map((q) => new ScheduledPathsAdapter(q, queues, { readOnlyMode: !opts.allowActions })),
@@ -28,6 +28,20 @@ export function boardRouter(queues: Queue[], opts: { basePath: string; allowActi
   });
   // An express 5 app (the adapter's own express); express 4 mounts it like any sub-app.
   return server.getRouter() as Router;
+}
+
+type ErrorHandler = Parameters<ExpressAdapter['setErrorHandler']>[0];
+
+/**
+ * bull-board answers whatever its API throws as an internal server error (its page says so above
+ * the message); a refused job is the user's to fix, so its page says "Forbidden" above ours.
+ */
+class BoardServer extends ExpressAdapter {
+  override setErrorHandler(handler: ErrorHandler): this {
+    return super.setErrorHandler((err) =>
+      err instanceof JobPathRefused ? { status: 403 as const, body: { error: { key: 'ERRORS.FORBIDDEN' }, message: err.message } } : handler(err),
+    );
+  }
 }
 
 /**

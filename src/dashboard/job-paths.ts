@@ -28,9 +28,8 @@ export async function refuseUnscheduledPaths(queues: readonly Queue[], name: str
   }
 }
 
-/** A refusal of job data, answered 403 by bull-board's API (its error handler reads `statusCode`). */
+/** A refusal of job data, answered 403 by bull-board's API (board.ts). */
 export class JobPathRefused extends PageError {
-  readonly statusCode = 403;
   constructor(message: string) {
     super(403, message);
   }
