@@ -139,6 +139,7 @@ const SAMPLES: { [K in Advice['kind']]: Array<Extract<Advice, { kind: K }>> } = 
     { kind: 'unknown-columns', shown: [{ quoted: '"UOM"', column: 'unit' }, { quoted: '"Notes 2"' }], more: false },
   ],
   'duplicate-columns': [{ kind: 'duplicate-columns' }],
+  'item-as-subcategory': [{ kind: 'item-as-subcategory', header: '"Line Item"' }],
   hidden: [{ kind: 'hidden' }],
   'missing-vendor-id': [{ kind: 'missing-vendor-id', hasVendorColumn: false }, { kind: 'missing-vendor-id', hasVendorColumn: true }],
   option: (['sheet', 'header-row', 'encoding', 'delimiter', 'fill-down', 'layout', 'vendors', 'date-format', 'decimal-separator', 'account'] as const).flatMap((option) => [

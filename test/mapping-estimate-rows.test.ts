@@ -161,7 +161,7 @@ describe('invalid estimate rows', () => {
     expect(s.get(7)!.message).toBe('not sent: line 8 of this estimate is invalid');
     expect(s.get(8)!.message).toBe(`${file}:8 column total_price: total_price is 120 here but 100 on line 7; every row of an estimate must agree on it (or leave it blank)`);
     expect(s.get(9)!.message).toMatch(/:9: unit, qty cannot be set on a category .*add a subcategory/);
-    expect(s.get(10)!.message).toMatch(/:10 column subcategory: item "Door" needs a subcategory/);
+    expect(s.get(10)!.message).toBe(`${file}:10 column subcategory: item "Door" has a category but no subcategory: items live in subcategories, and a subcategory holds quantities and costs itself; if "item" names what you estimate, map it to subcategory ("columns": {"item": "subcategory"} in the mapping file), or give the row its subcategory`);
   });
 
   it('refuses a second estimate for the same project, pointing at the first', async () => {

@@ -41,7 +41,7 @@ describe('loading the mapping file', () => {
   it('refuses unknown keys and wrong types, naming where', async () => {
     const typo = await failure(loadMappingFile(write('typo.json', '{"ignored": ["A"]}')));
     expect(typo).toBeInstanceOf(ConfigError);
-    expect(typo.message).toMatch(/is invalid: \(top level\): unknown key\(s\) "ignored"; only "columns", "ignore", "constants", "encoding", "delimiter", "dateFormat", "decimalSeparator", "headerRow", "hidden", "kinds", "status", "credits", "discounts", "ignoreTax", "fillDown", "layout", "totalLabels", "notCurrency" and "amountCurrency" are allowed\. Expected/);
+    expect(typo.message).toMatch(/is invalid: \(top level\): unknown key\(s\) "ignored"; only "columns", "ignore", "constants", "encoding", "delimiter", "dateFormat", "decimalSeparator", "headerRow", "hidden", "kinds", "status", "credits", "discounts", "ignoreTax", "fillDown", "layout", "totalLabels", "notCurrency", "amountCurrency" and "summaryRows" are allowed\. Expected/);
     const nested = await failure(loadMappingFile(write('kinds.json', '{"kinds": {"column": "Type", "bills": ["Bill"]}}')));
     expect(nested.message).toMatch(/is invalid: kinds: unknown key\(s\) "bills"; "kinds" takes "column", "bill", "credit" and "ignore"\. Expected/);
     const credits = await failure(loadMappingFile(write('credits.json', '{"credits": "positive"}')));

@@ -105,6 +105,8 @@ export type Advice =
   | { kind: 'unnamed-column' }
   /** A constant of the mapping for a column the file has. `header`: that column's header, quoted. */
   | { kind: 'constant-and-column'; header: string }
+  /** A row with category and item but no subcategory. `header`: the item column's header, quoted. */
+  | { kind: 'item-as-subcategory'; header: string }
   /** A built-in bill mapping given for estimates. */
   | { kind: 'own-mapping' }
   /** The credentials of an account of its own (`BUILDSYNC_<NAME>_…`). */
@@ -311,6 +313,10 @@ export const WORDING: Table = {
   'account-variables': {
     cli: () => 'the --account variables',
     page: () => 'the variables of the account chosen in "Service account"',
+  },
+  'item-as-subcategory': {
+    cli: (a) => `if ${a.header} names what you estimate, map it to subcategory ("columns": {${a.header}: "subcategory"} in the mapping file)`,
+    page: (a) => `if ${a.header} names what you estimate, choose subcategory for it under "Match columns" above`,
   },
   'own-mapping': {
     cli: () => 'Pass a mapping file (--mapping MAP.json) instead.',

@@ -18,14 +18,14 @@ import { openTable, type CellValue, type HeaderRule, type HiddenOption, type Ope
 import { FileError, UsageError } from '../errors/index.ts';
 import type { ReportLine } from './import-store.ts';
 import {
-  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, currencyColumns, EstimateRowChecks, billRefReader, billRowRules, type BillRowOptions, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, headerRule, ignoredLines, isBuiltInPreset, missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, StaticTally, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine, vendorLookup, type AccountVendorList, type VendorNameSink,
+  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, currencyColumns, EstimateRowChecks, billRefReader, billRowRules, type BillRowOptions, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, headerRule, ignoredLines, isBuiltInPreset, missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, StaticTally, SummaryRows, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine, vendorLookup, type AccountVendorList, type VendorNameSink,
 } from '../mapping/index.ts';
 import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 import { HeapTrim } from '../heap-trim.ts';
 import { combineReadingOptions, settleReadingRules, type ReadingOptions, type SeparatorWeigher, type WeighedFields } from './reading-rules.ts';
 import type { DecimalSeparator } from '../values/index.ts';
 import { recordsAcrossSheets, viewForImport } from './table-view.ts';
-import { withLineNote } from '../mapping/record-key.ts';
+import { keyText, withLineNote } from '../mapping/record-key.ts';
 import { grouperColumns, planRowRules, rowRuleOptions } from './row-pipeline.ts';
 import type { RowRuleOptions, RowRules } from '../mapping/index.ts';
 
@@ -110,13 +110,20 @@ export async function planBills(file: string, opts: PlanOptions = {}): Promise<I
     const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown, billRules);
     requireColumns(table, grouper.missingColumns());
     grouper.vendorNames = opts.vendorNames;
-    const rowRules = planRowRules('bills', file, columns, rowOptions, rules, { afterTotals: (report) => billRules.kindsRule(report) });
+    grouper.summaries = summaryRows(file, rowOptions);
+    const rowRules = planRowRules('bills', file, columns, rowOptions, rules, { afterTotals: (report) => billRules.kindsRule(report), summaryHeaders: table.headers });
     rowRules.report.stopper = grouper;
     const rows = await feed(table, columns, grouper, rowRules, undefined, later);
     const { records, statics } = oneSheetEach(table, withRuleLines(grouper.finish(), rowRules));
     const plan: ImportPlan<BillPayload> = { kind: 'bills', file, rows, records, statics: withIgnored(table, statics), table: tableFacts(table, columns, rules, rowOptions) };
     return { plan, proved: provedOtherwise(later, rules) };
   });
+}
+
+/** The summary-row rules of a bill file: what the mapping's `"summaryRows"` says, else look for them (mapping/bill-summary.ts). */
+function summaryRows(file: string, options: RowRuleOptions): SummaryRows {
+  const said = options.summaryRows;
+  return new SummaryRows(file, said === undefined ? 'detect' : said === 'none' ? 'none' : 'column');
 }
 
 /**
@@ -165,7 +172,9 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
       const row = rows[i]!;
       if (!replay.pass(row)) {
         totals ||= replay.last.total;
-        const closes = replay.last.total ? replay.last.totalRef : above;
+        // A total names its bill as written; the first pass keys bills as `billRefReader` does.
+        const named = replay.last.totalRef;
+        const closes = replay.last.total ? (named === undefined ? undefined : keyText(named)) : above;
         if (closes !== undefined && lastLine.has(closes)) lastLine.set(closes, row.line);
         continue;
       }
@@ -180,8 +189,9 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown, billRules);
   requireColumns(table, grouper.missingColumns());
   grouper.closeBillsAfter(lastLine);
+  grouper.summaries = summaryRows(file, rowOptions);
   // Without a total row in the file (the first pass saw none), no bill's sum is kept.
-  const rowRules = planRowRules('bills', file, columns, rowOptions, rules, { sumsByBill: visit === undefined || totals, afterTotals: (report) => billRules.kindsRule(report) });
+  const rowRules = planRowRules('bills', file, columns, rowOptions, rules, { sumsByBill: visit === undefined || totals, afterTotals: (report) => billRules.kindsRule(report), summaryHeaders: table.headers });
   rowRules.report.stopper = grouper;
   const { rows, records, tally } = await streamRecords(table, columns, grouper, rowRules, sink, heap, lastLine);
   return { kind: 'bills', file, rows, records, invalidRows: tally.invalid, ignored: tally.ignored, table: tableFacts(table, columns, rules, rowOptions) };

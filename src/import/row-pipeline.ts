@@ -34,6 +34,7 @@ export function rowRuleOptions(kind: Kind, opts: { fillDown?: readonly string[];
   if (layout !== undefined) out.layout = layout;
   if (opts.mapping?.totalLabels !== undefined) out.totalLabels = opts.mapping.totalLabels;
   if (kind === 'estimates' && (opts.ignoreTax === true || opts.mapping?.ignoreTax === true)) out.ignoreTax = true;
+  if (kind === 'bills' && opts.mapping?.summaryRows !== undefined) out.summaryRows = opts.mapping.summaryRows;
   const kindColumn = kind === 'bills' && out.fillDown !== undefined ? kindColumnOf(headers, opts.mapping) : undefined;
   if (kindColumn !== undefined) out.kindColumn = kindColumn;
   return out;
@@ -73,6 +74,8 @@ export interface PlanRowRulesExtra {
   afterTotals?: (report: RowReport) => readonly RowRule[];
   /** A replay: the file's headers, where it finds the kind column (`RowRuleOptions.kindColumn`). */
   headers?: readonly string[];
+  /** The file's headers, where the column of `"summaryRows"` is found (bills). */
+  summaryHeaders?: readonly string[];
 }
 
 /** The rules of a plan (`rules` settled) or of a replay (`rules` undefined: nothing checked or reported). */
@@ -80,9 +83,18 @@ export function planRowRules(kind: Kind, file: string, columns: ColumnMap, optio
   return buildRowRules({
     kind, file, cols: (c) => colOf(columns, c), options, rules, sumsByBill: extra.sumsByBill, afterTotals: extra.afterTotals,
     kindIndex: extra.headers === undefined ? undefined : kindIndexOf(extra.headers, options),
+    summaryIndex: summaryIndexOf(extra.summaryHeaders ?? extra.headers, options),
     numberColumns: kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS,
     skip: [columns.sourceLineIndex, columns.errorIndex].filter((i) => i >= 0),
   });
+}
+
+/** Where the column of the mapping's `"summaryRows"` is among `headers` (compared as headers are), or undefined. */
+function summaryIndexOf(headers: readonly string[] | undefined, options: RowRuleOptions): number | undefined {
+  const summary = options.summaryRows;
+  if (headers === undefined || summary === undefined || summary === 'none') return undefined;
+  const name = normalizeHeader(summary.column);
+  return headers.findIndex((h) => normalizeHeader(h) === name);
 }
 
 /** Where the kind column the import noted (`kindColumn`) is among `headers`, or undefined. */
@@ -106,6 +118,6 @@ export function errorsFileRowRules(kind: Kind, file: string, headers: readonly s
     const e = extra.find((x) => x.column === c);
     return e === undefined ? undefined : { header: e.header, index: e.index, constant: null };
   };
-  const rules = buildRowRules({ kind, file, cols, options, rules: undefined, kindIndex: kindIndexOf(headers, options), numberColumns: kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS, skip });
+  const rules = buildRowRules({ kind, file, cols, options, rules: undefined, kindIndex: kindIndexOf(headers, options), summaryIndex: summaryIndexOf(headers, options), numberColumns: kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS, skip });
   return { rules, added: extra.map((e) => ({ header: e.header, index: e.index })) };
 }

@@ -35,6 +35,7 @@ import type { MappedRecord } from './mapped-record.ts';
 import { ProjectRefReader, type ProjectResolver } from './project-refs.ts';
 import { BILL_FIELDS, ITEM_FIELDS, ordered, type FieldKind } from './bill-columns.ts';
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS } from './bill-columns.ts';
+export { billRefReader } from './bill-ref-reader.ts';
 import { missingBillColumns } from './required-columns.ts';
 import { TaxAmountField } from './tax-amount.ts';
 import { CellValueError, parseBoolean, parseDate, parseDecimalText, parseId, parseRateText, parseText, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
@@ -43,6 +44,7 @@ import { addLineNote, keyText, parseRef, spellingNote, type LineNotes } from './
 import { groupHolding, stopGroup } from './rows/stop-record.ts';
 import { addBadLine, invalidLine, rowErrorCells, rowErrorsColumn, rowErrorsText } from './row-errors.ts';
 import type { RecordStopper } from './rows/row-rules.ts';
+import { addAmount, centsOf, withNoteOnEvery, type BillAmounts, type HeldSummary, type SummaryRows } from './bill-summary.ts';
 
 
 interface FieldCol extends Col {
@@ -87,6 +89,9 @@ interface BillGroup {
   badCells?: Map<number, CellProblem[]>;
   /** Its key in `byRef` (bills with a bill_ref). */
   mapKey: string | undefined;
+  /** Its rows' amounts, and the summary rows the mapping names (bill-summary.ts). */
+  amounts?: BillAmounts;
+  summaries?: HeldSummary[];
 }
 
 export interface BillMapping {
@@ -99,27 +104,6 @@ export interface BillMapping {
  * errors file wrote for it (`writeErrorsFile` starts such a message with `unknown:`).
  */
 const PRIOR_UNKNOWN = /^\s*unknown:/;
-
-/**
- * How `BillGrouper.add` keys a row's bill_ref (its `keyText`; undefined: none, or a cell that
- * cannot be read, which makes the row a bill of its own), for a first pass over the file that
- * finds each bill_ref's last row (`BillGrouper.closeBillsAfter`). Undefined when the file has no bill_ref.
- */
-export function billRefReader(columns: ColumnMap): ((row: SourceRow) => string | undefined) | undefined {
-  const ref = colOf(columns, 'bill_ref');
-  if (ref === undefined) return undefined;
-  return ({ values, formats }) => {
-    const cell = cellOf(ref, values);
-    if (cell === null || cell === '') return undefined;
-    try {
-      const text = parseRef(cell, formatOf(ref, formats));
-      return text === undefined ? undefined : keyText(text);
-    } catch (err) {
-      if (err instanceof CellValueError) return undefined;
-      throw err;
-    }
-  };
-}
 
 /** Groups the rows of one bill file into bills: `add` every data row in file order, then `finish` once. */
 export class BillGrouper implements RecordStopper {
@@ -150,6 +134,11 @@ export class BillGrouper implements RecordStopper {
   private readonly errorIndex: number;
   /** Told every vendor name a row gives (the import page's vendor table). */
   vendorNames: VendorNameSink | undefined;
+  /** The summary-row rules of the file (`bill-summary.ts`); without them none is looked for. */
+  summaries: SummaryRows | undefined;
+  /** Where the bill's rates and quantities are among `itemFields`. */
+  private readonly rateAt: number;
+  private readonly qtyAt: number;
 
   constructor(
     private readonly file: string,
@@ -174,6 +163,8 @@ export class BillGrouper implements RecordStopper {
     this.billScratch = new Array(this.billFields.length);
     this.itemScratch = new Array(this.itemFields.length);
     this.taxAmount = TaxAmountField.of(this.itemFields);
+    this.rateAt = this.itemFields.findIndex((f) => f.column === 'rate');
+    this.qtyAt = this.itemFields.findIndex((f) => f.column === 'qty');
   }
 
   /** Required columns the file lacks, and a vendor column that has no vendors file to read it. */
@@ -190,12 +181,18 @@ export class BillGrouper implements RecordStopper {
     this.lastLineOfRef = lastLine;
   }
 
-  add(row: SourceRow): void {
+  /** A summary row the mapping names (`RecordStopper.summaryRow`): held by its bill, checked once the bill is complete. */
+  summaryRow(row: SourceRow, shown: string): void {
+    this.add(row, shown);
+  }
+
+  /** `summary`: the row is a summary row the mapping names (its column and value), no line of its bill. */
+  add(row: SourceRow, summary?: string): void {
     const { line, values, formats } = row;
     this.seen = line;
     const errors = this.errors;
     errors.length = 0;
-    if (this.rowRules !== undefined) {
+    if (this.rowRules !== undefined && summary === undefined) {
       const problems = this.ruleProblems;
       problems.length = 0;
       this.rowRules.admit(row, problems);
@@ -248,11 +245,13 @@ export class BillGrouper implements RecordStopper {
       const cell = f.index === -1 ? f.constant : (values[f.index] ?? null);
       this.billScratch[i] = cell === '' || cell === null ? undefined : this.parse(f.kind, cell, line, f.header, formatOf(f, formats));
     }
+    let rawRate: unknown;
     for (let i = 0; i < this.itemFields.length; i++) {
       const f = this.itemFields[i]!;
       const cell = f.index === -1 ? f.constant : (values[f.index] ?? null);
       let value = cell === '' || cell === null ? undefined : this.parse(f.kind, cell, line, f.header, formatOf(f, formats), f.percent);
-      if (value !== undefined && f.column === 'rate' && this.rowRules !== undefined) value = this.ruled(value as string, line, f.header);
+      if (i === this.rateAt) rawRate = value;
+      if (value !== undefined && f.column === 'rate' && this.rowRules !== undefined && summary === undefined) value = this.ruled(value as string, line, f.header);
       this.itemScratch[i] = value;
       if (value === undefined && (f.column === 'item_name' || f.column === 'rate') && !this.failedOn(f.header)) {
         errors.push(this.rowError(line, f.header, f.column === 'rate' ? 'the item rate is missing: every row is a bill item and needs rate' : 'the item name is missing: every row is a bill item and needs item_name'));
@@ -280,6 +279,11 @@ export class BillGrouper implements RecordStopper {
         }
       } else group = this.newGroup(undefined, projectId, vendorId, target);
     }
+    const cents = centsOf(rawRate, this.itemScratch[this.qtyAt]);
+    if (group !== undefined && summary !== undefined) {
+      (group.summaries ??= []).push({ line, cents, why: cents === undefined && errors.length > 0 ? rowErrorsText(errors) : undefined, shown: summary });
+      return;
+    }
     if (group !== undefined) this.checkAgreement(group, line);
 
     if (group === undefined) {
@@ -293,6 +297,7 @@ export class BillGrouper implements RecordStopper {
     }
     if (this.errorIndex >= 0 && PRIOR_UNKNOWN.test(String(values[this.errorIndex] ?? ''))) group.priorUnknown = true;
     group.lines.push(line);
+    group.amounts = addAmount(group.amounts, errors.length > 0 ? undefined : cents, line);
     if (errors.length > 0) {
       addBadLine(group, line, errors);
       return;
@@ -328,6 +333,7 @@ export class BillGrouper implements RecordStopper {
     for (const g of this.bills) this.finishBill(g, records, statics);
     this.bills = [];
     this.byRef.clear();
+    this.summaries?.end();
     return { records, statics };
   }
 
@@ -355,7 +361,12 @@ export class BillGrouper implements RecordStopper {
 
   /** One complete bill: a record to send, or report lines saying why it is not sent. */
   private finishBill(g: BillGroup, records: MappedRecord<BillPayload>[], statics: StaticLine[]): void {
-    const label = g.ref !== undefined ? `bill ${g.ref} / ${g.target}` : `bill row ${g.lines[0]} / ${g.target}`;
+    const label = g.ref !== undefined ? `bill ${g.ref} / ${g.target}` : `bill row ${g.lines[0] ?? g.summaries?.[0]?.line} / ${g.target}`;
+    const summary = this.summaries?.bill(g.amounts, g.summaries, g.ref === undefined ? 'this bill' : `bill ${JSON.stringify(g.ref)}`);
+    if (summary !== undefined) {
+      for (const l of summary.ignored) statics.push(l);
+      for (const [line, message] of summary.stops) stopGroup(g, line, message);
+    }
     if (g.badLines !== undefined) {
       this.reject(g, label, statics);
       return;
@@ -396,6 +407,7 @@ export class BillGrouper implements RecordStopper {
     }
     // A streamed plan sends the JSON at once; a plan held whole (a dry run) keeps only the object.
     const record: MappedRecord<BillPayload> = this.lastLineOfRef !== undefined ? { key, label, lines: g.lines, contentHash: hash, payload, payloadJson: json } : { key, label, lines: g.lines, contentHash: hash, payload };
+    if (summary?.note !== undefined) g.notes = withNoteOnEvery(g.lines, g.notes, summary.note);
     if (g.notes !== undefined) record.notes = g.notes;
     records.push(record);
   }

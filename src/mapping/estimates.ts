@@ -248,7 +248,7 @@ export class EstimateGrouper implements RecordStopper {
       if (subRefused) {
         // Reported above; the row is invalid.
       } else if (item !== undefined && subcategory === undefined) {
-        errors.push(this.rowError(line, this.subcategory?.header ?? 'subcategory', `item ${JSON.stringify(item)} needs a subcategory: items belong to a subcategory`));
+        errors.push(this.rowError(line, this.subcategory?.header ?? 'subcategory', [`item ${JSON.stringify(item)} has a category but no subcategory: items live in subcategories, and a subcategory holds quantities and costs itself; `, { kind: 'item-as-subcategory', header: JSON.stringify(this.item!.header) }, ', or give the row its subcategory']));
       } else if (subcategory === undefined && lineOnlyGiven) {
         errors.push(this.rowError(line, undefined, `${this.givenHeaders(true).join(', ')} cannot be set on a category (the service takes them on subcategories and items only); add a subcategory`));
       } else if (item === undefined && group !== undefined && given > 0) {

@@ -194,7 +194,7 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
   for (const [header, column] of Object.entries(mapping?.columns ?? {})) {
     renames.set(normalizeHeader(header), canonical(column, `maps ${new Quoter().quote(header)} to`));
   }
-  // The kind and status columns of a bill mapping are read by its rules (`bill-kinds.ts`), not as fields.
+  // The kind, status and summary columns of a bill mapping are read by its rules (`bill-kinds.ts`, `rows/summary-rows.ts`), not as fields.
   const ignored = new Set([...(mapping?.ignore ?? []), ...ruleColumns(mapping).map(([, header]) => header)].map(normalizeHeader));
 
   const prefers = presetPrefers(mapping, normalizeHeader);
@@ -259,11 +259,13 @@ export function candidateColumns(headers: readonly string[], known: readonly str
   return { columns: new ColumnMap(file, all, { sourceLineIndex, errorIndex }), unknown, named };
 }
 
-/** The headers a bill mapping's `kinds` and `status` rules read. */
-function ruleColumns(mapping: MappingFile | undefined): Array<['kinds' | 'status', string]> {
-  const out: Array<['kinds' | 'status', string]> = [];
+/** The headers a bill mapping's `kinds`, `status` and `summaryRows` rules read. */
+function ruleColumns(mapping: MappingFile | undefined): Array<['kinds' | 'status' | 'summaryRows', string]> {
+  const out: Array<['kinds' | 'status' | 'summaryRows', string]> = [];
   for (const header of ruleColumnHeaders(mapping, 'kinds')) out.push(['kinds', header]);
   for (const header of ruleColumnHeaders(mapping, 'status')) out.push(['status', header]);
+  const summary = mapping?.summaryRows;
+  if (summary !== undefined && summary !== 'none') out.push(['summaryRows', summary.column]);
   return out;
 }
 
@@ -281,7 +283,7 @@ function checkMappingEntries(
   file: string,
   where: string,
 ): void {
-  const stale: Array<{ kind: 'columns' | 'ignore' | 'kinds' | 'status'; entry: string; column?: string }> = [];
+  const stale: Array<{ kind: 'columns' | 'ignore' | 'kinds' | 'status' | 'summaryRows'; entry: string; column?: string }> = [];
   for (const [entry, column] of Object.entries(mapping.columns)) {
     if (!present.has(normalizeHeader(entry))) stale.push({ kind: 'columns', entry, column });
   }
@@ -301,7 +303,7 @@ function checkMappingEntries(
     const guess = suggestHeader(s.entry, headers, known, s.column);
     const quotedGuess = guess === undefined ? undefined : q.quote(guess);
     const target = s.kind === 'columns' ? ` → ${s.column}` : '';
-    named.push(`"${s.kind}" ${s.kind === 'kinds' || s.kind === 'status' ? 'column' : 'entry'} ${entry}${target}${quotedGuess === undefined ? '' : ` (did you mean ${quotedGuess}?)`}`);
+    named.push(`"${s.kind}" ${s.kind === 'columns' || s.kind === 'ignore' ? 'entry' : 'column'} ${entry}${target}${quotedGuess === undefined ? '' : ` (did you mean ${quotedGuess}?)`}`);
   }
   const nonEmpty = headers.filter((h) => h.trim() !== '');
   const listed = q.list(nonEmpty, MAX_LISTED);

@@ -29,6 +29,7 @@ export { EstimateGrouper, type EstimateMapping } from './estimates.ts';
 export { EstimateRowChecks } from './estimate-row-checks.ts';
 export { currencyColumns } from './currency-columns.ts';
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, type BillMapping } from './bills.ts';
+export { SummaryRows } from './bill-summary.ts';
 export { billRowRules, BillRowRules, type BillRowOptions } from './bill-row-rules.ts';
 export { kindColumnOf } from './bill-kinds.ts';
 export { estimateProjectKeyReader, PROJECT_REF_COLUMNS, ProjectRefReader, UnresolvedProjects, projectResolverFromListing, type ProjectRefKind, type ProjectResolver } from './project-refs.ts';

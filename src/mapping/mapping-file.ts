@@ -19,6 +19,7 @@ import { isEncodingOption, unknownEncodingText } from '../tables/encodings.ts';
  *   "credits": "negative", "discounts": "apply", "ignoreTax": true,
  *   "fillDown": ["bill_ref", "vendor"], "layout": "sections", "totalLabels": ["Balance due"],
  *   "notCurrency": ["Area"], "amountCurrency": "account"
+ *   "summaryRows": {"column": "Main Line", "values": ["*"]}
  * }
  * ```
  * `encoding` to `hidden`, `fillDown` and `layout` say how the file is read, as `--encoding`,
@@ -26,6 +27,8 @@ import { isEncodingOption, unknownEncodingText } from '../tables/encodings.ts';
  * do (docs/reading-rules.md, §3a); a saved mapping thus reads next month's export the same way;
  * `totalLabels` adds labels of total rows; `notCurrency` and `amountCurrency` settle what a
  * currency column means (`currency-columns.ts`). `kinds` and `status` (bills) say which rows of an
+ * `totalLabels` adds labels of total rows; `summaryRows` says how a bill file's summary rows are known
+ * (or `"none"`: it has none). `kinds` and `status` (bills) say which rows of an
  * accounting export are bills, credits or neither (`bill-kinds.ts`); `credits`, `discounts` and
  * `ignoreTax` are `--credits negative`, `--discounts apply` and `--ignore-tax` (given, either
  * decides whatever `ignore` lists; `false` says the amounts stop their rows).
@@ -95,6 +98,21 @@ export const MappingFileSchema = z
     notCurrency: z.array(z.string().min(1, 'a header name cannot be empty'), { error: 'notCurrency must be a list of headers, e.g. ["Area"]' }).optional(),
     /** `"account"`: the mapped amounts are in the account's currency, whatever the row's currency column names (the original currency). */
     amountCurrency: z.enum(['account'], { error: 'amountCurrency must be "account" (or leave it out: a row in another currency stops)' }).optional(),
+    /**
+     * Bills: how the file's summary rows (a row repeating its bill's total without a label,
+     * NetSuite's "Main Line") are known: the rows whose `column` holds one of `values` are
+     * ignored as totals, each checked against its bill's lines; `"none"`: the file has none, such
+     * rows are lines.
+     */
+    summaryRows: z
+      .union([
+        z.literal('none'),
+        z.object({
+          column: z.string().min(1, 'summaryRows.column names the header of the column that marks summary rows'),
+          values: z.array(z.string().min(1, 'a value cannot be empty')).min(1, 'summaryRows.values lists the values that mark a summary row, e.g. ["*"]'),
+        }).strict(),
+      ], { error: 'summaryRows must be "none" or {"column": "<header>", "values": ["<value>"]}' })
+      .optional(),
     /** More labels of total rows (besides Total, Subtotal, Sub-total, Grand total, Total for, Invoice total). */
     totalLabels: z.array(z.string().min(1, 'a total label cannot be empty'), { error: 'totalLabels must be a list of labels, e.g. ["Balance due"]' }).optional(),
   })
@@ -138,10 +156,11 @@ export function parseMappingFile(json: unknown, source: string): MappingFile {
   throw new ConfigError([{ kind: 'mapping-file' }, ` ${source} is invalid: ${problems.join('; ')}. ${EXAMPLE}`]);
 }
 
-const ALLOWED_KEYS = 'only "columns", "ignore", "constants", "encoding", "delimiter", "dateFormat", "decimalSeparator", "headerRow", "hidden", "kinds", "status", "credits", "discounts", "ignoreTax", "fillDown", "layout", "totalLabels", "notCurrency" and "amountCurrency" are allowed';
+const ALLOWED_KEYS = 'only "columns", "ignore", "constants", "encoding", "delimiter", "dateFormat", "decimalSeparator", "headerRow", "hidden", "kinds", "status", "credits", "discounts", "ignoreTax", "fillDown", "layout", "totalLabels", "notCurrency", "amountCurrency" and "summaryRows" are allowed';
 const NESTED_KEYS: Record<string, string> = {
   kinds: '"kinds" takes "column", "bill", "credit" and "ignore"',
   status: '"status" takes "column", "keep" and "ignore"',
+  summaryRows: '"summaryRows" takes "column" and "values"',
 };
 
 const EXAMPLE = 'Expected {"columns": {"<header in file>": "<column>"}, "ignore": ["<header>"], "constants": {"<column>": "<value>"}}.';

@@ -1,6 +1,6 @@
 /**
  * The row rules of one import (row-rules.ts), built in the contract's order (docs/reading-rules.md):
- * totals, then the kinds/status rules (`afterTotals`: bill-row-rules.ts), fill-down (and,
+ * totals (and the summary rows the mapping names), then the kinds/status rules (`afterTotals`: bill-row-rules.ts), fill-down (and,
  * for bills without fill-down of bill_ref, the split-line check), sections (estimates), and the
  * totals' sums last.
  */
@@ -10,6 +10,7 @@ import { FillDown, NewTransactions, SplitLines } from './fill-down.ts';
 import { RowReport, RowRules, type RowRule } from './row-rules.ts';
 import { Sections, SectionsGuard } from './sections.ts';
 import { TaxLines } from './tax-lines.ts';
+import { SummaryRowsByColumn } from './summary-rows.ts';
 import { TotalLabels } from './total-labels.ts';
 import { Totals, type ColumnsOf } from './totals.ts';
 
@@ -26,6 +27,8 @@ export interface RowRuleOptions {
   ignoreTax?: boolean;
   /** `"totalLabels"`: more labels of total rows. */
   totalLabels?: readonly string[];
+  /** Bills: `"summaryRows"` of the mapping (a column and its values marking summary rows, or `none`). */
+  summaryRows?: 'none' | { column: string; values: readonly string[] };
   /**
    * With fill-down: the header of the mapping's kind column (`"kinds"`) as the file writes it. A
    * replay (the errors file, a streamed plan's first pass) stops fill-down at a row with a kind
@@ -56,6 +59,8 @@ export interface RowRulesSetup {
   labelColumns?: readonly string[];
   /** Bills: false when the file is known to hold no total row (`TotalsSetup.sumsByBill`). */
   sumsByBill?: boolean;
+  /** Bills with `summaryRows` naming a column: its index in the file (-1: the file has none). */
+  summaryIndex?: number;
 }
 
 /**
@@ -74,7 +79,12 @@ export function buildRowRules(setup: RowRulesSetup): RowRules {
   const report = new RowReport();
   const checking = setup.rules === undefined ? undefined : report;
   const totals = new Totals({ kind, cols, labels: new TotalLabels(options.totalLabels), labelColumns: setup.labelColumns, rules: setup.rules, report, sumsByBill: setup.sumsByBill });
-  const rules: RowRule[] = [totals.classify, ...(setup.afterTotals?.(report) ?? [])];
+  const rules: RowRule[] = [totals.classify];
+  const summary = options.summaryRows;
+  if (kind === 'bills' && summary !== undefined && summary !== 'none' && setup.summaryIndex !== undefined && setup.summaryIndex >= 0) {
+    rules.push(new SummaryRowsByColumn(setup.summaryIndex, summary.column, summary.values, cols('bill_ref'), checking));
+  }
+  rules.push(...(setup.afterTotals?.(report) ?? []));
   if (setup.afterTotals === undefined && setup.kindIndex !== undefined && setup.kindIndex >= 0) rules.push(new NewTransactions(setup.kindIndex));
   if (kind === 'estimates') rules.push(new TaxLines(file, cols('item'), cols('subcategory'), checking, options.ignoreTax === true));
   const fill = options.fillDown ?? [];

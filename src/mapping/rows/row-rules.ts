@@ -42,6 +42,8 @@ export interface RowRule {
 /** The grouper's side: makes the record holding `closedLine` invalid, `line` its invalid row (false: no open record holds it). */
 export interface RecordStopper {
   stopRecordOf(closedLine: number, line: number, message: Worded, column?: string): boolean;
+  /** Bills: a summary row known by the mapping's `"summaryRows"` (`shown`: its column and value), checked against its bill once complete. */
+  summaryRow?(row: SourceRow, shown: string): void;
 }
 
 /** A stop held for the record the next row let through joins (`RowReport.stopWithNext`). */
@@ -62,6 +64,12 @@ export class RowReport {
 
   ignored(line: number, reason: Extract<IgnoredReason, 'total' | 'heading' | 'tax' | 'kind' | 'credit'>, message: Worded): void {
     this.lines.push(staticLine(line, '', 'ignored', message, reason));
+  }
+
+  /** A summary row known by the mapping (`rows/summary-rows.ts`): the grouper checks and reports it. */
+  summary(row: SourceRow, shown: string): void {
+    if (this.stopper?.summaryRow === undefined) throw new Error(`row rules: summary row on line ${row.line} with no grouper to check it`);
+    this.stopper.summaryRow(row, shown);
   }
 
   /** `column`: the header of the cell the message is about, if one. */
