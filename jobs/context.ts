@@ -1,4 +1,4 @@
-import type { RedisConnection as Redis } from '../src/redis-layout.ts';
+import type { RedisConnection as Redis } from '../src/redis/layout.ts';
 import type { Logger } from 'pino';
 import type { ServiceClient } from '../src/api/index.ts';
 import { loadConfig, requireService, type Env } from '../src/config.ts';

@@ -10,7 +10,7 @@ import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportStore } from '../src/import/index.ts';
 import { Queues, submitImport } from '../src/queue/index.ts';
-import { keySlot, ledgerKeyOf, newCluster, prefixPatterns, queuePrefix, unlinkAll } from '../src/redis-layout.ts';
+import { keySlot, ledgerKeyOf, newCluster, prefixPatterns, queuePrefix, unlinkAll } from '../src/redis/layout.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { billPlan } from './helpers/bill-plan.ts';
 import { startRedisCluster, type RedisClusterProcess } from './helpers/redis-cluster.ts';

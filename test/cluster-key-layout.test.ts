@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listAccounts } from '../src/dashboard/accounts.ts';
 import { Ledger } from '../src/ledger/index.ts';
 import { Queues } from '../src/queue/index.ts';
-import { keySlot, masterNodes, nodeForKey, prefixPatterns, queuePrefix, scanAll, unlinkAll } from '../src/redis-layout.ts';
+import { keySlot, masterNodes, nodeForKey, prefixPatterns, queuePrefix, scanAll, unlinkAll } from '../src/redis/layout.ts';
 import { AccountThrottle } from '../src/throttle/index.ts';
 import { runCli } from './helpers/cli.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';

@@ -11,7 +11,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { allowVolatileRedis, loadConfig } from '../src/config.ts';
 import { KNOB_SHAPE, knob, type KnobName } from '../src/knobs.ts';
 import { progressIntervalMs } from '../src/cli/progress.ts';
-import { redisGraceMs } from '../src/queue/connection.ts';
+import { redisGraceMs } from '../src/redis/failures.ts';
 import { recordsPerJob } from '../src/queue/submit.ts';
 import { uploadKeepMs } from '../src/dashboard/import-page.ts';
 import { CLI_BUNDLE } from './helpers/cli-path.ts';
@@ -156,7 +156,7 @@ describe('the CLI with a bad knob', () => {
   const cli = (args: string[], env: Record<string, string>, cwd = tempDir()) =>
     spawnSync(process.execPath, [CLI_BUNDLE, ...args], { cwd, encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '', ...env } });
 
-  // Each knob is read in a different module (queue/connection.ts, queue/submit.ts,
+  // Each knob is read in a different module (redis/connection.ts, queue/submit.ts,
   // cli/progress.ts, cli/runtime.ts), each by a command that used to run on regardless.
   const cases: Array<{ args: (dir: string) => string[]; name: string; value: string; hint: RegExp }> = [
     { args: () => ['jobs', 'list'], name: 'BUILDSYNC_REDIS_GRACE_MS', value: 'abc', hint: /write a number of milliseconds, e.g\. BUILDSYNC_REDIS_GRACE_MS=30000/ },

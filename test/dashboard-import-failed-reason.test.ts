@@ -9,6 +9,7 @@ import { failureReason, RedisUnavailableError } from '../src/errors/index.ts';
 import { ImportStore, pageFailedReason } from '../src/import-service/index.ts';
 import { importableProjects, startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
 import { pageClient, waitFor } from './helpers/page-client.ts';
+import { noRedisAnswers } from '../src/redis/failures.ts';
 
 describe('a failed import on the import page', () => {
   let rig: ImportPageRig;
@@ -49,7 +50,7 @@ describe('a failed import on the import page', () => {
   }, 60_000);
 
   it('a reason whose code the page has no words for is shown without the flags it names', () => {
-    const redis = failureReason(new RedisUnavailableError('redis://127.0.0.1:6390'));
+    const redis = failureReason(new RedisUnavailableError('redis://127.0.0.1:6390', { message: noRedisAnswers('redis://127.0.0.1:6390').message }));
     expect(redis).toMatch(/--dry-run/);
     expect(pageFailedReason('import-1', redis)).toBe('no Redis answers at redis://127.0.0.1:6390.');
     expect(pageFailedReason('import-1', '[BUILDSYNC_HTTP_5XX] the service failed; if it persists, run the import again with --resend-unknown')).toBe('the service failed.');

@@ -13,6 +13,7 @@ import { httpStatusOf } from '../src/dashboard/http-errors.ts';
 import { RedisNotDurableError } from '../src/ledger/index.ts';
 import { ConfigError, FileError, ImportUnknownError, NetworkError, RedisUnavailableError, RowError, ServerError } from '../src/errors/index.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
+import { noRedisAnswers } from '../src/redis/failures.ts';
 
 describe('import page: 4xx or 500 by the error\'s code (exitCodeOf)', () => {
   let t: Awaited<ReturnType<typeof testRedis>>;
@@ -57,7 +58,7 @@ describe('import page: 4xx or 500 by the error\'s code (exitCodeOf)', () => {
   });
 
   it('maps by code, whatever the class: exit 2 codes are 400 (503 for Redis or the database gone), every other failure 500', () => {
-    expect(httpStatusOf(new RedisUnavailableError('redis://127.0.0.1:1'))).toBe(503);
+    expect(httpStatusOf(new RedisUnavailableError('redis://127.0.0.1:1', { message: noRedisAnswers('redis://127.0.0.1:1').message }))).toBe(503);
     expect(httpStatusOf(new FileError('f.csv', 'f.csv: unreadable'))).toBe(400);
     expect(httpStatusOf(new RowError('f.csv', 2, undefined, 'bad'))).toBe(400);
     expect(httpStatusOf(new ConfigError('bad value'))).toBe(400);

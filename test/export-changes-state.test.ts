@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChangeTracker } from '../src/export/changes.ts';
-import { exportStateKeyOf } from '../src/redis-layout.ts';
+import { exportStateKeyOf } from '../src/redis/layout.ts';
 import { testRedis } from './helpers/redis.ts';
 
 let t: Awaited<ReturnType<typeof testRedis>>;

@@ -15,7 +15,7 @@ import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { Secret } from '../src/secret.ts';
 import { testSchema, type TestSchema } from './helpers/postgres.ts';
 import { testRedis } from './helpers/redis.ts';
-import { exportStateKeyOf } from '../src/redis-layout.ts';
+import { exportStateKeyOf } from '../src/redis/layout.ts';
 import { legacySha1 } from '../src/export/postgres/copy-row.ts';
 
 interface Row {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exportStateKeyOf } from '../src/redis-layout.ts';
+import { exportStateKeyOf } from '../src/redis/layout.ts';
 import type { ExportJobResult, WorkerHost } from '../src/queue/index.ts';
 import { exportRig, type ExportRig } from './helpers/export-rig.ts';
 import { testSchema, type TestSchema } from './helpers/postgres.ts';

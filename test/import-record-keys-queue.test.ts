@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csv, freeProjectIds, parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
 import { runCli } from './helpers/cli.ts';
-import { ledgerKeyOf, ledgerKeysMarkerOf } from '../src/redis-layout.ts';
+import { ledgerKeyOf, ledgerKeysMarkerOf } from '../src/redis/layout.ts';
 import { LEDGER_KEYS_VERSION } from '../src/ledger/record-key.ts';
 
 // Keys compared as a person reads them, end to end: the spawned CLI, the queue, workers, the

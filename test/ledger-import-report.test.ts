@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ImportStore } from '../src/import/index.ts';
 import { staticLine } from '../src/mapping/index.ts';
-import { importKeyOf } from '../src/redis-layout.ts';
+import { importKeyOf } from '../src/redis/layout.ts';
 import { Ledger } from '../src/ledger/index.ts';
 import { testRedis } from './helpers/redis.ts';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planBills, planEstimates, streamBills, streamEstimates } from '../src/import/index.ts';
 import type { MappedRecord } from '../src/mapping/index.ts';
 import type { StaticLine } from '../src/mapping/report-line.ts';
-import { importKeyOf, scanAll } from '../src/redis-layout.ts';
+import { importKeyOf, scanAll } from '../src/redis/layout.ts';
 import { csv, freeProjectIds, parseReport, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
 import { runCli } from './helpers/cli.ts';
 import { readFileSync } from 'node:fs';

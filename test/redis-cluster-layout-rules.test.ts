@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { durabilityDecision, weakestFacts, type RedisDurabilityFacts } from '../src/ledger/durability.ts';
-import { importKeyOf, keySlot, ledgerKeyOf, prefixPatterns, queuePrefix, throttleKeyBase, vendorsKeyOf } from '../src/redis-layout.ts';
+import { importKeyOf, keySlot, ledgerKeyOf, prefixPatterns, queuePrefix, throttleKeyBase, vendorsKeyOf } from '../src/redis/layout.ts';
 
 const single = { isCluster: false };
 const cluster = { isCluster: true };

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runChecks } from '../src/check/index.ts';
 import { describeFailure } from '../src/cli/exit.ts';
-import { connectRedis, createRedis } from '../src/queue/index.ts';
-import { describeRedisError } from '../src/queue/redis-errors.ts';
+import { connectRedis, createRedis } from '../src/redis/index.ts';
+import { describeRedisError } from '../src/redis/failures.ts';
 import { runCli } from './helpers/cli.ts';
 
-// Issue 23, "one home per decision": a Redis failure is worded once (src/queue/redis-errors.ts),
+// Issue 23, "one home per decision": a Redis failure is worded once (src/redis/failures.ts),
 // so `check` and a running process say the same of the same cause. A host name that does not
 // resolve (ENOTFOUND, or EAI_AGAIN where no DNS answers) is exactly that in both, never "no Redis
 // answers (refused)".

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountThrottle } from '../src/throttle/index.ts';
-import { throttleKeyBase } from '../src/redis-layout.ts';
+import { throttleKeyBase } from '../src/redis/layout.ts';
 import { testRedis } from './helpers/redis.ts';
 
 let t: Awaited<ReturnType<typeof testRedis>>;

@@ -111,7 +111,7 @@ export async function openBenchDatabase(): Promise<BenchDatabase | { unavailable
       return (await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.buildsync_projects`)).rows[0]!.n;
     },
     async stateSize() {
-      const { exportStateKeyOf } = await import('../../src/redis-layout.ts');
+      const { exportStateKeyOf } = await import('../../src/redis/layout.ts');
       const { exportVariant } = await import('../../src/export/run-export.ts');
       const key = exportStateKeyOf(redis, prefix, 'bench', exportVariant(BENCH_SPEC));
       const bytes = Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));

@@ -1,139 +1,26 @@
 /**
- * The Redis ACL check: the table of every command buildsync needs (`REDIS_NEEDS`), and the probe
- * that runs each inside a MULTI that is then discarded, on the one Redis or on every master of a
+ * The Redis ACL check: the probe that runs each command of the table of what buildsync needs
+ * (`REDIS_NEEDS`, src/redis/acl.ts) inside a MULTI that is then discarded, on the one Redis or on every master of a
  * cluster. Redis checks ACL permissions when it queues a command, so a refusal shows without
  * anything being executed.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { keySlot, masterNodes, queuePrefix, type RedisConnection } from '../redis-layout.ts';
+import { keySlot, masterNodes, queuePrefix, type RedisConnection } from '../redis/layout.ts';
 import type { DurabilityDecision } from '../ledger/durability.ts';
-import { describeRedisError, redisUser } from '../queue/redis-errors.ts';
+import { describeRedisError, redisUser } from '../redis/failures.ts';
+import { MULTI_NEED, REDIS_NEEDS, SEE_ACL, WAIT_NEED, WAITAOF_NEED, type RedisNeed } from '../redis/acl.ts';
 import { error, ok, redisReplyText, type CheckFinding } from './finding.ts';
 
 /** Whatever Redis refuses is a Redis that refuses: exit 2, like a command that meets it. */
 const REDIS = 'BUILDSYNC_REDIS_UNAVAILABLE';
 
-/** A command buildsync sends (directly, or from a Lua script of BullMQ, the ledger or the budget). */
-export interface RedisNeed {
-  /** As ACL rules name it: `hset`, `client|list`. */
-  command: string;
-  /** Arguments that make a valid call; `key` and `other` are keys under the prefix that do not exist. */
-  args: (key: string, other: string) => string[];
-  /**
-   * The ACL category through which the least-privilege rule of docs/operators.md grants it (`@read`,
-   * `@write`, `@transaction`, …); none for a command granted alone because every category it is
-   * in holds far more (INFO and CLIENT LIST are @dangerous, TIME only @fast).
-   */
-  category?: string;
-  /** What needs it, for the message. */
-  usedBy: string;
-}
-
-const SCRIPT = 'return 1';
-const SCRIPT_SHA = createHash('sha1').update(SCRIPT).digest('hex');
-
-const need = (category: string | undefined, usedBy: string, list: Array<[string, RedisNeed['args']]>): RedisNeed[] =>
-  list.map(([command, args]) => ({ command, args, usedBy, ...(category ? { category } : {}) }));
-
-const DATA = 'BullMQ, the ledger and the budget';
-const DATA_USE = 'the queues, the ledger and the budget';
-
-/**
- * Every command buildsync needs on a least-privilege user (docs/operators.md, "Redis ACL for a
- * least-privilege user"): the ones BullMQ's Lua scripts and client call, the ledger's and the
- * budget's scripts and reads, and the connection and server commands around them. Scripts run
- * with the caller's ACL, so the commands inside them count as much as EVALSHA itself.
- */
-export const REDIS_NEEDS: readonly RedisNeed[] = [
-  ...need('@connection', 'checking that Redis answers', [['ping', () => []]]),
-  ...need(undefined, "BullMQ's version check, ioredis' ready check and the durability check", [['info', () => ['persistence']]]),
-  ...need(undefined, 'counting running workers (BullMQ)', [['client|list', () => []]]),
-  ...need('@connection', 'naming worker connections (BullMQ)', [['client|setname', () => ['buildsync-check']]]),
-  ...need(undefined, "the server clock in the ledger's and the budget's scripts", [['time', () => []]]),
-  ...need('@scripting', `the Lua scripts of ${DATA} (called by SHA, sent whole when the server lacks them)`, [
-    ['evalsha', (k) => [SCRIPT_SHA, '1', k]],
-    ['eval', (k) => [SCRIPT, '1', k]],
-  ]),
-  ...need('@read', DATA_USE, [
-    ['hget', (k) => [k, 'f']],
-    ['hmget', (k) => [k, 'f', 'g']],
-    ['hgetall', (k) => [k]],
-    ['hscan', (k) => [k, '0', 'COUNT', '10']],
-    ['hexists', (k) => [k, 'f']],
-    ['hlen', (k) => [k]],
-    ['get', (k) => [k]],
-    ['exists', (k) => [k]],
-    ['type', (k) => [k]],
-    ['pttl', (k) => [k]],
-    ['scan', (k) => ['0', 'MATCH', `${k}*`, 'COUNT', '10']],
-    ['zrange', (k) => [k, '0', '-1']],
-    ['zrangebyscore', (k) => [k, '-inf', '+inf']],
-    ['zrevrangebyscore', (k) => [k, '+inf', '-inf']],
-    ['zrevrange', (k) => [k, '0', '-1']],
-    ['zrangebylex', (k) => [k, '-', '+']],
-    ['zlexcount', (k) => [k, '-', '+']],
-    ['zcount', (k) => [k, '-inf', '+inf']],
-    ['zcard', (k) => [k]],
-    ['zscore', (k) => [k, 'm']],
-    ['lrange', (k) => [k, '0', '-1']],
-    ['llen', (k) => [k]],
-    ['lindex', (k) => [k, '0']],
-    ['lpos', (k) => [k, 'x']],
-    ['smembers', (k) => [k]],
-    ['scard', (k) => [k]],
-    ['sismember', (k) => [k, 'm']],
-    ['xread', (k) => ['COUNT', '1', 'STREAMS', k, '0']],
-    ['xrange', (k) => [k, '-', '+', 'COUNT', '1']],
-    ['xlen', (k) => [k]],
-  ]),
-  ...need('@write', DATA_USE, [
-    ['hset', (k) => [k, 'f', 'v']],
-    ['hsetnx', (k) => [k, 'f', 'v']],
-    ['hmset', (k) => [k, 'f', 'v']],
-    ['hincrby', (k) => [k, 'f', '1']],
-    ['hdel', (k) => [k, 'f']],
-    ['set', (k) => [k, 'v', 'PX', '1000', 'NX']],
-    ['incr', (k) => [k]],
-    ['incrby', (k) => [k, '1']],
-    ['del', (k) => [k]],
-    ['unlink', (k) => [k]],
-    ['expire', (k) => [k, '60']],
-    ['pexpire', (k) => [k, '60000']],
-    ['pexpireat', (k) => [k, String(Date.now() + 60_000)]],
-    ['persist', (k) => [k]],
-    ['rename', (k, o) => [k, o]],
-    ['copy', (k, o) => [k, o, 'REPLACE']],
-    ['zadd', (k) => [k, '1', 'm']],
-    ['zrem', (k) => [k, 'm']],
-    ['zremrangebyscore', (k) => [k, '-inf', '0']],
-    ['zremrangebyrank', (k) => [k, '0', '0']],
-    ['zpopmin', (k) => [k]],
-    ['bzpopmin', (k) => [k, '1']],
-    ['lpush', (k) => [k, 'x']],
-    ['rpush', (k) => [k, 'x']],
-    ['lpop', (k) => [k]],
-    ['rpop', (k) => [k]],
-    ['rpoplpush', (k, o) => [k, o]],
-    ['lrem', (k) => [k, '0', 'x']],
-    ['ltrim', (k) => [k, '0', '-1']],
-    ['lset', (k) => [k, '0', 'x']],
-    ['sadd', (k) => [k, 'm']],
-    ['srem', (k) => [k, 'm']],
-    ['xadd', (k) => [k, 'MAXLEN', '~', '10', '*', 'f', 'v']],
-    ['xtrim', (k) => [k, 'MAXLEN', '~', '10']],
-    ['xdel', (k) => [k, '0-1']],
-  ]),
-];
-
 /** Commands the durability decision adds: a replica's WAIT, and WAITAOF on Redis 7.2 and later. */
 export function durabilityNeeds(decision: DurabilityDecision | undefined): RedisNeed[] {
   if (!decision || decision.mode === 'refuse') return [];
   const out: RedisNeed[] = [];
-  if (decision.mode === 'waitaof') out.push({ command: 'waitaof', args: () => ['1', '0', '1'], category: '@connection', usedBy: 'confirming that each ledger note is on disk' });
-  if (decision.mode === 'replica' || ('replicas' in decision && (decision.replicas ?? 0) > 0)) {
-    out.push({ command: 'wait', args: () => ['1', '1'], category: '@connection', usedBy: 'confirming that each ledger note reached a replica' });
-  }
+  if (decision.mode === 'waitaof') out.push(WAITAOF_NEED);
+  if (decision.mode === 'replica' || ('replicas' in decision && (decision.replicas ?? 0) > 0)) out.push(WAIT_NEED);
   return out;
 }
 
@@ -229,7 +116,7 @@ export async function checkRedisPermissions(
         error(
           'redis-acl',
           REDIS,
-          `Redis user ${user} may not run MULTI (NOPERM), which BullMQ and the import bookkeeping need (ACL category @transaction). Grant it: ACL SETUSER ${user} +@transaction. The other commands cannot be checked without it.`,
+          `Redis user ${user} may not run MULTI (NOPERM), which ${MULTI_NEED.usedBy} need (ACL category ${MULTI_NEED.category}). Grant it: ACL SETUSER ${user} +${MULTI_NEED.category}. The other commands cannot be checked without it.`,
         ),
       ];
     }
@@ -257,7 +144,6 @@ export async function checkRedisPermissions(
   }
 
   const findings: CheckFinding[] = [];
-  const see = 'see docs/operators.md, "Redis ACL for a least-privilege user"';
   if (readonly) {
     findings.push(error('redis-acl', REDIS, describeRedisError(readonly, opts.url).message));
   }
@@ -275,7 +161,7 @@ export async function checkRedisPermissions(
       error(
         'redis-acl',
         REDIS,
-        `Redis user ${user} may not run ${names.join(', ')} (NOPERM), needed for ${usedBy}. Grant ${them}: ACL SETUSER ${user} ${list.map((n) => `+${n.command}`).join(' ')} (${category}${see})`,
+        `Redis user ${user} may not run ${names.join(', ')} (NOPERM), needed for ${usedBy}. Grant ${them}: ACL SETUSER ${user} ${list.map((n) => `+${n.command}`).join(' ')} (${category}${SEE_ACL})`,
       ),
     );
   }

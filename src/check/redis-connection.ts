@@ -2,19 +2,20 @@ import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config.ts';
 import { BuildsyncError, coerceError, redactUrl } from '../errors/index.ts';
 import { durabilityDecision, readDurabilityFacts, type RedisDurabilityFacts } from '../ledger/durability.ts';
-import { connectRedis } from '../queue/connection.ts';
-import { redisUser } from '../queue/redis-errors.ts';
-import { masterNodes, type RedisConnection } from '../redis-layout.ts';
+import { connectRedis } from '../redis/connection.ts';
+import { redisUser } from '../redis/failures.ts';
+import { masterNodes, type RedisConnection } from '../redis/layout.ts';
 import { error, ok, type CheckFinding } from './finding.ts';
-import { REDIS_NEEDS, checkClusterPermissions, checkRedisPermissions, durabilityNeeds } from './redis-acl.ts';
+import { checkClusterPermissions, checkRedisPermissions, durabilityNeeds } from './redis-acl.ts';
+import { REDIS_NEEDS } from '../redis/acl.ts';
 import { durabilityFindings, durabilityUnread } from './redis-persistence.ts';
 
 /**
  * Redis reachable, credentials accepted, every needed command permitted, and a set-up that keeps
  * the ledger (persistence, eviction). `redis` is the open connection when Redis answered; the
- * caller disconnects it. The connection is the shared opener's `probe` (queue/connection.ts): one
+ * caller disconnects it. The connection is the shared opener's `probe` (redis/connection.ts): one
  * attempt, no reconnects, no ready check; a failure is worded by the one Redis describer
- * (queue/redis-errors.ts), as any command would word it.
+ * (redis/failures.ts), as any command would word it.
  */
 export async function checkRedis(
   cfg: Pick<AppConfig, 'redisUrl' | 'prefix'> & Partial<Pick<AppConfig, 'redisCluster'>>,

@@ -4,8 +4,10 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../package-root.ts';
 import { RedisUnavailableError, redactUrl } from '../errors/index.ts';
-import { connectRedis, redisAnswers, startWorkers } from '../queue/index.ts';
-import { prefixPatterns, unlinkAll } from '../redis-layout.ts';
+import { startWorkers } from '../queue/index.ts';
+import { connectRedis, redisAnswers } from '../redis/index.ts';
+import { prefixPatterns, unlinkAll } from '../redis/layout.ts';
+import { noRedisAnswers } from '../redis/failures.ts';
 import { redisClusterEnabled } from '../config.ts';
 import { startSandbox } from '../sandbox/index.ts';
 import type { CommandContext } from './command.ts';
@@ -102,7 +104,7 @@ async function demoRedis(ctx: CommandContext): Promise<DemoRedis> {
       c.once('spawn', () => ok(c));
     });
   } catch (err) {
-    throw new RedisUnavailableError(url, { cause: err });
+    throw new RedisUnavailableError(url, { cause: err, message: noRedisAnswers(url).message });
   }
   const throwaway = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 50 && !(await redisAnswers(throwaway, { cluster: false })); i++) await new Promise((r) => setTimeout(r, 100));
@@ -120,7 +122,7 @@ async function demoRedis(ctx: CommandContext): Promise<DemoRedis> {
 async function cleanup(url: string, prefix: string): Promise<void> {
   const r = await connectRedis(url, 'producer');
   try {
-    // Every master of a cluster, and the queues' `{prefix}:` keys too (redis-layout.ts).
+    // Every master of a cluster, and the queues' `{prefix}:` keys too (src/redis/layout.ts).
     for (const pattern of prefixPatterns(r, prefix)) await unlinkAll(r, pattern);
   } finally {
     r.disconnect();

@@ -1,6 +1,5 @@
 import { BuildsyncError, coerceError, type ErrorCode } from '../errors/index.ts';
-import { redisGraceMs } from '../queue/connection.ts';
-import { describeRedisError } from '../queue/redis-errors.ts';
+import { redisFailureOf } from '../redis/failures.ts';
 import { EXIT, exitCodeOf } from '../errors/exit-codes.ts';
 
 export { EXIT, exitCodeOf };
@@ -28,15 +27,9 @@ const REDIS: ErrorCode = 'BUILDSYNC_REDIS_UNAVAILABLE';
  */
 export function describeFailure(err: unknown): { code: number; message: string } {
   const e = coerceError(err);
-  // Redis refused a command (ACL) or the credentials: configuration, no stack.
-  if (e.name === 'ReplyError' || /^(NOPERM|WRONGPASS|NOAUTH|READONLY)\b/.test(e.message)) {
-    const p = describeRedisError(e, process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-    if (p.known) return { code: exitCodeOf(REDIS), message: `buildsync: ${p.message} [${REDIS}]` };
-  }
-  // ioredis gave up on a Redis that stayed away past the grace (connection.ts): no stack.
-  if (e.name === 'MaxRetriesPerRequestError' || /^Connection is closed\.?$|Stream isn't writeable/.test(e.message)) {
-    return { code: exitCodeOf(REDIS), message: `buildsync: lost Redis and it did not come back within ${Math.round(redisGraceMs() / 1000)} s; start it again (or check REDIS_URL) and run the command again [${REDIS}]` };
-  }
+  // Redis refused a command or the credentials, or stayed away past the grace: set-up, no stack.
+  const redis = redisFailureOf(e);
+  if (redis) return { code: exitCodeOf(REDIS), message: `buildsync: ${redis.message} [${REDIS}]` };
   if (e instanceof BuildsyncError) {
     return { code: exitCodeOf(e.code), message: PLAIN_MESSAGE.has(e.code) ? `buildsync: ${e.message}` : `buildsync: ${e.message} [${e.code}]` };
   }

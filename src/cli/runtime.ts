@@ -1,7 +1,8 @@
-import type { RedisConnection as Redis } from '../redis-layout.ts';
+import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { loadConfig, requireService, type AppConfig, type ServiceAccount } from '../config.ts';
-import { connectRedis, Queues, startWorkers, type WorkerHost } from '../queue/index.ts';
-import { redisGraceMs } from '../queue/connection.ts';
+import { Queues, startWorkers, type WorkerHost } from '../queue/index.ts';
+import { connectRedis } from '../redis/index.ts';
+import { redisGraceMs } from '../redis/failures.ts';
 import { redactUrl } from '../errors/index.ts';
 import { knob } from '../knobs.ts';
 import type { CommandContext } from './command.ts';

@@ -1,4 +1,4 @@
-import { scanAll, type RedisConnection as Redis } from '../redis-layout.ts';
+import { scanAll, type RedisConnection as Redis } from '../redis/layout.ts';
 import { DEFAULTS, type Env } from '../config.ts';
 
 const ACCOUNT_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
@@ -26,7 +26,7 @@ export async function listAccounts(env: Env, redis: Redis, prefix: string): Prom
 
 /**
  * Names under `<prefix>:throttle:<account>:…`, or `<prefix>:{<account>}:throttle:…` on a Redis
- * Cluster (redis-layout.ts), on every master: SCAN on a cluster node sees only that node's keys.
+ * Cluster (src/redis/layout.ts), on every master: SCAN on a cluster node sees only that node's keys.
  */
 async function accountsInRedis(redis: Redis, prefix: string): Promise<string[]> {
   const head = redis.isCluster ? `${prefix}:{` : `${prefix}:throttle:`;

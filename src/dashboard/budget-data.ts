@@ -1,5 +1,5 @@
 import type { Job, Queue } from 'bullmq';
-import type { RedisConnection as Redis } from '../redis-layout.ts';
+import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { loadConfig, type Env } from '../config.ts';
 import { coerceError } from '../errors/index.ts';
 import type { ExportJobResult } from '../queue/index.ts';

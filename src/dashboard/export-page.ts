@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import express from 'express';
 import type { Logger } from 'pino';
 import type { Env } from '../config.ts';
-import type { RedisConnection } from '../redis-layout.ts';
+import type { RedisConnection } from '../redis/layout.ts';
 import { listAccounts } from './accounts.ts';
 import { renderExportPage } from './export-html.ts';
 import { ExportRuns } from './export-runs.ts';

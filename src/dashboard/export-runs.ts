@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { loadConfig, requireService, type Env } from '../config.ts';
 import { coerceError } from '../errors/index.ts';
 import { defaultExportPath, recordExportSuccess, runExport, type ExportFormat } from '../export/index.ts';
-import type { RedisConnection } from '../redis-layout.ts';
+import type { RedisConnection } from '../redis/layout.ts';
 import { openSession } from '../session/index.ts';
 
 /** One export the page started: what its status region shows, and the file once done. */

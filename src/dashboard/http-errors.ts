@@ -1,13 +1,14 @@
 /**
  * The import page's failures as HTTP answers: a `PageError` carries its own status; any other
  * error is the user's (400) when its stable code means "your input" in the one exit-code table
- * (exit 2, `exitCodeOf`), the server's when Redis or the export database is missing (503),
- * else 500. Messages never show where
+ * (exit 2, `exitCodeOf`), the server's when Redis or the export database is missing (503;
+ * a Redis failure in the words of src/redis/failures.ts, as the CLI says it), else 500. Messages never show where
  * uploads are kept.
  */
 import type { Request, Response, NextFunction, ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { BuildsyncError, coerceError, EXIT, exitCodeOf, messageFor } from '../errors/index.ts';
+import { redisFailureOf } from '../redis/failures.ts';
 
 /** A refusal the page decides itself, with its HTTP status. */
 export class PageError extends Error {
@@ -55,6 +56,12 @@ export function pageErrorHandler(opts: { maxBytes: number; log?: Logger }): Erro
     }
     const c = coerceError(err);
     opts.log?.warn({ err: c }, 'import page request failed');
+    // Redis refused a command or stayed away (ioredis' own errors): the server's trouble, said as the CLI says it.
+    const redis = redisFailureOf(c);
+    if (redis) {
+      res.status(503).json({ error: redis.message });
+      return;
+    }
     // In the page's words: its controls, never the CLI's flags (errors/wording.ts).
     res.status(httpStatusOf(c)).json({ error: scrub(messageFor(c, 'page')) });
   };

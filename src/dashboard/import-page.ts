@@ -15,7 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import express from 'express';
-import type { RedisConnection as Redis } from '../redis-layout.ts';
+import type { RedisConnection as Redis } from '../redis/layout.ts';
 import type { Logger } from 'pino';
 import { loadConfig, requireService, type Env } from '../config.ts';
 import { importHeaderRule, reportCsvChunks, type PlanOptions } from '../import/index.ts';

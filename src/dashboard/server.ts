@@ -4,7 +4,8 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { readEnv } from '../config.ts';
 import { coerceError } from '../errors/index.ts';
-import { connectRedis, Queues } from '../queue/index.ts';
+import { Queues } from '../queue/index.ts';
+import { connectRedis } from '../redis/index.ts';
 import { basicAuth, checkPassword } from './basic-auth.ts';
 import { requireAuthOffLoopback } from './bind-rule.ts';
 import { boardRouter } from './board.ts';
@@ -16,6 +17,7 @@ import { DASHBOARD_DEFAULTS, type Dashboard, type DashboardOptions } from './das
 import { LoginLimiter } from './login-limit.ts';
 import { ownAddress, parsePublicUrl, type OwnAddress } from './own-address.ts';
 import { dashboardGuard } from './same-origin.ts';
+import { redisFailureOf } from '../redis/failures.ts';
 
 /**
  * Serves bull-board over the three queues at `/queues` and the budget page at `/budget`
@@ -78,7 +80,9 @@ export async function startDashboard(opts: DashboardOptions & ImportPageOptions)
   app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     const e = coerceError(err);
     opts.log?.error({ err: e }, 'dashboard request failed');
-    res.status(500).type('text/plain').send(`500: ${e.message}\n`);
+    const redis = redisFailureOf(e);
+    if (redis) res.status(503).type('text/plain').send(`503: ${redis.message}\n`);
+    else res.status(500).type('text/plain').send(`500: ${e.message}\n`);
   });
 
   let server: Server;

@@ -258,9 +258,9 @@ export class NetworkError extends BuildsyncError {
 }
 
 export class RedisUnavailableError extends BuildsyncError {
-  /** `message` replaces the default when the cause is known (wrong password, TLS mismatch, …). */
-  constructor(url: string, options?: { cause?: unknown; message?: string }) {
-    super('BUILDSYNC_REDIS_UNAVAILABLE', options?.message ?? `no Redis answers at ${redactUrl(url)}. Start one (redis-server --daemonize yes) or set REDIS_URL; --dry-run and --no-queue need none.`, options);
+  /** `message` says what is wrong and what to do, in the words of src/redis/failures.ts (`describeRedisError`), the one describer of Redis failures. */
+  constructor(url: string, options: { cause?: unknown; message: string }) {
+    super('BUILDSYNC_REDIS_UNAVAILABLE', options.message, options);
   }
 }
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { writeFileAtomically, type AtomicFile } from '../atomic-file.ts';
 import { PROJECT_CSV_HEADER, projectCsvRowBytes } from './project-writer.ts';
 import { RowBatch } from './row-batch.ts';
-import type { RedisConnection } from '../redis-layout.ts';
+import type { RedisConnection } from '../redis/layout.ts';
 import { HeapTrim } from '../heap-trim.ts';
 // copy-row.ts, not the warehouse's index: the index loads the PostgreSQL driver, which `--changes` alone does not need.
 import { base64Bits48, copyRow, legacySha1 } from './postgres/copy-row.ts';
@@ -28,7 +28,7 @@ import { base64Bits48, copyRow, legacySha1 } from './postgres/copy-row.ts';
  */
 export interface ChangeTrackerOptions {
   redis: RedisConnection;
-  /** The current state's key (redis-layout.ts `exportStateKeyOf`). */
+  /** The current state's key (src/redis/layout.ts `exportStateKeyOf`). */
   key: string;
   /** This export's own key for the next state, in the same Redis Cluster slot as `key`. */
   nextKey: string;

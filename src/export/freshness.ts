@@ -1,4 +1,4 @@
-import { queuePrefix, type RedisConnection } from '../redis-layout.ts';
+import { queuePrefix, type RedisConnection } from '../redis/layout.ts';
 import type { ProjectExportResult } from './run-export.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ServiceClient } from '../api/index.ts';
 import { ConfigError } from '../errors/index.ts';
-import type { RedisConnection } from '../redis-layout.ts';
+import type { RedisConnection } from '../redis/layout.ts';
 import type { Secret } from '../secret.ts';
 import type { UpsertCounts } from './postgres/index.ts';
 import type { ChangeCounts } from './changes.ts';
@@ -29,7 +29,7 @@ export interface ProjectExportSpec {
 
 /** Where `--changes` and `--to postgres` keep and write what they need; secrets stay out of the spec (job data). */
 export interface ExportServices {
-  /** Where the comparison state lives: the Redis, the key prefix and the account (redis-layout.ts `exportStateKeyOf`). */
+  /** Where the comparison state lives: the Redis, the key prefix and the account (src/redis/layout.ts `exportStateKeyOf`). */
   changeState?: { redis: RedisConnection; prefix: string; account: string };
   /** The account's BUILDSYNC_EXPORT_DATABASE_URL, from this process's environment. */
   databaseUrl?: Secret;
@@ -91,7 +91,7 @@ export async function runExport(
   const opening = await Promise.allSettled([
     tracksChanges(spec) && opts.changeState
       ? (async () => {
-          const [{ ChangeTracker, changesPathFor }, { exportStateKeyOf }] = await Promise.all([import('./changes.ts'), import('../redis-layout.ts')]);
+          const [{ ChangeTracker, changesPathFor }, { exportStateKeyOf }] = await Promise.all([import('./changes.ts'), import('../redis/layout.ts')]);
           const { redis, prefix, account } = opts.changeState!;
           const variant = exportVariant(spec);
           return ChangeTracker.open({

@@ -6,8 +6,8 @@
  */
 import { UnresolvedVendors } from '../mapping/index.ts';
 import type { PlanOptions } from '../import/index.ts';
-import { connectRedis } from '../queue/index.ts';
-import type { RedisConnection as Redis } from '../redis-layout.ts';
+import { connectRedis } from '../redis/index.ts';
+import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { VendorStore } from '../vendors/vendor-store.ts';
 
 /** `opts` with the account's vendor list, for a bill import whose account has one. */

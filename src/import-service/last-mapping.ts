@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { errorsFileColumnOf, normalizeHeader, parseMappingFile } from '../mapping/index.ts';
-import { lastMappingKeyOf, type RedisConnection as Redis } from '../redis-layout.ts';
+import { lastMappingKeyOf, type RedisConnection as Redis } from '../redis/layout.ts';
 import type { SavedPageMapping } from './page-reading.ts';
 import type { ImportKind } from './run-import.ts';
 

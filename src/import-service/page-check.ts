@@ -12,7 +12,7 @@ import { wirePayload, type ImportPlan, type PlanOptions } from '../import/index.
 import { Ledger } from '../ledger/index.ts';
 import type { IgnoredCounts, MappedRecord, ProjectResolver } from '../mapping/index.ts';
 import type { BillPayload, EstimatePayload } from '../payloads/index.ts';
-import type { RedisConnection as Redis } from '../redis-layout.ts';
+import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { linesNamedIn, sheetLineName } from '../tables/index.ts';
 import type { VendorEntry } from '../vendors/vendor-store.ts';
 import { billSummary, estimateSummary, type BillSummary, type EstimateSummary } from './check-summary.ts';

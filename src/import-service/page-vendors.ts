@@ -10,7 +10,7 @@
 import { UsageError } from '../errors/index.ts';
 import { readBillVendorNames, type PlanOptions } from '../import/index.ts';
 import type { VendorNameSink } from '../mapping/index.ts';
-import type { RedisConnection as Redis } from '../redis-layout.ts';
+import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { vendorKey, VendorStore, type VendorEntry } from '../vendors/vendor-store.ts';
 
 /** A row of the vendor table: the name as first written in the file, and its ID ('' when unknown). */

@@ -27,7 +27,7 @@ import {
 import { durabilityDecision, readDurabilityFacts, RedisNotDurableError, type DurabilityDecision } from '../ledger/index.ts';
 import type { ProjectResolver } from '../mapping/index.ts';
 import { ImportSubmission, submitImport, type Queues } from '../queue/index.ts';
-import type { RedisConnection as Redis } from '../redis-layout.ts';
+import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { openSession } from '../session/index.ts';
 import { withAccountVendors } from './account-vendors.ts';
 

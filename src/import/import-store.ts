@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
-import { importKeyOf, type RedisConnection } from '../redis-layout.ts';
+import { importKeyOf, type RedisConnection } from '../redis/layout.ts';
 import { Ledger, type LedgerEntry } from '../ledger/ledger.ts';
 import type { IgnoredCounts, RowStatus, StaticLine } from '../mapping/report-line.ts';
 import { withLineNote } from '../mapping/record-key.ts';

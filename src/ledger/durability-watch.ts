@@ -1,5 +1,5 @@
 import { LedgerUnsafeError } from '../errors/index.ts';
-import type { RedisConnection } from '../redis-layout.ts';
+import type { RedisConnection } from '../redis/layout.ts';
 import { durabilityDecision, readDurabilityFacts, type DurabilityDecision } from './durability.ts';
 
 /** How often persistence and eviction are read again while sending (docs/operators.md, "Durability"). */

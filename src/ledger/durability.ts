@@ -1,6 +1,6 @@
 import { ReplyError, type Redis } from 'ioredis';
 import { ConfigError } from '../errors/index.ts';
-import { masterNodes, nodeForKey, type RedisConnection } from '../redis-layout.ts';
+import { masterNodes, nodeForKey, type RedisConnection } from '../redis/layout.ts';
 
 /**
  * Would the ledger's note "this record is being sent" survive a Redis crash? (docs/operators.md,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RedisConnection } from '../redis-layout.ts';
+import type { RedisConnection } from '../redis/layout.ts';
 import { LEDGER_KEYS_VERSION, ledgerFieldOf, MIGRATED_FIELDS } from './record-key.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { RedisConnection as Redis } from '../redis-layout.ts';
+import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { z } from 'zod';
 import { FileError } from '../errors/index.ts';
 import { Ledger } from './ledger.ts';

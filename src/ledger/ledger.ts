@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RedisUnavailableError } from '../errors/index.ts';
-import { ledgerKeyOf, ledgerKeysMarkerOf, ledgerMarkerKeyOf, nodeForKey, type RedisConnection } from '../redis-layout.ts';
+import { ledgerKeyOf, ledgerKeysMarkerOf, ledgerMarkerKeyOf, nodeForKey, type RedisConnection } from '../redis/layout.ts';
+import { isNodeLost } from '../redis/failures.ts';
 import { migrateRecordKeys } from './key-migration.ts';
 import { LEDGER_KEYS_VERSION, ledgerFieldOf } from './record-key.ts';
 
@@ -229,9 +230,9 @@ const LOOKUP_BATCH = 1000;
 /** How long a hand-over keeps trying while a cluster master fails over (node timeout plus an election, with room). */
 const FAILOVER_RIDE_OUT_MS = 15_000;
 
-/** The connection to a cluster node went away under a command (ioredis' words), or no node serves the slot yet. */
-function isNodeLost(err: unknown): boolean {
-  return err instanceof RedisUnavailableError || /Connection is closed|Too many Cluster redirections|CLUSTERDOWN|TRYAGAIN|ECONNREFUSED|ECONNRESET/.test(String((err as Error)?.message));
+/** The connection to a cluster node went away under a command, or no node serves the slot yet (failures.ts). */
+function isNodeGone(err: unknown): boolean {
+  return err instanceof RedisUnavailableError || isNodeLost(err);
 }
 
 export class Ledger {
@@ -257,17 +258,17 @@ export class Ledger {
     this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
-  /** `PREFIX:ledger:ACCOUNT`, or `PREFIX:{ACCOUNT}:ledger` on a cluster (redis-layout.ts). */
+  /** `PREFIX:ledger:ACCOUNT`, or `PREFIX:{ACCOUNT}:ledger` on a cluster (src/redis/layout.ts). */
   key(account: string): string {
     return ledgerKeyOf(this.#redis, this.#prefix, account);
   }
 
-  /** `PREFIX:ledger-keys:ACCOUNT` (redis-layout.ts): which way the account's ledger keys records. */
+  /** `PREFIX:ledger-keys:ACCOUNT` (src/redis/layout.ts): which way the account's ledger keys records. */
   keysMarker(account: string): string {
     return ledgerKeysMarkerOf(this.#redis, this.#prefix, account);
   }
 
-  /** `PREFIX:ledger-marker:ACCOUNT` (redis-layout.ts): the ledger's own marker. */
+  /** `PREFIX:ledger-marker:ACCOUNT` (src/redis/layout.ts): the ledger's own marker. */
   markerKey(account: string): string {
     return ledgerMarkerKeyOf(this.#redis, this.#prefix, account);
   }
@@ -367,7 +368,7 @@ export class Ledger {
       } catch (err) {
         // Not confirmed, so not sent: back to a claim, which never becomes a false `unknown`.
         await this.#redis.bsLedgerHold(this.key(account), this.markerKey(account), ledgerFieldOf(recordKey), owner, String(this.leaseMs), 'claimed', '').catch(() => {});
-        if (!(this.#redis.isCluster && isNodeLost(err) && Date.now() < deadline)) throw err;
+        if (!(this.#redis.isCluster && isNodeGone(err) && Date.now() < deadline)) throw err;
         await new Promise((r) => setTimeout(r, 300));
       }
     }

@@ -29,7 +29,7 @@ export function ledgerFieldOf(recordKey: string): string {
 export const MIGRATED_FIELDS = `${BILL_REF}*`;
 
 /**
- * The way of keying of today, as the account's marker key (redis-layout.ts `ledgerKeysMarkerOf`)
+ * The way of keying of today, as the account's marker key (src/redis/layout.ts `ledgerKeysMarkerOf`)
  * holds it once every entry written before it has its field of today. Any other value (none, or
  * the token a `ledger import` of old entries leaves) makes the next claim migrate first.
  */

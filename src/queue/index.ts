@@ -1,5 +1,4 @@
 export { QUEUE, JOB, DEFAULT_PREFIX, type JobKind, type QueueName } from './names.ts';
-export { connectRedis, createRedis, redisAnswers } from './connection.ts';
 export { Queues } from './queues.ts';
 export { RETENTION, RECORD_JOB_RETENTION, RECORD_ATTEMPTS, EXPORT_ATTEMPTS } from './retention.ts';
 export { submitExport, submitImport, ImportSubmission, type SubmitImportOptions } from './submit.ts';

@@ -3,7 +3,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Queue } from 'bullmq';
 import { registerBudgetMetrics, type AccountThrottle } from '../throttle/index.ts';
 import { readExportSuccesses } from '../export/freshness.ts';
-import type { RedisConnection } from '../redis-layout.ts';
+import type { RedisConnection } from '../redis/layout.ts';
 
 /** The worker's Prometheus metrics (prom-client), in a registry of its own. */
 export class Metrics {

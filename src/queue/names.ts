@@ -28,4 +28,4 @@ export type JobKind = (typeof JOB)[keyof typeof JOB];
 export const DEFAULT_PREFIX = 'buildsync';
 
 /** The key layout of queues, budgets, ledgers and imports lives with the other Redis helpers that every layer uses. */
-export { queuePrefix, throttleKeyBase, ledgerKeyOf, importKeyOf, exportStateKeyOf, prefixPatterns, keySlot, type KeyConnection } from '../redis-layout.ts';
+export { queuePrefix, throttleKeyBase, ledgerKeyOf, importKeyOf, exportStateKeyOf, prefixPatterns, keySlot, type KeyConnection } from '../redis/layout.ts';

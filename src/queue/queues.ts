@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { RedisConnection } from '../redis-layout.ts';
+import type { RedisConnection } from '../redis/layout.ts';
 import { QUEUE, queuePrefix } from './names.ts';
 import { RETENTION } from './retention.ts';
 

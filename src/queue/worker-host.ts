@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { RedisConnection as Redis } from '../redis-layout.ts';
+import type { RedisConnection as Redis } from '../redis/layout.ts';
 import type { Logger } from 'pino';
 import { createJobContext, PROCESSORS, type Processor } from '../../jobs/index.ts';
 import { allowVolatileRedis, notifyUrl, readEnv, type Env } from '../config.ts';
@@ -10,8 +10,8 @@ import { backoffMs } from '../errors/index.ts';
 import { DURABILITY_RECHECK_MS, DurabilityWatch, durabilityDecision, pruneLedger, readDurabilityFacts, type DurabilityDecision } from '../ledger/index.ts';
 import { knob } from '../knobs.ts';
 import { logger } from '../log.ts';
-import { connectRedis, createRedis } from './connection.ts';
-import { describeRedisError, redisErrorLog } from './redis-errors.ts';
+import { connectRedis, createRedis } from '../redis/connection.ts';
+import { describeRedisError, redisErrorLog } from '../redis/failures.ts';
 import { Metrics } from './metrics.ts';
 import { Notifier } from './notify.ts';
 import { QUEUE, queuePrefix, type JobKind } from './names.ts';

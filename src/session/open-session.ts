@@ -1,4 +1,4 @@
-import type { RedisConnection as Redis } from '../redis-layout.ts';
+import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { ServiceClient, type ResponseInfo } from '../api/index.ts';
 import type { ServiceAccount } from '../config.ts';
 import { AccountThrottle, type InlineWaitPool } from '../throttle/index.ts';

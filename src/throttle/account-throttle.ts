@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { throttleKeyBase, type RedisConnection } from '../redis-layout.ts';
+import { throttleKeyBase, type RedisConnection } from '../redis/layout.ts';
 import { ThrottledError, type RateLimitError } from '../errors/index.ts';
 import { parsePause, readBudgetStatus, type BudgetStatus, type WindowStatus } from './budget-status.ts';
 import { budgetUsedReason, formatEta, probingText, serviceLimitReason } from './budget-format.ts';
@@ -123,7 +123,7 @@ export class AccountThrottle implements RequestGate {
     const probe = options.probe ?? THROTTLE_DEFAULTS.probe;
     this.probeInitialMs = Math.max(1, probe.initialMs / this.windows.timeScale);
     this.probeMaxMs = Math.max(this.probeInitialMs, probe.maxMs / this.windows.timeScale);
-    // One hash tag per account on a cluster (redis-layout.ts): every script below touches only these keys, in one slot.
+    // One hash tag per account on a cluster (src/redis/layout.ts): every script below touches only these keys, in one slot.
     const base = throttleKeyBase(options.redis, options.prefix ?? THROTTLE_DEFAULTS.prefix, options.account);
     this.keys = {
       log: `${base}:log`,

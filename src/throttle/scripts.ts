@@ -1,4 +1,4 @@
-import type { RedisConnection } from '../redis-layout.ts';
+import type { RedisConnection } from '../redis/layout.ts';
 
 /**
  * The Lua scripts that hold an account's shared budget. Every decision runs inside one script so
@@ -6,7 +6,7 @@ import type { RedisConnection } from '../redis-layout.ts';
  * script reads the clock with Redis `TIME` so that machines with skewed clocks still agree.
  *
  * Data, per account (`<prefix>:throttle:<account>:…`; on a Redis Cluster `<prefix>:{<account>}:throttle:…`,
- * one slot per account, see redis-layout.ts), every key passed in KEYS:
+ * one slot per account, see src/redis/layout.ts), every key passed in KEYS:
  * - `log`: a sorted set of sends, member `<grant ms>:<token>` (the gate's ticket), score = the
  *   latest time the service may have counted the send (its grant, then the end of its attempt,
  *   see `settle`), in ms of the Redis clock; once the service answered, less the shortest

@@ -5,7 +5,7 @@
  * the name's key (`vendorKey`), the value `{"vendor": NAME as last written, "vendor_id": ID}`.
  * Names and IDs only: nothing secret ever goes in.
  */
-import { vendorsKeyOf, type RedisConnection } from '../redis-layout.ts';
+import { vendorsKeyOf, type RedisConnection } from '../redis/layout.ts';
 import { keyText } from '../values/key-text.ts';
 
 /** One vendor of the list, as `vendors list --json` prints it. */

@@ -2,7 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ImportPlan } from '../../src/import/plan-types.ts';
 import { QUEUE } from '../../src/queue/index.ts';
-import { queuePrefix } from '../../src/redis-layout.ts';
+import { queuePrefix } from '../../src/redis/layout.ts';
 
 /** A small estimate import made by hand: two records, one invalid row. */
 export function smallPlan(): ImportPlan {

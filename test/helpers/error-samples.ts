@@ -27,6 +27,7 @@ import {
   type HttpErrorInit,
 } from '../../src/errors/index.ts';
 import { RedisNotDurableError } from '../../src/ledger/durability.ts';
+import { noRedisAnswers } from '../../src/redis/failures.ts';
 
 const http = (status: number): HttpErrorInit => ({ status, method: 'POST', path: '/api/Bills?Info=x', body: { Message: 'no' } });
 
@@ -40,7 +41,7 @@ export const ERROR_SAMPLES = {
   UsageError: new UsageError('bad flag'),
   FileError: new FileError('a.csv', 'cannot open a.csv'),
   RowError: new RowError('a.csv', 3, 'rate', 'not a number'),
-  RedisUnavailableError: new RedisUnavailableError('redis://u:secret@127.0.0.1:1'),
+  RedisUnavailableError: new RedisUnavailableError('redis://u:secret@127.0.0.1:1', { message: noRedisAnswers('redis://u:secret@127.0.0.1:1').message }),
   'AuthError 401': new AuthError(http(401)),
   'AuthError 403': new AuthError(http(403)),
   InterruptedError: new InterruptedError(),

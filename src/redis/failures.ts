@@ -1,12 +1,15 @@
 import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { redactUrl } from '../errors/index.ts';
+import { knob } from '../knobs.ts';
+import { aclAdvice, SEE_ACL } from './acl.ts';
 
 /**
  * The one describer of Redis failures: what `check` says of a Redis it cannot use, what a
- * command that cannot connect says, what a running worker logs and what a command's failure
- * prints (cli/exit.ts) all come from `describeRedisError`, one wording per cause, each saying
- * what to do.
+ * command that cannot connect says, what a running worker logs, what a command's failure prints
+ * (cli/exit.ts, through `redisFailureOf`) and what the dashboard's pages answer all come from
+ * `describeRedisError`, one wording per cause, each saying what to do. ACL advice comes from the
+ * one table of what buildsync needs (acl.ts).
  */
 export interface RedisProblem {
   /**
@@ -59,15 +62,6 @@ function urlHasPassword(url: string): boolean {
   }
 }
 
-/** The ACL rule a least-privilege user needs for a command (docs/operators.md, "Redis ACL for a least-privilege user"). */
-function aclGrant(command: string): string {
-  const c = command.toLowerCase();
-  if (c.startsWith('eval') || c.startsWith('script') || c.startsWith('function') || c.startsWith('fcall')) return '+eval +evalsha (in category @scripting)';
-  if (c.startsWith('config')) return '+config|get (optional: without it the tool assumes appendfsync everysec and warns)';
-  if (/^(bzpopmin|bzpopmax|blpop|brpop|blmove|brpoplpush|bzmpop|blmpop)$/.test(c)) return '+@blocking';
-  return `+${c}`;
-}
-
 /** Every error given, and the node error a cluster client wraps in its own ("Failed to refresh slots cache"). */
 function expand(errors: unknown): Array<Error & { code?: string; command?: { name?: string } }> {
   const list = Array.isArray(errors) ? errors : [errors];
@@ -77,8 +71,6 @@ function expand(errors: unknown): Array<Error & { code?: string; command?: { nam
     return node instanceof Error ? [err, node] : [err];
   });
 }
-
-const SEE_ACL = 'see docs/operators.md, "Redis ACL for a least-privilege user"';
 
 /**
  * What a Redis failure means, in one line with what to do. `errors` is the error, or every error
@@ -116,7 +108,7 @@ export function describeRedisError(errors: unknown, url: string, opts: { connect
     const command = (cmd?.[1] ?? cmd?.[2] ?? cmd?.[3] ?? noperm.command?.name ?? '').toLowerCase();
     return problem(
       'noperm',
-      `Redis user ${user} may not run ${command ? `'${command}'` : 'a command buildsync needs'} (${noperm.message.slice(0, 160)}). Grant it: ACL SETUSER ${user} ${command ? aclGrant(command) : '…'} (${SEE_ACL}).`,
+      `Redis user ${user} may not run ${command ? `'${command}'` : 'a command buildsync needs'} (${noperm.message.slice(0, 160)}). Grant it: ACL SETUSER ${user} ${command ? aclAdvice(command) : `… (${SEE_ACL})`}.`,
     );
   }
   if (/can't run this command or subcommand script/i.test(text)) {
@@ -124,7 +116,7 @@ export function describeRedisError(errors: unknown, url: string, opts: { connect
     // one outside the data categories, TIME (the ledger and the throttle read the server's clock).
     return problem(
       'noperm',
-      `Redis user ${user} may not run a command inside buildsync's Lua scripts (most likely TIME, which the ledger and the throttle read). Grant it: ACL SETUSER ${user} +time (${SEE_ACL}).`,
+      `Redis user ${user} may not run a command inside buildsync's Lua scripts (most likely TIME, which the ledger and the throttle read). Grant it: ACL SETUSER ${user} ${aclAdvice('time')}.`,
     );
   }
   const lock = first(/could not renew lock for job|Missing lock for job|Lock mismatch for job/i);
@@ -147,7 +139,7 @@ export function describeRedisError(errors: unknown, url: string, opts: { connect
   const refused = first(/ECONNREFUSED|EHOSTUNREACH|ENETUNREACH/);
   if (refused) {
     const why = /ECONNREFUSED/.test(`${refused.code ?? ''} ${refused.message}`) ? 'connection refused' : 'host unreachable';
-    return problem('refused', `no Redis answers at ${where} (${why}). Start one (redis-server --daemonize yes) or set REDIS_URL to where it runs; --dry-run and --no-queue need none.`);
+    return problem('refused', noRedisAnswers(url, why).message);
   }
   const tlsError = first(/EPROTO|SSL|TLS|certificate|self.signed|UNABLE_TO_VERIFY|wrong version number|packet length too long/i);
   if (tlsError) {
@@ -186,6 +178,49 @@ export function describeRedisError(errors: unknown, url: string, opts: { connect
   }
   if (closed) return problem('lost', `the connection to Redis at ${where} was lost (${list[0]!.message.slice(0, 80)}).`);
   return { cause: 'other', known: false, message: `Redis at ${where} failed: ${(list.at(-1)?.message ?? 'unknown error').slice(0, 300)}. Check REDIS_URL.` };
+}
+
+/** No Redis at `url` (nothing listens, or none could be started), and what to do. */
+export function noRedisAnswers(url: string, why?: string): RedisProblem {
+  return {
+    cause: 'refused',
+    known: true,
+    message: `no Redis answers at ${redactUrl(url)}${why ? ` (${why})` : ''}. Start one (redis-server --daemonize yes) or set REDIS_URL to where it runs; --dry-run and --no-queue need none.`,
+  };
+}
+
+/** How long a command waits for a Redis that went away: BUILDSYNC_REDIS_GRACE_MS (knobs.ts; README, Commands: a 30 s grace). */
+export function redisGraceMs(): number {
+  return knob('BUILDSYNC_REDIS_GRACE_MS');
+}
+
+/**
+ * A command's failure that is Redis's, described; undefined for any other failure. Redis refused
+ * a command or the credentials (a `ReplyError`: ACL, password, read-only replica), or ioredis gave
+ * up on a Redis that stayed away past the grace (connection.ts): both are the user's set-up, told
+ * without a stack trace.
+ */
+export function redisFailureOf(err: Error, url: string = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'): RedisProblem | undefined {
+  if (err.name === 'ReplyError' || /^(NOPERM|WRONGPASS|NOAUTH|READONLY)\b/.test(err.message)) {
+    const p = describeRedisError(err, url);
+    if (p.known) return p;
+  }
+  if (err.name === 'MaxRetriesPerRequestError' || /^Connection is closed\.?$|Stream isn't writeable/.test(err.message)) {
+    return {
+      cause: 'lost',
+      known: true,
+      message: `lost Redis and it did not come back within ${Math.round(redisGraceMs() / 1000)} s; start it again (or check REDIS_URL) and run the command again`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The connection to a cluster node went away under a command (ioredis' words), or no node serves
+ * the slot yet: worth trying again on the node that serves the slot after a failover.
+ */
+export function isNodeLost(err: unknown): boolean {
+  return /Connection is closed|Too many Cluster redirections|CLUSTERDOWN|TRYAGAIN|ECONNREFUSED|ECONNRESET/.test(String((err as Error)?.message));
 }
 
 /**

@@ -1,10 +1,10 @@
 import { Cluster, type ClusterOptions, type Redis } from 'ioredis';
-import { ConfigError, RedisUnavailableError, redactUrl } from './errors/index.ts';
+import { ConfigError, RedisUnavailableError, redactUrl } from '../errors/index.ts';
 
 /**
  * Redis helpers every layer uses (the queue, the budget, the ledger, the dashboard, the check):
  * the connection type, the key layout, and what differs on a Redis Cluster (scans that visit
- * every master, key-less commands sent to the node that owns a key's slot). `queue/connection.ts`
+ * every master, key-less commands sent to the node that owns a key's slot). `redis/connection.ts`
  * makes the connections.
  */
 

@@ -3,11 +3,10 @@ import { redisClusterEnabled } from '../config.ts';
 import { withTimeout } from '../with-timeout.ts';
 import { RedisUnavailableError } from '../errors/index.ts';
 import { logger } from '../log.ts';
-import { knob } from '../knobs.ts';
-import { newCluster, type RedisConnection } from '../redis-layout.ts';
-import { clusterNodeProblem, describeRedisError, redisErrorLog } from './redis-errors.ts';
+import { newCluster, type RedisConnection } from './layout.ts';
+import { clusterNodeProblem, describeRedisError, redisErrorLog, redisGraceMs } from './failures.ts';
 
-export type { RedisConnection } from '../redis-layout.ts';
+export type { RedisConnection } from './layout.ts';
 /** `probe`: `buildsync check`'s connection (one attempt, no reconnects, no ready check). */
 export type RedisRole = 'worker' | 'producer' | 'probe';
 
@@ -64,12 +63,7 @@ export function createRedis(url: string, role: RedisRole, target: RedisTarget = 
   return redis;
 }
 
-/** How long a command waits for a Redis that went away: BUILDSYNC_REDIS_GRACE_MS (knobs.ts; README, Commands: a 30 s grace). */
-export function redisGraceMs(): number {
-  return knob('BUILDSYNC_REDIS_GRACE_MS');
-}
-
-/** Connects and pings, or throws RedisUnavailableError saying what is wrong (redis-errors.ts) and what to do. */
+/** Connects and pings, or throws RedisUnavailableError saying what is wrong (failures.ts) and what to do. */
 export async function connectRedis(url: string, role: RedisRole, target: RedisTarget = {}): Promise<RedisConnection> {
   const cluster = target.cluster ?? redisClusterEnabled();
   const redis = createRedis(url, role, { cluster });
