@@ -171,6 +171,7 @@ const SAMPLES: { [K in Advice['kind']]: Array<Extract<Advice, { kind: K }>> } = 
   'iif-export': [{ kind: 'iif-export' }],
   'remove-option': [{ kind: 'remove-option', option: 'encoding' }, { kind: 'remove-option', option: 'delimiter' }, { kind: 'remove-option', option: 'sheet' }],
   'choose-sheet': [{ kind: 'choose-sheet', sheet: 'Rev B' }],
+  'name-sheet': [{ kind: 'name-sheet', sheet: 'Estimate' }],
   'one-sheet-at-a-time': [{ kind: 'one-sheet-at-a-time' }],
   'sheet-names': [{ kind: 'sheet-names' }],
   'layout-sections': [{ kind: 'layout-sections', fill: false }, { kind: 'layout-sections', fill: true }],

@@ -95,6 +95,8 @@ export type Advice =
   | { kind: 'remove-option'; option: 'encoding' | 'delimiter' | 'sheet' }
   /** Several sheets hold a table. `sheet`: the one to propose. */
   | { kind: 'choose-sheet'; sheet: string }
+  /** No visible sheet holds a table. `sheet`: the one to propose. */
+  | { kind: 'name-sheet'; sheet: string }
   /** The sheets of a workbook read whole differ in their header rows. */
   | { kind: 'one-sheet-at-a-time' }
   /** A sheet the workbook does not have. */
@@ -171,8 +173,8 @@ export const WORDING: Table = {
     }),
   },
   'duplicate-columns': {
-    cli: () => 'Keep one of each, or skip the others with "ignore": [...] in the mapping file (--mapping MAP.json).',
-    page: () => 'Keep one of each: choose Ignore for the others under "Match columns" above.',
+    cli: () => 'Keep one of each, or say which one to read in the mapping file (--mapping MAP.json): name it as it is read ({"columns": {"NAME (2)": "<column>"}}) and skip the others with "ignore" ("ignore": ["NAME"] skips every copy the mapping does not name).',
+    page: () => 'Keep one of each: choose the column for the one to read under "Match columns" above, and Ignore for the others.',
   },
   hidden: {
     cli: () => 'Show them and check them, or pass --hidden include to read them as any row, or --hidden skip to leave the hidden rows out (reported ignored) and read hidden columns as empty.',
@@ -289,6 +291,10 @@ export const WORDING: Table = {
   'choose-sheet': {
     cli: (a) => `Pass --sheet NAME to read one of them (--sheet "${a.sheet}"), or --sheet all to read every one.`,
     page: (a) => `Choose one of them in "Sheet" above ("${a.sheet}"), or "All sheets" to read every one.`,
+  },
+  'name-sheet': {
+    cli: (a) => `Pass --sheet NAME to read one of them (--sheet "${a.sheet}").`,
+    page: (a) => `Choose one of them in "Sheet" above ("${a.sheet}").`,
   },
   'one-sheet-at-a-time': {
     cli: () => 'or import one sheet at a time with --sheet NAME.',

@@ -48,7 +48,7 @@ class HeaderNotFound extends FileError {
 
 /** `rule`, its failure made a `HeaderNotFound` (a file error, so that the readers pass it on as it is). */
 function caught(rule: HeaderRule, name: string): HeaderRule {
-  return { check: (cells, above) => rule.check(cells, above), notFound: (closest, searched) => new HeaderNotFound(name, rule.notFound(closest, searched)) };
+  return { check: (cells, aliases) => rule.check(cells, aliases), notFound: (closest, searched) => new HeaderNotFound(name, rule.notFound(closest, searched)) };
 }
 
 /**
@@ -110,8 +110,8 @@ export async function openPageHead(file: string, name: string, kind: ImportKind,
     }
   }
   if (closest === undefined && sheet === undefined && workbook !== undefined) {
-    // No visible sheet has a table: what the first one's closest row lacks.
-    closest = await openTable(file, { header: strict[0] }).then(() => undefined, (err: unknown) => (err instanceof HeaderNotFound ? err.found : undefined));
+    // No visible sheet has a table: the workbook's sheets, or what the one sheet's closest row lacks.
+    closest = await openTable(file, { header: strict[0] }).then(() => undefined, (err: unknown) => (err instanceof HeaderNotFound ? err.found : listsSheets(err) ? err : undefined));
   }
   try {
     const table = await at(loose);
@@ -122,7 +122,17 @@ export async function openPageHead(file: string, name: string, kind: ImportKind,
     if (!(err instanceof HeaderNotFound)) throw err;
   }
   if (closest !== undefined) messages.push(messageFor(closest, 'page'));
-  return done(await openTable(file, { sheet: sheet?.toLowerCase() === ALL_SHEETS ? undefined : sheet, encoding }), false);
+  const first = await openTable(file, { sheet: sheet?.toLowerCase() === ALL_SHEETS ? undefined : sheet, encoding }).catch((err: unknown) => {
+    // The first visible sheet cannot be shown either (it is empty): the listing of the sheets is what to say.
+    throw closest !== undefined && listsSheets(closest) ? closest : err;
+  });
+  return done(first, false);
+}
+
+/** The stop that lists a workbook's sheets, none of them visible with a table. */
+function listsSheets(err: unknown): err is Error {
+  const wording = (err as { wording?: unknown }).wording;
+  return err instanceof FileError && Array.isArray(wording) && wording.some((p) => typeof p === 'object' && p !== null && (p as { kind?: string }).kind === 'name-sheet');
 }
 
 /** A workbook's worksheets (hidden ones too: a sheet named in `Sheet` is read, hidden or not). */

@@ -79,7 +79,7 @@ export async function planEstimates(file: string, opts: PlanOptions = {}): Promi
   notForEstimates(opts);
   return planOnce(combineReadingOptions(opts, opts.mapping), async (reading) => {
     const opened = await openTable(file, tableOptions(file, 'estimates', opts, reading));
-    const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine);
+    const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine, { aliases: opened.headerAliases });
     const table = await viewForImport(opened, columns, ESTIMATE_NUMBER_COLUMNS, opts);
     let later: SeparatorWeigher | undefined;
     const rowOptions = rowRuleOptions('estimates', opts, columns, table.headers);
@@ -100,7 +100,7 @@ export async function planEstimates(file: string, opts: PlanOptions = {}): Promi
 export async function planBills(file: string, opts: PlanOptions = {}): Promise<ImportPlan<BillPayload>> {
   return planOnce(combineReadingOptions(opts, opts.mapping), async (reading) => {
     const opened = await openTable(file, tableOptions(file, 'bills', opts, reading));
-    const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine);
+    const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine, { aliases: opened.headerAliases });
     const table = await viewForImport(opened, columns, BILL_NUMBER_COLUMNS, opts);
     const vendors = await vendorLookup(opts.vendorsFile, opts.accountVendors, opts.signal);
     let later: SeparatorWeigher | undefined;
@@ -154,7 +154,7 @@ function provedOtherwise(later: SeparatorWeigher | undefined, rules: ReadingRule
 export async function streamBills(file: string, opts: PlanOptions, sink: PlanSink): Promise<PlanFacts> {
   const reading = combineReadingOptions(opts, opts.mapping);
   const opened = await openTable(file, tableOptions(file, 'bills', opts, reading));
-  const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine);
+  const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine, { aliases: opened.headerAliases });
   const table = await viewForImport(opened, columns, BILL_NUMBER_COLUMNS, opts);
   const vendors = await vendorLookup(opts.vendorsFile, opts.accountVendors, opts.signal);
   const refOf = billRefReader(columns);
@@ -207,7 +207,7 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   notForEstimates(opts);
   const reading = combineReadingOptions(opts, opts.mapping);
   const opened = await openTable(file, tableOptions(file, 'estimates', opts, reading));
-  const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine);
+  const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine, { aliases: opened.headerAliases });
   const table = await viewForImport(opened, columns, ESTIMATE_NUMBER_COLUMNS, opts);
   const projectOf = estimateProjectKeyReader(file, columns, opts.resolver);
   const rowOptions = rowRuleOptions('estimates', opts, columns, table.headers);
@@ -262,7 +262,7 @@ async function streamRecords(
   });
   lastLine.clear();
   await hand(withRuleLines(grouper.finish(), rowRules));
-  await hand({ records: [], statics: [...ignoredLines(table.hiddenLines ?? []), ...ignoredLines(table.footers)] });
+  await hand({ records: [], statics: [...ignoredLines(table.repeatedHeaders ?? []), ...ignoredLines(table.hiddenLines ?? []), ...ignoredLines(table.footers)] });
   return { rows, records, tally };
 }
 
@@ -330,8 +330,9 @@ export function importHeaderRule(file: string, kind: 'estimates' | 'bills', mapp
 /** The plan's report lines with the file's title and footer lines (`ignored`) added. */
 function withIgnored(table: OpenedTable, statics: StaticLine[]): StaticLine[] {
   const hidden = table.hiddenLines ?? [];
-  if (table.titles.length === 0 && table.footers.length === 0 && hidden.length === 0) return statics;
-  return [...ignoredLines(table.titles), ...statics, ...ignoredLines(hidden), ...ignoredLines(table.footers)];
+  const repeated = table.repeatedHeaders ?? [];
+  if (table.titles.length === 0 && table.footers.length === 0 && hidden.length === 0 && repeated.length === 0) return statics;
+  return [...ignoredLines(table.titles), ...statics, ...ignoredLines(repeated), ...ignoredLines(hidden), ...ignoredLines(table.footers)];
 }
 
 /** The grouper's records and lines, a record found in two sheets (`--sheet all`) made invalid rows. */

@@ -29,7 +29,7 @@ export interface VendorNamesLimit {
 export async function readBillVendorNames(file: string, opts: PlanOptions, sink: VendorNameSink, limit?: VendorNamesLimit): Promise<{ vendorColumn: boolean; complete: boolean }> {
   const reading = combineReadingOptions(opts, opts.mapping);
   const opened = await openTable(file, tableOptions(file, 'bills', opts, reading));
-  const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine);
+  const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine, { aliases: opened.headerAliases });
   const vendor = colOf(columns, 'vendor');
   if (vendor === undefined) return { vendorColumn: false, complete: true };
   const table = await viewForImport(opened, columns, BILL_NUMBER_COLUMNS, opts);

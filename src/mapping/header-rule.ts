@@ -17,8 +17,8 @@ import { suggestColumn } from './suggest.ts';
  */
 export function headerRule(file: string, known: readonly string[], mapping: MappingFile | undefined, missingOf: (columns: ColumnMap) => string[]): HeaderRule {
   return {
-    check(cells) {
-      const { columns, named } = candidateColumns(cells, known, mapping, file);
+    check(cells, aliases) {
+      const { columns, named } = candidateColumns(cells, known, mapping, file, aliases);
       return { missing: missingOf(columns), named };
     },
     notFound(closest, rowsSearched) {

@@ -1,4 +1,4 @@
-import type { CellValue, SourceRow } from '../tables/index.ts';
+import { columnLetter, type CellValue, type SourceRow } from '../tables/index.ts';
 import { ConfigError, FileError, MAX_LISTED, andMore, type Advice, type QuotedHeader, type Wording } from '../errors/index.ts';
 import type { MappingFile } from './mapping-file.ts';
 import { isBuiltInPreset, presetPrefers, ruleColumnHeaders } from './presets.ts';
@@ -92,6 +92,8 @@ export interface ResolveColumnsOptions {
    * @defaultValue `true` for the built-in presets, `false` otherwise
    */
   lenientMapping?: boolean;
+  /** Per header, the lower name of a grouped column that may name it alone (`OpenedTable.headerAliases`). */
+  aliases?: readonly (string | undefined)[];
 }
 
 /**
@@ -121,9 +123,10 @@ export function resolveColumns(
   options: ResolveColumnsOptions = {},
 ): ColumnMap {
   const lenient = options.lenientMapping ?? isBuiltInPreset(mapping);
-  const { knownByName, canonical, sources, byColumn, firstByName, unknown, clashes, sourceLineIndex, errorIndex } = matchHeaders(headers, known, mapping);
+  const { knownByName, canonical, sources, byColumn, firstByName, unknown, clashes, sourceLineIndex, errorIndex, ambiguous } = matchHeaders(headers, known, mapping, options.aliases);
 
   const where = `${file}:${headerLine}`;
+  if (ambiguous.length > 0) throw ambiguousError(file, where, headers, ambiguous);
   if (clashes.length > 0) {
     const q = new Quoter();
     const shown: string[] = [];
@@ -178,10 +181,21 @@ interface HeaderMatch {
   errorIndex: number;
   /** How many different names of the row the mapping or the import's columns name (read or ignored): how well it reads as the header row. */
   named: number;
+  /** Names that appear more than once in the row and name a column without saying which copy: [the name, the indexes of its copies]. */
+  ambiguous: Array<[string, number[]]>;
 }
 
-/** Matches one row of headers to the columns (the mapping's renames and ignores applied); refuses nothing but a mapping to an unknown column. */
-function matchHeaders(headers: readonly string[], known: readonly string[], mapping: MappingFile | undefined): HeaderMatch {
+/** `NAME (2)`: the name a repeated header is given (`src/tables/header-names.ts`), split into the name and its number. */
+const REPEAT = /^(.*\S) \((\d+)\)$/;
+
+/**
+ * Matches one row of headers to the columns (the mapping's renames and ignores applied); refuses
+ * nothing but a mapping to an unknown column. A header is matched by its name, else by its alias
+ * (the lower name of a grouped column). A name written more than once (the copies named `NAME (2)`, …
+ * by the reader): `"ignore": ["NAME"]` ignores every copy that the mapping does not name itself, and
+ * a name that gives a column while another copy is neither named nor ignored is `ambiguous`.
+ */
+function matchHeaders(headers: readonly string[], known: readonly string[], mapping: MappingFile | undefined, aliases: readonly (string | undefined)[] = []): HeaderMatch {
   const knownByName = new Map(known.map((k) => [normalizeHeader(k), k]));
   const canonical = (name: string, what: string): string => {
     const column = knownByName.get(normalizeHeader(name));
@@ -196,6 +210,11 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
   }
   // The kind, status and summary columns of a bill mapping are read by its rules (`bill-kinds.ts`, `rows/summary-rows.ts`), not as fields.
   const ignored = new Set([...(mapping?.ignore ?? []), ...ruleColumns(mapping).map(([, header]) => header)].map(normalizeHeader));
+  const names = new Set(headers.map(normalizeHeader));
+  const copies = copiesOf(headers, names);
+  const isNamed = (name: string): boolean => ignored.has(name) || renames.has(name) || knownByName.has(name);
+  /** A copy's own entry wins; else `ignore` of its name holds for every copy. */
+  const isIgnored = (name: string): boolean => ignored.has(name) || (!renames.has(name) && copies.baseOf.has(name) && ignored.has(copies.baseOf.get(name)!));
 
   const prefers = presetPrefers(mapping, normalizeHeader);
   const sources: ColumnSource[] = [];
@@ -203,25 +222,34 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
   const firstByName = new Map<string, string>();
   const unknown: string[] = [];
   const clashes: Array<[string, string, string | undefined]> = [];
+  const ambiguous: Array<[string, number[]]> = [];
   let sourceLineIndex = -1;
   let errorIndex = -1;
   let named = 0;
   headers.forEach((header, index) => {
-    const name = normalizeHeader(header);
-    if (name === '') return;
-    const earlier = firstByName.get(name);
+    const own = normalizeHeader(header);
+    if (own === '') return;
+    const earlier = firstByName.get(own);
     if (earlier !== undefined) {
       clashes.push([earlier, header, undefined]);
       return;
     }
-    firstByName.set(name, header);
-    if (ignored.has(name) || renames.has(name) || knownByName.has(name)) named++;
-    if (ignored.has(name)) return;
+    firstByName.set(own, header);
+    const alias = aliases[index] === undefined ? undefined : normalizeHeader(aliases[index]);
+    if (alias !== undefined && !firstByName.has(alias)) firstByName.set(alias, header);
+    const name = isNamed(own) || isIgnored(own) || alias === undefined || !isNamed(alias) ? own : alias;
+    if (isNamed(name) || isIgnored(name)) named++;
+    if (isIgnored(name)) return;
     const column = renames.get(name) ?? knownByName.get(name);
     if (column === undefined) {
       if (name === SOURCE_LINE) sourceLineIndex = index;
       else if (name === ERROR) errorIndex = index;
       else unknown.push(header);
+      return;
+    }
+    const others = copies.of.get(own)?.filter((i) => i !== index && !copyAccountedFor(normalizeHeader(headers[i]!), renames, ignored));
+    if (others !== undefined && others.length > 0) {
+      ambiguous.push([header, [index, ...others].sort((x, y) => x - y)]);
       return;
     }
     const taken = byColumn.get(column);
@@ -238,7 +266,47 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
     byColumn.set(column, source);
     sources.push(source);
   });
-  return { knownByName, canonical, sources, byColumn, firstByName, unknown, clashes, sourceLineIndex, errorIndex, named };
+  return { knownByName, canonical, sources, byColumn, firstByName, unknown, clashes, sourceLineIndex, errorIndex, named, ambiguous };
+}
+
+/**
+ * The copies of each repeated name in a row of headers: `of` maps the first copy's name to every
+ * copy's index; `baseOf` maps a copy's name (`name(2)`) to the first's. A `NAME (2)` whose `NAME`
+ * is not in the row is a header of its own.
+ */
+function copiesOf(headers: readonly string[], names: ReadonlySet<string>): { of: Map<string, number[]>; baseOf: Map<string, string> } {
+  const of = new Map<string, number[]>();
+  const baseOf = new Map<string, string>();
+  headers.forEach((header, index) => {
+    const m = REPEAT.exec(header.trim());
+    if (m === null || Number(m[2]) < 2) return;
+    const base = normalizeHeader(m[1]!);
+    if (!names.has(base)) return;
+    baseOf.set(normalizeHeader(header), base);
+    const first = headers.findIndex((h) => normalizeHeader(h) === base);
+    of.set(base, [...(of.get(base) ?? [first]), index]);
+  });
+  return { of, baseOf };
+}
+
+/** A copy the mapping names itself (`"columns": {"Amount (2)": …}` or `"ignore": ["Amount (2)"]`). */
+function copyAccountedFor(name: string, renames: ReadonlyMap<string, string>, ignored: ReadonlySet<string>): boolean {
+  return renames.has(name) || ignored.has(name);
+}
+
+/**
+ * `est.csv:1: "Amount" appears twice in the header row, in columns C and F (read as "Amount" and
+ * "Amount (2)"), and which one is rate is not said. …`: a name that gives a column, with copies the
+ * mapping does not tell apart.
+ */
+function ambiguousError(file: string, where: string, headers: readonly string[], ambiguous: ReadonlyArray<[string, number[]]>): FileError {
+  const q = new Quoter();
+  const said = ambiguous.slice(0, MAX_LISTED).map(([name, indexes]) => {
+    const times = indexes.length === 2 ? 'twice' : `${indexes.length} times`;
+    const read = indexes.map((i) => q.quote(headers[i]!) ?? '').join(' and ');
+    return `${q.quote(name)} appears ${times} in the header row, in columns ${indexes.map((i) => columnLetter(i + 1)).join(' and ')} (read as ${read})`;
+  });
+  return new FileError(file, [`${where}: ${said.join('; ')}${andMore(ambiguous.length - said.length)}, and which one is meant is not said. `, { kind: 'duplicate-columns' }]);
 }
 
 /**
@@ -249,8 +317,14 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
  * many of its names the mapping or the known columns name (constants never count: a title line is
  * no header row because the constants give every required column).
  */
-export function candidateColumns(headers: readonly string[], known: readonly string[], mapping: MappingFile | undefined, file: string): { columns: ColumnMap; unknown: string[]; named: number } {
-  const { knownByName, sources, byColumn, unknown, sourceLineIndex, errorIndex, named } = matchHeaders(headers, known, mapping);
+export function candidateColumns(
+  headers: readonly string[],
+  known: readonly string[],
+  mapping: MappingFile | undefined,
+  file: string,
+  aliases?: readonly (string | undefined)[],
+): { columns: ColumnMap; unknown: string[]; named: number } {
+  const { knownByName, sources, byColumn, unknown, sourceLineIndex, errorIndex, named } = matchHeaders(headers, known, mapping, aliases);
   const all = [...sources];
   for (const [name, value] of Object.entries(mapping?.constants ?? {})) {
     const column = knownByName.get(normalizeHeader(name));

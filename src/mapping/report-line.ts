@@ -12,7 +12,7 @@ import { wordedLine, type Worded, type Wording } from '../errors/index.ts';
 export type RowStatus = 'created' | 'exists' | 'invalid' | 'failed' | 'skipped' | 'unknown' | 'pending' | 'ignored';
 
 /** Why a row is `ignored` (docs/reading-rules.md reason codes), in the order summaries name them. */
-export const IGNORED_REASONS = ['title', 'footer', 'total', 'heading', 'tax', 'hidden', 'kind', 'credit'] as const;
+export const IGNORED_REASONS = ['title', 'footer', 'header', 'total', 'heading', 'tax', 'hidden', 'kind', 'credit'] as const;
 export type IgnoredReason = (typeof IGNORED_REASONS)[number];
 
 /** Rows reported `ignored`, by reason: only the reasons that occur, in `IGNORED_REASONS` order (`{}` for none). */

@@ -1,7 +1,7 @@
 import { FileError } from '../errors/index.ts';
 import { DELIMITERS, delimiterOption, delimiterShown, detectDelimiter, headerLineEnd, type Delimiter } from './delimiter.ts';
 import { closestSearch, HeaderSearch } from './header-search.ts';
-import type { HeaderRule, IgnoredLine } from './types.ts';
+import type { HeaderCandidate, HeaderRule, IgnoredLine } from './types.ts';
 
 /** Where the table of a CSV file starts, known from its first lines. */
 export interface CsvTableStart {
@@ -13,6 +13,8 @@ export interface CsvTableStart {
   /** The header row holds no quote: `cells` are exactly what csv-parse would read (no engine needed for it). */
   plain: boolean;
   titles: IgnoredLine[];
+  /** The rows above the header row that are not blank, with their cells, the nearest last (group names, the title block). */
+  above: readonly HeaderCandidate[];
 }
 
 /** Excel's delimiter hint, a first line `sep=;` (docs/reading-rules.md): it sets the delimiter and is no part of the table. */
@@ -144,7 +146,7 @@ function searchWith(delimiter: Delimiter, text: string, from: { offset: number; 
     const head = search.settled!;
     const r = records.find((x) => x.line === head.line)!;
     const first = records.find((x) => x.cells.some((c) => c.trim() !== ''))?.line === r.line;
-    return { delimiter, search, found: { delimiter, headerLine: r.line, cells: r.cells, plain: !r.raw.includes('"'), titles: search.titles(r.line), first, raw: r.raw } };
+    return { delimiter, search, found: { delimiter, headerLine: r.line, cells: r.cells, plain: !r.raw.includes('"'), titles: search.titles(r.line), above: search.rowsAbove(r.line), first, raw: r.raw } };
   };
   for (const r of headRecords(text, from, delimiter, complete)) {
     if (r === NEED_MORE) return { delimiter, search, needMore: true };
@@ -174,7 +176,7 @@ function unreadable(delimiter: Delimiter, text: string, from: { offset: number; 
   for (let i = from.offset; i < text.length && (text[i] === '\r' || text[i] === '\n'); i++) {
     if (text[i] === '\n' || text[i + 1] !== '\n') line++;
   }
-  return { delimiter, headerLine: line, cells: [], plain: false, titles: [] };
+  return { delimiter, headerLine: line, cells: [], plain: false, titles: [], above: [] };
 }
 
 const NEED_MORE = Symbol('need more text');

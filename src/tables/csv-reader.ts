@@ -10,7 +10,7 @@ import { encodingLabel, encodingName } from './encodings.ts';
 import { EncodingMismatch, EncodingUndecided, InputDecoder, NulByte, type EncodingOption, type InputEncoding } from './input-decoder.ts';
 import { locateByte } from './locate-byte.ts';
 import { LineTracker } from './line-tracker.ts';
-import type { HeaderRule, IgnoredLine, SourceRow } from './types.ts';
+import type { HeaderCandidate, HeaderRule, IgnoredLine, SourceRow } from './types.ts';
 
 export interface CsvHead {
   headers: string[];
@@ -19,6 +19,8 @@ export interface CsvHead {
   delimiter: Delimiter;
   /** The rows above the header row (docs/reading-rules.md). */
   titles: IgnoredLine[];
+  /** Those rows with their cells, the nearest last. */
+  above: readonly HeaderCandidate[];
 }
 
 /**
@@ -112,7 +114,7 @@ export async function* readCsv(
       if (line > start!.headerLine) throw headerNotParsed(file, start!.headerLine);
       if (fields.length > MAX_COLUMNS) throw tooManyColumns(file, line, fields.length);
       if (fields.every((h) => h.trim() === '')) throw noHeader(file, line);
-      head = { headers: fields, headerLine: line, encoding: decoder.encoding, delimiter, titles: start!.titles };
+      head = { headers: fields, headerLine: line, encoding: decoder.encoding, delimiter, titles: start!.titles, above: start!.above };
       width = fields.length;
       emptyLines = info.empty_lines;
       onHead(head);
@@ -278,7 +280,7 @@ function plainHeader(found: CsvTableStart, encoding: InputEncoding): CsvHead | u
   const headers = found.cells;
   if (headers.length > MAX_COLUMNS) return undefined; // the engine path reports it
   if (headers.every((h) => h.trim() === '')) return undefined; // the engine path reports it
-  return { headers, headerLine: found.headerLine, encoding, delimiter: found.delimiter, titles: found.titles };
+  return { headers, headerLine: found.headerLine, encoding, delimiter: found.delimiter, titles: found.titles, above: found.above };
 }
 
 function tooManyColumns(file: string, line: number, count: number): FileError {

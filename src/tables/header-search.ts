@@ -1,5 +1,6 @@
 import { UsageError } from '../errors/index.ts';
-import type { HeaderCandidate, HeaderRule, IgnoredLine } from './types.ts';
+import { headerNames, type HeaderNames } from './header-names.ts';
+import type { CellRange, HeaderCandidate, HeaderRule, IgnoredLine } from './types.ts';
 
 /** docs/reading-rules.md: the header row is looked for among this many rows (blank rows not counted). */
 export const HEADER_SEARCH_ROWS = 30;
@@ -38,6 +39,8 @@ export class HeaderSearch {
     private readonly row: number | undefined,
     /** How a user names a position of this file: `line` (CSV) or `row` (a sheet). */
     private readonly unit: 'line' | 'row',
+    /** .xlsx: the sheet's merged ranges (a group row merged over the header's columns). */
+    private readonly merged: readonly CellRange[] = [],
   ) {}
 
   /**
@@ -63,7 +66,8 @@ export class HeaderSearch {
     const above = this.offered.slice();
     this.keep(line, cells);
     if (!isBraces(cells)) {
-      const { missing, named } = this.rule.check(cells, above);
+      const view = headerNames(cells, line, above, this.merged);
+      const { missing, named } = this.rule.check(view.names, view.aliases);
       const scored = { line, cells, missing, named, filled: filledCells(cells) };
       if (this.best === undefined || closer(scored, this.best)) this.best = scored;
       // The header row names the most columns of the rows that lack none; the first of equals stays.
@@ -81,6 +85,11 @@ export class HeaderSearch {
   /** The header row, once it is known. */
   get settled(): HeaderCandidate | undefined {
     return this.decided;
+  }
+
+  /** The names of the columns of the header row `head` (`header-names.ts`: groups above it, repeated names). */
+  namesOf(head: HeaderCandidate): HeaderNames {
+    return headerNames(head.cells, head.line, this.rowsAbove(head.line), this.merged);
   }
 
   /** The rows offered before the header row at `line` that are not blank (the nearest last), with their cells. */

@@ -2,9 +2,11 @@ import { FileError } from '../errors/index.ts';
 import { readCsv, type CsvHead } from './csv-reader.ts';
 import { flatten } from './flatten.ts';
 import { sniffKind } from './sniff.ts';
-import type { OpenedTable, OpenTableOptions, SheetFacts, SourceRow, WorkbookFacts } from './types.ts';
+import { headerNames } from './header-names.ts';
+import { withoutRepeatedHeaders } from './repeated-header.ts';
+import type { IgnoredLine, OpenedTable, OpenTableOptions, SheetFacts, SourceRow, WorkbookFacts } from './types.ts';
 import { openWorkbook } from './workbook-sheets.ts';
-import { probeXlsxSheets, readXlsx, readXlsxSheetFacts, type XlsxCache, type XlsxHead } from './xlsx/read-xlsx.ts';
+import { probeXlsxSheets, readXlsx, readXlsxSheetFacts, summarizeXlsxSheets, type XlsxCache, type XlsxHead } from './xlsx/read-xlsx.ts';
 
 /**
  * Opens FILE (CSV or .xlsx, docs/reading-rules.md and §4) and reads its header row; the rows are read
@@ -27,7 +29,13 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
     // Every pass over the workbook (which sheets hold a table, the header, the facts, the date
     // order, the rows) shares one parse of the shared strings.
     const cache: XlsxCache = {};
-    return openWorkbook(file, opts, (sheet) => openXlsxSheet(file, sheet, opts, cache), (table) => probeXlsxSheets(file, table, cache, signal));
+    return openWorkbook(
+      file,
+      opts,
+      (sheet) => openXlsxSheet(file, sheet, opts, cache),
+      (table) => probeXlsxSheets(file, table, cache, signal),
+      (table, max) => summarizeXlsxSheets(file, table, max, cache, signal),
+    );
   }
   if (opts.sheet !== undefined) {
     throw new FileError(file, [{ kind: 'option', option: 'sheet' }, ` applies to .xlsx workbooks only; ${file} is read as CSV. `, { kind: 'remove-option', option: 'sheet' }]);
@@ -37,12 +45,15 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
   for await (const _ of readCsv(file, (h) => (head = h), { headOnly: true, signal, encoding: forced, delimiter: delimiterOption, header, headerRow })) {
     // headOnly yields nothing
   }
-  const { headers, headerLine, encoding, delimiter, titles } = head!;
-  const table: OpenedTable = { file, headers, headerLine, kind, encoding, delimiter, titles, footers: [], batches, rows: () => flatten(batches()) };
+  const { headers: cells, headerLine, encoding, delimiter, titles, above } = head!;
+  const { names: headers, aliases } = headerNames(cells, headerLine, above);
+  const repeatedHeaders: IgnoredLine[] = [];
+  const table: OpenedTable = { file, headers, ...aliasesOf(aliases), headerLine, kind, encoding, delimiter, titles, footers: [], repeatedHeaders, batches, rows: () => flatten(batches()) };
   // A Windows-1252 file can look like UTF-8 (pure ASCII) up to its first accented letter, which
   // may come long after the header: reading the rows settles `encoding`.
   function batches(): AsyncIterable<SourceRow[]> {
-    return readCsv(file, noop, { signal, encoding: forced, delimiter: delimiterOption, header, headerRow, onEncoding: (e) => (table.encoding = e), onFooter: (lines) => (table.footers = lines) });
+    const rows = readCsv(file, noop, { signal, encoding: forced, delimiter: delimiterOption, header, headerRow, onEncoding: (e) => (table.encoding = e), onFooter: (lines) => (table.footers = lines) });
+    return header === undefined ? rows : withoutRepeatedHeaders(rows, { cells, above }, headerLine, 'line', repeatedHeaders);
   }
   return table;
 }
@@ -56,19 +67,29 @@ async function openXlsxSheet(file: string, sheet: string | undefined, opts: Open
     head = h;
     workbook = w;
   };
-  for await (const _ of readXlsx(file, sheet, onHead, { headOnly: true, signal, cache, table: { header, headerRow } })) {
+  // An import reads the merged ranges first: a group row merged over the header's columns names them.
+  let facts: Promise<SheetFacts> | undefined = header === undefined ? undefined : readXlsxSheetFacts(file, sheet, cache);
+  const merged = facts === undefined ? [] : (await facts).merged;
+  for await (const _ of readXlsx(file, sheet, onHead, { headOnly: true, signal, cache, table: { header, headerRow, merged } })) {
     // headOnly yields nothing
   }
-  const { headers, headerLine, date1904, titles } = head!;
+  const { headers: cells, headerLine, date1904, titles, above } = head!;
+  const { names: headers, aliases } = headerNames(cells, headerLine, above, merged);
   const name = workbook!.sheet;
-  let facts: Promise<SheetFacts> | undefined;
   const sheetFacts = (): Promise<SheetFacts> => (facts ??= readXlsxSheetFacts(file, name, cache));
-  const table: OpenedTable = { file, headers, headerLine, kind: 'xlsx', date1904, workbook, sheetFacts, titles, footers: [], batches, rows: () => flatten(batches()) };
+  const repeatedHeaders: IgnoredLine[] = [];
+  const table: OpenedTable = { file, headers, ...aliasesOf(aliases), headerLine, kind: 'xlsx', date1904, workbook, sheetFacts, titles, footers: [], repeatedHeaders, batches, rows: () => flatten(batches()) };
   function batches(): AsyncIterable<SourceRow[]> {
     // The read of the head found the header row (of the first 30 rows, the best match): each read of the rows starts there.
-    return readXlsx(file, name, noop, { signal, cache, table: { header, headerRow: headerRow ?? headerLine, onFooter: (lines) => (table.footers = lines) } });
+    const rows = readXlsx(file, name, noop, { signal, cache, table: { header, headerRow: headerRow ?? headerLine, merged, onFooter: (lines) => (table.footers = lines) } });
+    return header === undefined ? rows : withoutRepeatedHeaders(rows, { cells, above }, headerLine, 'row', repeatedHeaders);
   }
   return table;
 }
 
 function noop(): void {}
+
+/** `headerAliases` only when a group row gave some. */
+function aliasesOf(aliases: (string | undefined)[]): { headerAliases?: (string | undefined)[] } {
+  return aliases.some((a) => a !== undefined) ? { headerAliases: aliases } : {};
+}

@@ -81,6 +81,9 @@ export async function viewTable(table: OpenedTable, opts: SheetViewOptions): Pro
     get hiddenLines() {
       return hiddenLines;
     },
+    get repeatedHeaders() {
+      return table.repeatedHeaders;
+    },
     batches,
     rows: () => flatten(batches()),
   };

@@ -129,8 +129,19 @@ export const SHEET_STRIDE = 1_048_576;
 export interface OpenedTable {
   /** The path as given by the user, used in every message. */
   file: string;
-  /** The header row as written in the file (not normalised). */
+  /**
+   * The names of the header row's columns (not normalised): as written, a name under a group row
+   * `GROUP NAME`, a repeated name `NAME (2)` (`header-names.ts`).
+   */
   headers: string[];
+  /** Per column, the lower name of a grouped column that names it alone (`header-names.ts`); absent without a group row. */
+  headerAliases?: (string | undefined)[];
+  /**
+   * The page header printed again below the header row (a row equal to it, and the rows directly
+   * above that equal title lines), as `header` lines. Known once `rows()` or `batches()` has been
+   * read to the end.
+   */
+  repeatedHeaders?: IgnoredLine[];
   /** Line of the header row (1 unless blank lines or rows precede it). */
   headerLine: number;
   kind: TableKind;
@@ -194,7 +205,7 @@ export interface OpenedTable {
 /** A line of the file that is not part of the table: a title above the header row, or a footer below the rows. */
 export interface IgnoredLine {
   line: number;
-  reason: 'title' | 'footer' | 'hidden';
+  reason: 'title' | 'footer' | 'hidden' | 'header';
   /** What the report says of it (the CLI's words). */
   message: string;
   /** The message as parts, when it holds advice (`errors/wording.ts`). */
@@ -208,11 +219,11 @@ export interface IgnoredLine {
  */
 export interface HeaderRule {
   /**
-   * The required columns `cells` lacks as a header row, and how many of the columns the mapping
-   * (or the import's own column names) names it holds (constants not counted). `above`: the rows
-   * looked at before it, the nearest last.
+   * The required columns a row named `names` lacks as a header row, and how many of the columns
+   * the mapping (or the import's own column names) names it holds (constants not counted).
+   * `aliases`: per column, the lower name of a grouped column that may name it alone (`header-names.ts`).
    */
-  check(cells: readonly string[], above: readonly HeaderCandidate[]): { missing: readonly string[]; named: number };
+  check(names: readonly string[], aliases?: readonly (string | undefined)[]): { missing: readonly string[]; named: number };
   /** The error when no row qualifies: `closest` is the row that came closest (its line and cells, what it lacks). */
   notFound(closest: HeaderCandidate, rowsSearched: number): Error;
 }
@@ -222,6 +233,14 @@ export interface HeaderCandidate {
   line: number;
   cells: readonly string[];
   missing: readonly string[];
+}
+
+/** A table's header row and the rows above it, as the reader found them: how its columns are named, and what a page header printed again looks like. */
+export interface HeadRows {
+  /** The header row's cells as written. */
+  cells: readonly string[];
+  /** The rows above it that are not blank (the title block), with their cells, the nearest last. */
+  above: readonly HeaderCandidate[];
 }
 
 export interface OpenTableOptions {

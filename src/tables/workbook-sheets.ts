@@ -3,6 +3,7 @@ import { flatten } from './flatten.ts';
 import { ALL_SHEETS, SHEET_STRIDE, type IgnoredLine, type OpenedTable, type OpenTableOptions, type SourceRow, type WorkbookFacts } from './types.ts';
 import { columnLetter, sheetRefName } from './xlsx-cell.ts';
 import type { SheetTableOptions } from './xlsx/sheet.ts';
+import type { SheetSummary } from './xlsx/read-xlsx.ts';
 
 /*
  * Which sheets of a workbook are read (docs/reading-rules.md, ".xlsx sheets"). A workbook often keeps
@@ -22,13 +23,19 @@ export async function openWorkbook(
   opts: OpenTableOptions,
   openSheet: (sheet: string | undefined) => Promise<OpenedTable>,
   probe: (table: SheetTableOptions) => Promise<{ workbook: WorkbookFacts; withHeader: string[] }>,
+  summarize: (table: SheetTableOptions, max: number) => Promise<SheetSummary[]>,
 ): Promise<OpenedTable> {
   const all = opts.sheet?.toLowerCase() === ALL_SHEETS;
   if (opts.sheet !== undefined && !all) return openSheet(opts.sheet);
   if (!all && opts.header === undefined) return openSheet(undefined);
-  const { workbook, withHeader } = await probe({ header: opts.header, headerRow: opts.headerRow });
-  // No sheet has a header row: the first visible sheet's read says what its closest row lacks.
-  if (withHeader.length === 0) return openSheet(undefined);
+  const table = { header: opts.header, headerRow: opts.headerRow };
+  const { workbook, withHeader } = await probe(table);
+  if (withHeader.length === 0) {
+    const visible = workbook.sheets.filter((s) => s.worksheet && s.state === 'visible');
+    // One visible sheet, and nothing else to choose: its read says what its closest row lacks.
+    if (visible.length === 1 && workbook.sheets.length === 1) return openSheet(undefined);
+    throw noSheetWithTable(file, workbook, await summarize(table, MAX_LISTED));
+  }
   if (!all) {
     if (withHeader.length === 1) return openSheet(withHeader[0]);
     throw await severalSheets(file, workbook, withHeader, openSheet);
@@ -36,6 +43,34 @@ export async function openWorkbook(
   const parts: OpenedTable[] = [];
   for (const name of withHeader) parts.push(await openSheet(name));
   return combineSheets(file, parts, workbook.sheets.map((s) => s.name).filter((n) => !withHeader.includes(n)));
+}
+
+/**
+ * The stop when no visible sheet holds a table: every sheet (at most 10, then how many more), with
+ * its rows and whether it has a header row, hidden ones said hidden, a sheet of a pivot table or a
+ * chart said to be one; `--sheet NAME` proposed for the first sheet with a header row.
+ */
+export function noSheetWithTable(file: string, workbook: WorkbookFacts, sheets: readonly SheetSummary[]): FileError {
+  const listed = listAtMost(sheets.map(describeSheet), workbook.sheets.length);
+  const proposed = sheets.find((s) => s.header) ?? sheets.find((s) => s.worksheet && s.rows > 0 && !s.pivot) ?? sheets.find((s) => s.worksheet);
+  return new FileError(file, [
+    `${file}: no visible sheet holds a table (a header row with every required column). Its sheets: ${listed}. `,
+    { kind: 'name-sheet', sheet: proposed?.name ?? workbook.sheets[0]?.name ?? '' },
+  ]);
+}
+
+function describeSheet(s: SheetSummary): string {
+  const rows = `${s.rows} ${s.rows === 1 ? 'row' : 'rows'}`;
+  const what = !s.worksheet
+    ? 'a chart sheet'
+    : s.rows === 0
+      ? s.chart ? 'a chart' : s.pivot ? 'a pivot table' : 'empty'
+      : s.pivot && !s.header
+        ? `a pivot table, ${rows}`
+        : s.chart && !s.header
+          ? `a chart, ${rows}`
+          : `${rows}, ${s.header ? 'with a header row' : 'no header row'}`;
+  return `"${s.name}" (${s.state === 'visible' ? '' : 'hidden, '}${what})`;
 }
 
 /** The stop when several sheets hold a table: each listed (at most `MAX_LISTED`) with its rows, and the tab shown when the workbook was saved. */
@@ -77,6 +112,7 @@ export function combineSheets(file: string, parts: OpenedTable[], sheetsNotRead:
   return {
     file,
     headers: first.headers,
+    ...(first.headerAliases === undefined ? {} : { headerAliases: first.headerAliases }),
     headerLine: first.headerLine,
     kind: 'xlsx',
     date1904: first.date1904,
@@ -93,6 +129,9 @@ export function combineSheets(file: string, parts: OpenedTable[], sheetsNotRead:
     },
     get hiddenLines() {
       return all((t) => t.hiddenLines);
+    },
+    get repeatedHeaders() {
+      return all((t) => t.repeatedHeaders);
     },
     batches,
     rows: () => flatten(batches()),

@@ -31,6 +31,8 @@ export interface Workbook {
   wantedSheet(sheet: string | undefined): string | undefined;
   /** The zip entry of sheet `name` (one of `sheets`). */
   sheetPart(name: string): ZipEntry;
+  /** The types of the relationships of sheet `name`'s part, and of its drawings' (a chart is drawn on a drawing). */
+  relationshipTypes(name: string): Promise<string[]>;
 }
 
 /**
@@ -114,6 +116,20 @@ export async function readWorkbook(file: string, zip: Zip, cache?: XlsxCache): P
         return (worksheets.find((s) => s.state === undefined || s.state === 'visible') ?? worksheets[0])?.name;
       }
       return (byName.get(sheet) ?? byLowerName.get(sheet.toLowerCase()))?.name;
+    },
+    async relationshipTypes(name) {
+      const rel = relOf(sheets.find((s) => s.name === name)!);
+      if (rel === undefined) return [];
+      const part = resolvePart(workbookPath, rel.target);
+      const types = [rel.type];
+      const own = zip.entry(relsPathOf(part));
+      for (const r of own === undefined ? [] : await parseRelationships(xmlOf(own))) {
+        types.push(r.type);
+        if (r.external || !/\/drawing$/.test(r.type)) continue;
+        const drawing = zip.entry(relsPathOf(resolvePart(part, r.target)));
+        if (drawing !== undefined) for (const d of await parseRelationships(xmlOf(drawing))) types.push(d.type);
+      }
+      return types;
     },
     sheetPart(name) {
       const rel = relOf(entryByName.get(name)!)!;

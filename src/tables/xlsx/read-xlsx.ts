@@ -6,6 +6,7 @@ import { readWorkbook, type Workbook, type XlsxCache } from './package.ts';
 import { readSheetFacts } from './sheet-facts.ts';
 import { readSheet, type SheetTableOptions, type XlsxHead } from './sheet.ts';
 import { openZip, type Zip, type ZipEntry } from './zip.ts';
+import { countFilledRows, heldBesideCells } from './sheet-summary.ts';
 
 export type { XlsxCache } from './package.ts';
 export type { XlsxHead } from './sheet.ts';
@@ -100,6 +101,47 @@ export async function probeXlsxSheets(file: string, table: SheetTableOptions, ca
     // yields nothing
   }
   return { workbook: workbook!, withHeader };
+}
+
+/** One sheet as the stop for a workbook without a table names it (`workbook-sheets.ts`). */
+export interface SheetSummary {
+  name: string;
+  state: 'visible' | 'hidden' | 'veryHidden';
+  /** False for a chart sheet. */
+  worksheet: boolean;
+  /** Rows that hold a value. */
+  rows: number;
+  /** A header row is found in it (`table.header`, as the read would look). */
+  header: boolean;
+  pivot: boolean;
+  chart: boolean;
+}
+
+/** The first `max` sheets of the workbook in tab order, each as `SheetSummary` says. */
+export async function summarizeXlsxSheets(file: string, table: SheetTableOptions, max: number, cache?: XlsxCache, signal?: AbortSignal): Promise<SheetSummary[]> {
+  const out: SheetSummary[] = [];
+  for await (const s of withSheet(file, undefined, cache, async function* ({ book, zip }) {
+    const facts = book.facts('');
+    for (const sheet of facts.sheets.slice(0, max)) {
+      const held = heldBesideCells(await book.relationshipTypes(sheet.name));
+      if (!sheet.worksheet) {
+        yield { name: sheet.name, state: sheet.state, worksheet: false, rows: 0, header: false, ...held };
+        continue;
+      }
+      const part = book.sheetPart(sheet.name);
+      const rows = await countFilledRows(zip.read(part), { file, part: part.name });
+      yield { name: sheet.name, state: sheet.state, worksheet: true, rows, header: false, ...held };
+    }
+  })) {
+    out.push(s);
+  }
+  for (const s of out) {
+    if (!s.worksheet || s.rows === 0) continue;
+    for await (const _ of readXlsx(file, s.name, () => (s.header = true), { headOnly: true, signal, cache, table: { ...table, probe: true } })) {
+      // headOnly yields nothing
+    }
+  }
+  return out;
 }
 
 interface OpenedSheet {

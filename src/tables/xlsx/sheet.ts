@@ -1,7 +1,7 @@
 import { FileError, InterruptedError, RowError } from '../../errors/index.ts';
 import { FooterWatch } from '../footer.ts';
 import { HeaderSearch } from '../header-search.ts';
-import { UnreadableCell, type CellValue, type HeaderRule, type IgnoredLine, type SourceRow } from '../types.ts';
+import { UnreadableCell, type CellRange, type CellValue, type HeaderCandidate, type HeaderRule, type IgnoredLine, type SourceRow } from '../types.ts';
 import {
   MAX_CELL_CHARS,
   MAX_COLUMNS,
@@ -34,6 +34,8 @@ export interface XlsxHead {
   date1904: boolean;
   /** The rows above the header row (docs/reading-rules.md). */
   titles: IgnoredLine[];
+  /** Those rows with their cells, the nearest last. */
+  above: readonly HeaderCandidate[];
 }
 
 /** Where the table is (docs/reading-rules.md): how the header row is found, and where the footer goes. */
@@ -41,6 +43,8 @@ export interface SheetTableOptions {
   header?: HeaderRule;
   headerRow?: number;
   onFooter?: (lines: IgnoredLine[]) => void;
+  /** The sheet's merged ranges, when known: a group row merged over the header's columns names them (`header-names.ts`). */
+  merged?: readonly CellRange[];
   /**
    * Only ask whether the sheet has a header row (with `headOnly`): a sheet without one ends the
    * read quietly, `onHead` never called, instead of throwing. Which sheets of a workbook hold a
@@ -83,7 +87,7 @@ export async function* readSheet(
   let headerCells: CellValue[] = [];
   /** The first cell of the row being read that cannot be a header (an error value), until the header row is found. */
   let headerProblem: FileError | undefined;
-  const search = new HeaderSearch(file, table.header, table.headerRow, 'row');
+  const search = new HeaderSearch(file, table.header, table.headerRow, 'row', table.merged);
   /** The rows looked at as the header row whose cells cannot be a header (an error value): refused if one is chosen. */
   const problems = new Map<number, FileError>();
   const footer = new FooterWatch(table.header !== undefined);
@@ -179,7 +183,7 @@ export async function* readSheet(
     headers = [...head.cells];
     width = headers.length;
     lastFilled = head.line;
-    onHead({ headers, headerLine: head.line, sheet: sheetName, date1904: ctx.date1904, titles: search.titles(head.line) });
+    onHead({ headers, headerLine: head.line, sheet: sheetName, date1904: ctx.date1904, titles: search.titles(head.line), above: search.rowsAbove(head.line) });
   }
 
   function endRow(): void {
