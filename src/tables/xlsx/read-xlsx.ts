@@ -34,11 +34,11 @@ export type { XlsxHead } from './sheet.ts';
  * not deflated): no styles (dates read as numbers), no shared strings. Its temporary files and
  * their descriptors also stayed until the process exited, in a worker that reads many workbooks.
  *
- * So: the zip is read here from its central directory (`zip.ts`: node:fs, node:zlib; every part
- * checked against its size and CRC), which lets the parts be read in the order they are needed
- * (`package.ts`, `shared-strings.ts`), whatever their order in the file, and the chosen sheet
- * streamed straight from the file (`sheet.ts`). The XML is parsed with saxes through exceljs' own
- * wrapper, fed text decoded here (`xml.ts` says why).
+ * So: the zip is read from its central directory (`zip.ts`: yauzl; every part checked against
+ * its size and CRC), which lets the parts be read in the order they are needed (`package.ts`,
+ * `shared-strings.ts`), whatever their order in the file, and the chosen sheet streamed straight
+ * from the file (`sheet.ts`). The XML is parsed with saxes, fed text decoded here (`xml.ts` says
+ * why).
  *
  * Memory: rows are handed out as they are parsed (one chunk of XML at a time), never the sheet.
  * Text is fed to saxes with every run between two `<` cut at `MAX_RUN` characters (saxes buffers a

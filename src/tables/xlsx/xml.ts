@@ -1,18 +1,13 @@
-import { createRequire } from 'node:module';
 import { TextDecoder } from 'node:util';
+import { SaxesParser } from 'saxes';
 import { MAX_CELL_CHARS } from '../xlsx-cell.ts';
 import { XLSX_LIMITS, limitPassed, type PartOf } from './limits.ts';
 
 /*
- * The XML of a workbook's parts is parsed with saxes through exceljs' own wrapper
- * (`exceljs/lib/utils/parse-sax.js`): saxes is not a dependency of this package (package.json does
- * not list it; it comes with exceljs), so it is reached through exceljs rather than imported, which
- * would break unnoticed the day exceljs stops carrying it. The wrapper only turns saxes' callbacks
- * into batches of events per chunk; the text it is fed is decoded here (`XmlText`), so its
- * chunk-by-chunk decoding never sees bytes.
+ * The XML of a workbook's parts is parsed with saxes (a dependency of its own, pinned), its
+ * callbacks gathered into one batch of events per chunk of text (`parseSax`); the text it is fed is
+ * decoded here (`XmlText`), so its chunk-by-chunk decoding never sees bytes.
  */
-
-const require = createRequire(import.meta.url);
 
 export interface SaxTag {
   name: string;
@@ -20,7 +15,32 @@ export interface SaxTag {
   isSelfClosing: boolean;
 }
 export type SaxEvent = { eventType: 'opentag' | 'closetag'; value: SaxTag } | { eventType: 'text'; value: string };
-const parseSax = require('exceljs/lib/utils/parse-sax.js') as (source: AsyncIterable<string>) => AsyncIterable<SaxEvent[]>;
+
+/**
+ * saxes' events for `source`, one batch per chunk: `write` emits synchronously, so the batch is
+ * complete when it returns, and one yield per chunk keeps the async overhead per chunk, not per
+ * event. The end of the text closes the parser, so a part cut short is damage, not a short read.
+ */
+async function* parseSax(source: AsyncIterable<string>): AsyncGenerator<SaxEvent[]> {
+  const parser = new SaxesParser();
+  let error: Error | undefined;
+  let events: SaxEvent[] = [];
+  parser.on('error', (err) => {
+    error ??= err;
+  });
+  parser.on('opentag', (tag) => events.push({ eventType: 'opentag', value: tag as SaxTag }));
+  parser.on('text', (text) => events.push({ eventType: 'text', value: text }));
+  parser.on('closetag', (tag) => events.push({ eventType: 'closetag', value: tag as SaxTag }));
+  for await (const chunk of source) {
+    parser.write(chunk);
+    if (error) throw error;
+    yield events;
+    events = [];
+  }
+  parser.close();
+  if (error) throw error;
+  if (events.length > 0) yield events;
+}
 
 /**
  * The XML of the part `where`, as batches of events (one per chunk of text), its nesting depth
