@@ -128,8 +128,8 @@ describe('amounts written with a currency symbol or code', () => {
     ]);
   });
 
-  it('an account in EUR reads €1,250.00, EUR 10 and (€12.00); $ is any dollar, refused', async () => {
-    const r = await files.dryRun(file, [], { BUILDSYNC_CURRENCY: 'EUR' });
+  it('an account in EUR reads €1,250.00, EUR 10 and (€12.00) (a bill below zero: sent as written with --credits negative); $ is any currency written $, refused', async () => {
+    const r = await files.dryRun(file, ['--credits', 'negative'], { BUILDSYNC_CURRENCY: 'EUR' });
     expect(r.code, r.stderr).toBe(1);
     expect(r.payloads).toEqual([
       { PRJ_ID: '1042', VENDOR_ID: '57', ITEMS: [{ NAME: 'Panel', RATE: '1250.00' }] },

@@ -42,7 +42,7 @@ beforeAll(async () => {
       row('B-1', p1, 55, '', [], ['Pump truck', '$480', 1, 'day', '', 310]),
       // 5: B-2 again: float-hostile amount
       row('B-2', p2, '', 'Acme Concrete Supply', [], ['Tie wire', '1.00', 3]),
-      // 6: no bill_ref: a bill of its own; a credit in parentheses
+      // 6: no bill_ref: a bill of its own; a credit in parentheses (it sums below zero: sent as written with --credits negative)
       row('', p3, 57, '', ['Service call credit'], ['Leak repair refund', '(12.50)']),
       // 7: B-1's third item
       row('B-1', p1, 55, '', [], ['Fuel surcharge', '0.1']),
@@ -68,7 +68,7 @@ const infoOf = (title: string) => {
 
 describe('bill import through the queue', () => {
   it('groups rows into bills and sends each one in the observed wire shape, with exact cents', async () => {
-    const { report, summary } = await rig.importFile('bills', file, { vendorsFile: vendors, dateFormat: 'MDY' });
+    const { report, summary } = await rig.importFile('bills', file, { vendorsFile: vendors, dateFormat: 'MDY', credits: 'negative' });
 
     // Four bills sent (B-1, B-2, the row without bill_ref, B-6); the invalid and too-long ones never were.
     expect(rig.sandbox.bills()).toHaveLength(4);
@@ -150,7 +150,7 @@ describe('bill import through the queue', () => {
   it('re-running the same file sends nothing: every created bill is skipped with its ID', async () => {
     const before = rig.sandbox.bills();
     const posts = billPosts().length;
-    const { report, summary } = await rig.importFile('bills', file, { vendorsFile: vendors, dateFormat: 'MDY' });
+    const { report, summary } = await rig.importFile('bills', file, { vendorsFile: vendors, dateFormat: 'MDY', credits: 'negative' });
     expect(rig.sandbox.bills()).toEqual(before);
     expect(billPosts()).toHaveLength(posts);
     expect(summary.counts).toMatchObject({ created: 0, skipped: 4, invalidRows: 22 });

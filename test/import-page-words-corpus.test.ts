@@ -159,6 +159,7 @@ const SAMPLES: { [K in Advice['kind']]: Array<Extract<Advice, { kind: K }>> } = 
   'estimate-tax-line': [{ kind: 'estimate-tax-line' }],
   'kinds-rules': [{ kind: 'kinds-rules', rules: '"kinds": {"column": "Type", "bill": [...], "credit": [...], "ignore": [...]}' }],
   'send-credits': [{ kind: 'send-credits' }],
+  'send-negative-bill': [{ kind: 'send-negative-bill' }],
   'fill-down-bill-ref': [{ kind: 'fill-down-bill-ref' }],
   'one-sheet-each': [{ kind: 'one-sheet-each' }],
   'hidden-skip': [{ kind: 'hidden-skip' }],

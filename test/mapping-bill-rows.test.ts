@@ -76,7 +76,8 @@ describe('bill rows become bills', () => {
       '1,55,g,"1,234.567"',
       '1,55,h,2.6751',
     ]);
-    const plan = await planBills(file, {});
+    // (12.00) alone sums below zero: a credit, sent as written with --credits negative.
+    const plan = await planBills(file, { credits: 'negative' });
     expect(plan.records.map((r) => r.payload.ITEMS[0]!.RATE)).toEqual(['0.1', '0.2', '1234.560', '0.30', '-12.00']);
     const wire = plan.records.map((r) => (JSON.parse(encodeBillInfo(r.payload)) as { ITEMS: Array<{ RATE: string }> }).ITEMS[0]!.RATE);
     expect(wire).toEqual(['0.10', '0.20', '1234.56', '0.30', '-12.00']);

@@ -68,6 +68,8 @@ export type Advice =
   | { kind: 'kinds-rules'; rules: string }
   /** A credit left out. */
   | { kind: 'send-credits' }
+  /** A bill whose lines sum below zero, left out as a credit. */
+  | { kind: 'send-negative-bill' }
   /** A split line of a bill: its bill_ref empty under a bill. */
   | { kind: 'fill-down-bill-ref' }
   /** A record in two sheets of a workbook read whole. */
@@ -239,6 +241,10 @@ export const WORDING: Table = {
   'send-credits': {
     cli: () => '--credits negative sends it as a bill with negative rates',
     page: () => 'choosing "Send as negative bills" in "Credits" above sends it as a bill with negative rates',
+  },
+  'send-negative-bill': {
+    cli: () => '--credits negative sends it with its rates as written',
+    page: () => 'choosing "Send as negative bills" in "Credits" above sends it with its rates as written',
   },
   'fill-down-bill-ref': {
     cli: () => "Pass --fill-down bill_ref (and the other columns the export writes only on a bill's first line, e.g. --fill-down bill_ref,vendor,invoice_date) to give each line its bill",

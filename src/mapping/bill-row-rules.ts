@@ -10,6 +10,8 @@
  * the rate as it is mapped (`rateCell`, `rate`).
  */
 import type { Worded } from '../errors/index.ts';
+import type { BillPayload } from '../payloads/index.ts';
+import { decimalProduct, decimalSum, numberToDecimalText } from '../values/index.ts';
 import type { CellValue, SourceRow } from '../tables/index.ts';
 import { amountRules, type AmountOptions, type AmountRules } from './amount-rules.ts';
 import { billKinds, creditRate, type BillKinds } from './bill-kinds.ts';
@@ -47,7 +49,28 @@ export class BillRowRules {
   private credit = false;
   private passed: Passed | undefined;
 
-  constructor(private readonly kinds: BillKinds | undefined, private readonly amounts: AmountRules) {}
+  constructor(
+    private readonly kinds: BillKinds | undefined,
+    private readonly amounts: AmountRules,
+    /** `--credits negative` (or `"credits": "negative"`): credits are sent. */
+    private readonly sendCredits = false,
+  ) {}
+
+  /**
+   * A bill whose lines (qty × rate, qty 1 when empty, in exact decimals) sum below zero is a
+   * credit (README, "Negative lines"): the message of its `ignored` (`credit`) lines, or undefined
+   * when it is sent: it sums to zero or more (a negative line is a discount or a return), or
+   * `--credits negative` sends it with its rates as written.
+   */
+  unsentCredit(items: BillPayload['ITEMS']): Worded | undefined {
+    if (this.sendCredits) return undefined;
+    let negative = false;
+    for (const item of items) if (String(item.RATE).startsWith('-')) negative = true;
+    if (!negative) return undefined;
+    const sum = decimalSum(items.map((item) => (item.QTY === undefined ? String(item.RATE) : decimalProduct(numberToDecimalText(Number(item.QTY)), String(item.RATE)))));
+    if (!sum.startsWith('-')) return undefined;
+    return [`its lines sum to ${sum}: a credit; the service's bills hold no credit notes, so it is not sent (`, { kind: 'send-negative-bill' }, ')'];
+  }
 
   /**
    * The kinds and status rule of the row rules (`afterTotals`), or none when the file has no
@@ -114,5 +137,5 @@ export async function billRowRules(
     ignoreTax: opts.ignoreTax === true || mapping?.ignoreTax === true,
   };
   const currencies = await currencyColumns(table, columns, mapping, 'bills', { currency: opts.accountCurrency, currencyVariable: opts.currencyVariable });
-  return new BillRowRules(kinds, amountRules(table.headers, columns, mapping, rules, amounts, currencies));
+  return new BillRowRules(kinds, amountRules(table.headers, columns, mapping, rules, amounts, currencies), sendCredits);
 }
