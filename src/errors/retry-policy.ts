@@ -10,7 +10,7 @@ import {
 } from './errors.ts';
 
 /**
- * What to do with a failure, in one table (STYLE.md §3), read by the client, the record sender and
+ * What to do with a failure, in one table (ARCHITECTURE.md, "Where each decision lives"), read by the client, the record sender and
  * the job processors alike:
  * - `never`: 4xx, validation, config — retrying cannot help (a job: BullMQ `UnrecoverableError`);
  *   after a hand-over, only a 4xx: the service refused the create and stored nothing;
