@@ -107,11 +107,12 @@ export async function planBills(file: string, opts: PlanOptions = {}): Promise<I
     const rowOptions = rowRuleOptions('bills', opts, columns, table.headers);
     const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
     const billRules = await billRowRules(table, columns, opts.mapping, rules, opts);
-    const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown, billRules);
+    const read = grouperColumns('bills', rowOptions, columns, table.headers.length);
+    const grouper = new BillGrouper(file, read, opts.resolver, vendors, rules, opts.resendUnknown, billRules);
     requireColumns(table, grouper.missingColumns());
     grouper.vendorNames = opts.vendorNames;
     grouper.summaries = summaryRows(file, rowOptions);
-    const rowRules = planRowRules('bills', file, columns, rowOptions, rules, { afterTotals: (report) => billRules.kindsRule(report), summaryHeaders: table.headers });
+    const rowRules = planRowRules('bills', file, read, rowOptions, rules, { afterTotals: (report) => billRules.kindsRule(report), summaryHeaders: table.headers });
     rowRules.report.stopper = grouper;
     const rows = await feed(table, columns, grouper, rowRules, undefined, later);
     const { records, statics } = oneSheetEach(table, withRuleLines(grouper.finish(), rowRules));
@@ -163,7 +164,8 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   const heap = new HeapTrim();
   // The first pass reads the rows as the rules leave them (a filled-down bill_ref), and keeps a
   // bill open until the row that closes it: its total, or a split line under it.
-  const replay = planRowRules('bills', file, columns, rowOptions, undefined, { headers: table.headers });
+  const read = grouperColumns('bills', rowOptions, columns, table.headers.length);
+  const replay = planRowRules('bills', file, read, rowOptions, undefined, { headers: table.headers });
   let above: string | undefined;
   let totals = false;
   const visit = refOf === undefined ? undefined : (rows: readonly SourceRow[]): void => {
@@ -186,12 +188,12 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   };
   const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, visit);
   const billRules = await billRowRules(table, columns, opts.mapping, rules, opts);
-  const grouper = new BillGrouper(file, columns, opts.resolver, vendors, rules, opts.resendUnknown, billRules);
+  const grouper = new BillGrouper(file, read, opts.resolver, vendors, rules, opts.resendUnknown, billRules);
   requireColumns(table, grouper.missingColumns());
   grouper.closeBillsAfter(lastLine);
   grouper.summaries = summaryRows(file, rowOptions);
   // Without a total row in the file (the first pass saw none), no bill's sum is kept.
-  const rowRules = planRowRules('bills', file, columns, rowOptions, rules, { sumsByBill: visit === undefined || totals, afterTotals: (report) => billRules.kindsRule(report), summaryHeaders: table.headers });
+  const rowRules = planRowRules('bills', file, read, rowOptions, rules, { sumsByBill: visit === undefined || totals, afterTotals: (report) => billRules.kindsRule(report), summaryHeaders: table.headers });
   rowRules.report.stopper = grouper;
   const { rows, records, tally } = await streamRecords(table, columns, grouper, rowRules, sink, heap, lastLine);
   return { kind: 'bills', file, rows, records, invalidRows: tally.invalid, ignored: tally.ignored, table: tableFacts(table, columns, rules, rowOptions) };
@@ -316,15 +318,16 @@ function requireColumns(table: OpenedTable, missing: string[]): void {
  * (docs/reading-rules.md), after the mapping and the options, or the one `--header-row` names.
  */
 export function tableOptions(file: string, kind: 'estimates' | 'bills', opts: PlanOptions, reading: { encoding?: OpenTableOptions['encoding']; delimiter?: OpenTableOptions['delimiter'] }): OpenTableOptions {
-  return { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding, delimiter: reading.delimiter, header: importHeaderRule(file, kind, opts.mapping), headerRow: opts.headerRow ?? opts.mapping?.headerRow };
+  return { sheet: opts.sheet, signal: opts.signal, encoding: reading.encoding, delimiter: reading.delimiter, header: importHeaderRule(file, kind, opts.mapping, opts.layout), headerRow: opts.headerRow ?? opts.mapping?.headerRow };
 }
 
 /** What a header row of an import of `kind` is: the first row with every required column, after the mapping (the import page reads its uploads by it too). */
-export function importHeaderRule(file: string, kind: 'estimates' | 'bills', mapping: MappingFile | undefined): HeaderRule {
+export function importHeaderRule(file: string, kind: 'estimates' | 'bills', mapping: MappingFile | undefined, layout?: 'sections'): HeaderRule {
+  const sections = (layout ?? mapping?.layout) === 'sections';
   return kind === 'estimates'
     ? headerRule(file, ESTIMATE_COLUMNS, mapping, missingEstimateColumns)
     // Whether vendor names can be read is an option, not a column: a vendor column is found either way.
-    : headerRule(file, BILL_COLUMNS, mapping, (columns) => missingBillColumns(columns, true));
+    : headerRule(file, BILL_COLUMNS, mapping, (columns) => missingBillColumns(columns, true, sections));
 }
 
 /** The plan's report lines with the file's title and footer lines (`ignored`) added. */

@@ -28,7 +28,6 @@ export function rowRuleOptions(kind: Kind, opts: { fillDown?: readonly string[];
     if (!known.includes(c)) throw new UsageError([option, `: there is no ${kind.slice(0, -1)} column ${JSON.stringify(c)}; name the columns as the tool knows them (${known.join(', ')}), separated by commas`]);
     if (!inFile(c)) throw new UsageError([option, `: the file has no ${c} column to fill down (the header row names ${columns.columns().join(', ')}); map one, or leave ${c} out`]);
   }
-  if (layout === 'sections' && kind === 'bills') throw new UsageError([{ kind: 'option', option: 'layout', value: 'sections' }, ' reads sectioned estimates; bills have no sections. Remove it.']);
   const out: RowRuleOptions = {};
   if (fillDown.length > 0) out.fillDown = [...new Set(fillDown)];
   if (layout !== undefined) out.layout = layout;

@@ -32,13 +32,15 @@ export function missingEstimateColumns(columns: Pick<ColumnMap, 'has'>): string[
 /**
  * The required bill columns `columns` lacks. `vendorNames`: vendor names can be read (a vendors
  * file was given), so a `vendor` column does for `vendor_id`; without it a `vendor` column is
- * named as lacking its vendors file.
+ * named as lacking its vendors file. `sections`: bills in sections, whose headings name the vendor.
  */
-export function missingBillColumns(columns: Pick<ColumnMap, 'has'>, vendorNames: boolean): string[] {
+export function missingBillColumns(columns: Pick<ColumnMap, 'has'>, vendorNames: boolean, sections = false): string[] {
   const missing: string[] = [];
   if (!PROJECT_REF_COLUMNS.some((c) => columns.has(c))) missing.push(PROJECT);
-  if (!columns.has('vendor_id') && !columns.has('vendor')) missing.push(advise(VENDOR_MISSING[0]!, 'cli'));
-  else if (!columns.has('vendor_id') && !vendorNames) missing.push(advise(VENDOR_MISSING[1]!, 'cli'));
+  // In sections (`--layout sections`) headings name the vendor: no vendor column is required.
+  if (!columns.has('vendor_id') && !columns.has('vendor')) {
+    if (!sections) missing.push(advise(VENDOR_MISSING[0]!, 'cli'));
+  } else if (!columns.has('vendor_id') && !vendorNames) missing.push(advise(VENDOR_MISSING[1]!, 'cli'));
   if (!columns.has('item_name')) missing.push('item_name');
   if (!columns.has('rate')) missing.push('rate');
   return missing;

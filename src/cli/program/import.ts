@@ -55,6 +55,7 @@ export function registerImport(program: Command): void {
       .description('create one bill per bill group in FILE (.csv or .xlsx)')
       .option('--mapping <map.json|quickbooks|xero>', 'mapping file, or quickbooks / xero for a QuickBooks or Xero bill export')
       .option('--vendors <vendors.csv>', 'CSV of vendor,vendor_id to look up vendor names')
+      .addOption(new Option('--layout <layout>', 'sections: a vendor\'s name alone in the first cell of a row (a vendor-grouped report) is the vendor of the rows under it').choices(['sections']))
       .addOption(new Option('--credits <mode>', 'credits (a kind the mapping lists as credit): negative sends each as a bill whose rates are negative; without it they are ignored').choices(['negative']))
       .addOption(new Option('--discounts <mode>', 'a Discount column: apply sends each rate less its discount (unit price x (1 - discount %)); without it a discount stops its row').choices(['apply']))
       .option('--ignore-tax', 'send bills without the tax amount or tax rate columns not mapped to tax_percent; without it a tax other than zero stops its row')

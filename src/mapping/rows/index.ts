@@ -9,6 +9,7 @@ import type { Col } from '../column-cells.ts';
 import { FillDown, NewTransactions, SplitLines } from './fill-down.ts';
 import { RowReport, RowRules, type RowRule } from './row-rules.ts';
 import { Sections, SectionsGuard } from './sections.ts';
+import { BillSections } from './bill-sections.ts';
 import { TaxLines } from './tax-lines.ts';
 import { SummaryRowsByColumn } from './summary-rows.ts';
 import { TotalLabels } from './total-labels.ts';
@@ -64,13 +65,13 @@ export interface RowRulesSetup {
 }
 
 /**
- * Where a sectioned estimate's category and subcategory go when the file has no such columns:
- * after the file's own (`width` = its number of columns). Empty when not sectioned.
+ * Where a sectioned estimate's category and subcategory, or sectioned bills' vendor, go when the
+ * file has no such columns: after the file's own (`width` = its number of columns). Empty when not sectioned.
  */
 export function sectionColumns(kind: 'estimates' | 'bills', options: RowRuleOptions, has: (column: string) => boolean, width: number): Array<{ column: string; header: string; index: number }> {
-  if (kind !== 'estimates' || options.layout !== 'sections') return [];
+  if (options.layout !== 'sections') return [];
   const out: Array<{ column: string; header: string; index: number }> = [];
-  for (const column of ['category', 'subcategory']) if (!has(column)) out.push({ column, header: column, index: width + out.length });
+  for (const column of kind === 'estimates' ? ['category', 'subcategory'] : ['vendor']) if (!has(column)) out.push({ column, header: column, index: width + out.length });
   return out;
 }
 
@@ -84,6 +85,8 @@ export function buildRowRules(setup: RowRulesSetup): RowRules {
   if (kind === 'bills' && summary !== undefined && summary !== 'none' && setup.summaryIndex !== undefined && setup.summaryIndex >= 0) {
     rules.push(new SummaryRowsByColumn(setup.summaryIndex, summary.column, summary.values, cols('bill_ref'), checking));
   }
+  // Bills in sections: a heading names the vendor before the kinds rules read the row (a heading has no kind).
+  if (kind === 'bills' && options.layout === 'sections') rules.push(new BillSections(file, cols('vendor') as Col, setup.skip, checking));
   rules.push(...(setup.afterTotals?.(report) ?? []));
   if (setup.afterTotals === undefined && setup.kindIndex !== undefined && setup.kindIndex >= 0) rules.push(new NewTransactions(setup.kindIndex));
   if (kind === 'estimates') rules.push(new TaxLines(file, cols('item'), cols('subcategory'), checking, options.ignoreTax === true));
