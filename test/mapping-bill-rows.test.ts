@@ -82,8 +82,8 @@ describe('bill rows become bills', () => {
     const wire = plan.records.map((r) => (JSON.parse(encodeBillInfo(r.payload)) as { ITEMS: Array<{ RATE: string }> }).ITEMS[0]!.RATE);
     expect(wire).toEqual(['0.10', '0.20', '1234.56', '0.30', '-12.00']);
     expect(plan.statics.map((l) => [l.line, l.status, l.message])).toEqual([
-      // A point and three digits can be grouping too (docs/reading-rules.md): never read as either.
-      [7, 'invalid', `${file}:7 column rate: "2.675" can be read two ways: 2675 (with "." grouping thousands) or 2.675 (with "." as the decimal mark). Write 2675 for the first or 2.6750 for the second, or say how the file writes numbers with --decimal-separator . or ,`],
+      // The file proves "." (0.1, 1,234.567): 2.675 is read with it (docs/reading-rules.md), and a rate keeps two decimals.
+      [7, 'invalid', `${file}:7 column rate: "2.675" has more than two decimals; a rate is sent with exactly two and is never rounded. Write the rate to the cent (or split the line into a quantity and a unit rate)`],
       [8, 'invalid', `${file}:8 column rate: "1,234.567" has more than two decimals; a rate is sent with exactly two and is never rounded. Write the rate to the cent (or split the line into a quantity and a unit rate)`],
       [9, 'invalid', `${file}:9 column rate: "2.6751" has more than two decimals; a rate is sent with exactly two and is never rounded. Write the rate to the cent (or split the line into a quantity and a unit rate)`],
     ]);

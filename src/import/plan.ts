@@ -137,11 +137,16 @@ async function planOnce<P>(reading: ReadingOptions, plan: (reading: ReadingOptio
   return first.proved === undefined ? first.plan : (await plan({ ...reading, decimalSeparator: first.proved })).plan;
 }
 
-/** The separator the file proved when it is not the one the rules assumed (both proved: the stop). */
+/**
+ * The separator the file proved when it is not the one the rules assumed (both proved: the
+ * stop), or when it is but the rules read without a proof and met a value a proof settles
+ * (`4.850`, docs/reading-rules.md): planning again with it reads those values.
+ */
 function provedOtherwise(later: SeparatorWeigher | undefined, rules: ReadingRules): DecimalSeparator | undefined {
   if (later === undefined) return undefined;
   const proved = later.settle();
-  return proved === rules.decimalSeparator ? undefined : proved;
+  if (proved !== rules.decimalSeparator) return proved;
+  return later.proved && later.threeDecimals && rules.decimalSettled !== true ? proved : undefined;
 }
 
 /**

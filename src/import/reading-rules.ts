@@ -6,7 +6,7 @@
 import { encodingName, type CellFormat, type CellValue, type DelimiterOption, type EncodingOption, type OpenedTable, type SourceRow } from '../tables/index.ts';
 import { concatWorded, FileError, UsageError, type OptionName, type Worded } from '../errors/index.ts';
 import type { ColumnMap, ColumnSource, MappingFile, ReadingRules } from '../mapping/index.ts';
-import { dayMonthEvidence, decimalEvidence, type DateOrder, type DecimalSeparator } from '../values/index.ts';
+import { dayMonthEvidence, decimalEvidence, endsInThreeDecimals, type DateOrder, type DecimalSeparator } from '../values/index.ts';
 
 /** The reading options of an import: flags, or the mapping file's keys of the same meaning. */
 export interface ReadingOptions {
@@ -144,9 +144,12 @@ export async function settleReadingRules(
     numbersLater(weigher);
     decimalSeparator = weigher.assumed;
   } else decimalSeparator = weigher.settle();
+  // Named by an option, or proved by the file (so far, on the planner's pass): three decimals are then read with it.
+  const decimalSettled = weigher === undefined || weigher.proved;
   const rules: ReadingRules = weighDates
     ? { decimalSeparator, ...settleOrder(table, dateSources.length > 0, orders, options) }
     : { decimalSeparator, dateOrder: orderOption };
+  if (decimalSettled) rules.decimalSettled = true;
   if (table.date1904 === true) rules.date1904 = true;
   if (options.accountCurrency !== undefined) {
     rules.currency = options.accountCurrency.toUpperCase();
@@ -189,6 +192,17 @@ export class SeparatorWeigher {
     return this.marks['.'] !== undefined && this.marks[','] !== undefined;
   }
 
+  /** A mark is proved (by the cells weighed so far, or the mapping's constants). */
+  get proved(): boolean {
+    return this.marks['.'] !== undefined || this.marks[','] !== undefined;
+  }
+
+  /**
+   * A cell weighed ends in one mark and three digits (`4.850`, `2,500`): read before the proof,
+   * it was a row error that the proof settles, so the planner plans again with the separator.
+   */
+  threeDecimals = false;
+
   /** The separator of a file that proves nothing (or what the mapping's constants prove). */
   get assumed(): DecimalSeparator {
     return this.marks['.'] !== undefined ? '.' : this.marks[','] !== undefined ? ',' : noProofSeparator(this.table);
@@ -210,6 +224,7 @@ export class SeparatorWeigher {
 
   private weighCell(cell: CellValue | undefined, line: number, header: Worded): void {
     if (typeof cell !== 'string') return;
+    if (!this.threeDecimals && endsInThreeDecimals(cell)) this.threeDecimals = true;
     const marks = this.marks;
     // Once one mark is proved, only a cell holding the other can add a proof.
     if ((marks['.'] !== undefined && cell.indexOf(',') < 0) || (marks[','] !== undefined && cell.indexOf('.') < 0)) return;

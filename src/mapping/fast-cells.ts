@@ -14,8 +14,9 @@ export function textOf(cell: CellValue, format?: CellFormat): string | undefined
   if (typeof cell === 'string' && cell.length > 0) {
     const first = cell.charCodeAt(0);
     const last = cell.charCodeAt(cell.length - 1);
-    // Printable ASCII at both ends: nothing for trim() to remove.
-    if (first > 32 && first < 127 && last > 32 && last < 127) return cell;
+    // Printable ASCII at both ends: nothing for trim() to remove; `#` may start an Excel error text.
+    if (first > 35 && first < 127 && last > 32 && last < 127) return cell;
+    if (first > 32 && first < 35 && last > 32 && last < 127) return cell;
   }
   return parseText(cell, format);
 }
@@ -43,7 +44,7 @@ export function numberOf(cell: CellValue, rules: ReadingRules, format?: CellForm
     const r = RECENT[i]!;
     if (r.cell === cell && r.rules === rules && r.format === format && r.percent === percent) return r.value;
   }
-  const fast = rules.decimalSeparator === ',' ? wholeNumber(cell) : shapedNumber(cell, rules.currency === undefined || rules.currency === 'USD');
+  const fast = rules.decimalSeparator === ',' ? wholeNumber(cell) : shapedNumber(cell, rules.currency === undefined || rules.currency === 'USD', rules.decimalSettled === true);
   const value = fast ?? parseNumber(cell, rules, format, percent);
   const r = RECENT[(next = (next + 1) % RECENT.length)]!;
   r.cell = cell;
@@ -90,10 +91,10 @@ function wholeNumber(cell: string): number | undefined {
 }
 
 /** Plain decimal notation, a dollar amount (when `dollars`) or a percentage, else undefined. */
-function shapedNumber(cell: string, dollars: boolean): number | undefined {
+function shapedNumber(cell: string, dollars: boolean, settled: boolean): number | undefined {
   const n = cell.length;
   const first = cell.charCodeAt(0);
-  if (first === 36) return dollars ? dollarAmount(cell) : undefined; // $
+  if (first === 36) return dollars ? dollarAmount(cell, settled) : undefined; // $
   const negative = first === 45; // -
   let i = negative ? 1 : 0;
   let value = 0;
@@ -126,8 +127,12 @@ function shapedNumber(cell: string, dollars: boolean): number | undefined {
   return value / POW10[decimals]!;
 }
 
-/** `$`, 1 to 3 digits, 0 to 3 groups `,ddd`, then `.` and 1 or 2 decimals or nothing; else undefined. */
-function dollarAmount(cell: string): number | undefined {
+/**
+ * `$`, 1 to 3 digits, 0 to 3 groups `,ddd`, then `.` and 1 or 2 decimals or nothing; else
+ * undefined. One group and no decimals (`$2,500`) reads two ways until the separator is settled:
+ * the full parser says so.
+ */
+function dollarAmount(cell: string, settled: boolean): number | undefined {
   const n = cell.length;
   let i = 1;
   let value = 0;
@@ -146,7 +151,7 @@ function dollarAmount(cell: string): number | undefined {
     }
     i += 4;
   }
-  if (i === n) return value;
+  if (i === n) return settled || n > 8 || cell.charCodeAt(n - 4) !== 44 || n < 6 ? value : undefined;
   if (cell.charCodeAt(i) !== 46) return undefined; // .
   const from = ++i;
   for (; i < n; i++) {

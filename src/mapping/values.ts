@@ -5,6 +5,7 @@ import {
   CellValueError,
   dateExpected,
   decimalNumber,
+  excelErrorRefusal,
   decimalText,
   excelSerialToDate,
   fitsDecimalPlaces,
@@ -54,6 +55,13 @@ import {
 export interface ReadingRules {
   /** `.`: `1,234.50`; `,`: `1.234,50`, `1 234,50`, `480,00`. */
   decimalSeparator: DecimalSeparator;
+  /**
+   * The file proved `decimalSeparator`, or an option named it: a value whose only separator is
+   * one mark and three digits is then read with it (`4.850` is 4.85 where `.` is proved, `1.250`
+   * is 1250 where `,` is). Absent: the separator is assumed, and such a value is a row error
+   * naming both readings.
+   */
+  decimalSettled?: boolean;
   /** How a `03/02/2026`-shaped date is read; ISO dates and .xlsx date cells are read the same in every order. */
   dateOrder: DateOrder;
   /**
@@ -99,6 +107,12 @@ export function parseCell<T>(parse: (cell: CellValue) => T, cell: CellValue, fil
   }
 }
 
+/** A CSV cell holding one of Excel's error texts (`#N/A`) is a row error in any field, as the .xlsx error value is. */
+function refuseExcelError(cell: string): void {
+  const refusal = excelErrorRefusal(cell);
+  if (refusal !== undefined) throw refusal;
+}
+
 /** Throws the reason of an unreadable .xlsx cell (a `CellValueError`, so the row is invalid). */
 function refuseUnreadable(cell: UnreadableCell): never {
   throw new CellValueError(cell.reason);
@@ -119,7 +133,10 @@ export function isBlank(cell: CellValue | undefined): boolean {
  */
 export function parseText(cell: CellValue, format?: CellFormat): string | undefined {
   if (isBlank(cell)) return undefined;
-  if (typeof cell === 'string') return cell.trim();
+  if (typeof cell === 'string') {
+    refuseExcelError(cell);
+    return cell.trim();
+  }
   if (typeof cell === 'number') {
     if (format?.kind === 'date') throw dateInText(format.code);
     return (format?.kind === 'padded' ? showWholeNumber(cell, format.code) : undefined) ?? storedNumberText(cell);
@@ -169,8 +186,9 @@ export function parseNumber(cell: CellValue, rules: ReadingRules = US_RULES, for
   }
   if (isBlank(cell)) return undefined;
   if (typeof cell !== 'string') throw numberRefused(cell, rules.decimalSeparator);
+  refuseExcelError(cell);
   refuseForeignCurrency(cell, rules);
-  const parts = readWrittenNumber(cell, rules.decimalSeparator);
+  const parts = readWrittenNumber(cell, rules.decimalSeparator, rules.decimalSettled === true);
   if (parts === undefined) throw numberRefused(cell, rules.decimalSeparator);
   const n = decimalNumber(parts);
   if (!Number.isFinite(n)) throw numberRefused(cell, rules.decimalSeparator);
@@ -191,8 +209,9 @@ export function parseDecimalText(cell: CellValue, rules: ReadingRules = US_RULES
   }
   if (isBlank(cell)) return undefined;
   if (typeof cell !== 'string') throw numberRefused(cell, rules.decimalSeparator);
+  refuseExcelError(cell);
   refuseForeignCurrency(cell, rules);
-  const parts = readWrittenNumber(cell, rules.decimalSeparator);
+  const parts = readWrittenNumber(cell, rules.decimalSeparator, rules.decimalSettled === true);
   if (parts === undefined) throw numberRefused(cell, rules.decimalSeparator);
   return decimalText(parts);
 }
@@ -229,6 +248,7 @@ export function parseId(cell: CellValue, format?: CellFormat): number | undefine
   if (isBlank(cell)) return undefined;
   if (cell instanceof UnreadableCell) refuseUnreadable(cell);
   if (typeof cell !== 'string') throw new CellValueError(`${ID_EXPECTED}, got ${describe(cell)}`);
+  refuseExcelError(cell);
   const s = cell.trim();
   if (!ID_TEXT.test(s)) throw new CellValueError(`${ID_EXPECTED}, got ${describe(cell)}`);
   const n = Number(s.includes(',') ? s.replaceAll(',', '') : s);
@@ -253,6 +273,7 @@ export function parseBoolean(cell: CellValue): boolean | undefined {
   if (isBlank(cell)) return undefined;
   if (cell instanceof UnreadableCell) refuseUnreadable(cell);
   if (typeof cell === 'string') {
+    refuseExcelError(cell);
     const word = cell.trim().toLowerCase();
     if (TRUE_WORDS.has(word)) return true;
     if (FALSE_WORDS.has(word)) return false;
@@ -283,6 +304,7 @@ export function parseDate(cell: CellValue, rules: ReadingRules = US_RULES): stri
   if (isBlank(cell)) return undefined;
   if (cell instanceof UnreadableCell) refuseUnreadable(cell);
   if (typeof cell !== 'string') throw new CellValueError(`${dateExpected(order)}, got ${describe(cell)}`);
+  refuseExcelError(cell);
   return readWrittenDate(cell, order);
 }
 

@@ -61,6 +61,7 @@ const NAMES: Readonly<Record<string, string>> = {
   'windows-1252': 'Windows-1252',
   'windows-1250': 'Windows-1250',
   macintosh: 'Mac Roman',
+  shift_jis: 'Shift_JIS',
 };
 
 /** How a message and the summary name an encoding: `Mac Roman`, `Windows-1250`, `shift_jis`. */

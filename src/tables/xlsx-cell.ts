@@ -1,4 +1,4 @@
-import { excelSerialToDate, isSerialMoment } from '../values/index.ts';
+import { EXCEL_ERROR_MEANINGS, excelSerialToDate, isSerialMoment } from '../values/index.ts';
 import { UnreadableCell, type CellValue } from './types.ts';
 
 /**
@@ -148,31 +148,12 @@ export function decodeXString(s: string): string {
 // ---------------------------------------------------------------------------------------------
 // Unreadable cells
 
-/** What each error value means, in the words of Excel's help, to say why the cell failed. */
-const ERROR_MEANINGS: Record<string, string> = {
-  '#DIV/0!': 'it divides by zero',
-  '#N/A': 'a lookup found no match, or a value is not available',
-  '#REF!': 'it refers to a cell that was deleted',
-  '#VALUE!': 'an argument has the wrong type',
-  '#NAME?': 'it uses a function or name Excel does not know',
-  '#NUM!': 'a number is out of range or a calculation does not converge',
-  '#NULL!': 'two ranges that do not intersect',
-  '#SPILL!': 'its result has no room to spill into',
-  '#CALC!': 'a calculation Excel cannot do, such as an empty array',
-  '#FIELD!': 'it refers to a field that a linked data type does not have',
-  '#BLOCKED!': 'a feature it needs is blocked',
-  '#CONNECT!': 'a linked data source could not be reached',
-  '#BUSY!': 'it was still being calculated',
-  '#UNKNOWN!': 'a data type this version of Excel does not know',
-  '#PYTHON!': 'a Python formula failed',
-};
-
 function errorValue(ref: string, error: string, hasFormula: boolean): UnreadableCell {
   const shown = error === '' ? 'an error value' : `the error ${cut(error)}`;
   if (error.toUpperCase() === '#GETTING_DATA') {
     return new UnreadableCell(ref, `${ref} holds #GETTING_DATA (its value was still being fetched when the workbook was saved); let Excel finish loading it, then save the workbook again`, error);
   }
-  const meaning = ERROR_MEANINGS[error.toUpperCase()];
+  const meaning = EXCEL_ERROR_MEANINGS[error.toUpperCase()];
   if (hasFormula) {
     return new UnreadableCell(ref, `${ref} holds ${shown} (a formula that cannot be computed${meaning ? `: ${meaning}` : ''}); fix the formula or type the value, then save the workbook again`, error);
   }

@@ -17,7 +17,8 @@ export {
   significantDigits,
   type DecimalParts,
 } from './decimal.ts';
-export { decimalEvidence, looksLikeDecimalComma, readWrittenNumber, type DecimalSeparator } from './written-number.ts';
+export { asciiNumberForm, decimalEvidence, endsInThreeDecimals, looksLikeDecimalComma, readWrittenNumber, type DecimalSeparator } from './written-number.ts';
+export { excelErrorRefusal, EXCEL_ERROR_MEANINGS } from './excel-errors.ts';
 export { dateExpected, dayMonthEvidence, formatDateTime, readWrittenDate, type DateOrder } from './dates.ts';
 export { excelSerialToDate, isSerialDay, isSerialMoment, lastSerialDay } from './excel-serial.ts';
 export { percentShown, storedNumber, storedNumberText } from './stored-number.ts';

@@ -320,6 +320,65 @@ export const READING_CASES: ReadingCase[] = [
     stop: 'excel-pl-faktury.csv:1: read as Windows-1252, the header row names fewer columns than read as Windows-1250 ("Termin płatności", not "Termin p³atnoœci"): use --encoding windows-1250.',
   },
 
+  // ── numbers as programs write them (issue 35) ──
+  {
+    name: 'a Sage Estimating export with prices to three decimals: 1,250.000 proves ".", so 4.850 is 4.85 and 12.375 is 12.375',
+    import: 'estimates', file: 'reading/sage-estimating-export.csv', args: ['--mapping', 'sage-estimating-mapping.json'],
+    exit: 0,
+    payloads: [{
+      NAME: 'Warehouse addition', PROJECT_ID: 1042,
+      CATS: [
+        { NAME: 'Sitework', SUBCATS: [{ NAME: 'Earthwork', ITEMS: [{ NAME: 'Excavation, machine', UNIT: 'cy', QTY: 120, UNIT_COST: 4.85 }, { NAME: 'Backfill and compact', UNIT: 'cy', QTY: 85, UNIT_COST: 12.375 }] }] },
+        { NAME: 'Concrete', SUBCATS: [{ NAME: 'Footings', ITEMS: [{ NAME: 'Footing concrete, 3000 psi', UNIT: 'cy', QTY: 14.5, UNIT_COST: 1250 }] }] },
+      ],
+    }],
+    report: valid(2, 3, 4),
+  },
+  {
+    name: 'a Spanish Excel CSV in Windows-1252 (;, CRLF) is read as 1252 with no stop; 42,50 proves ",", so 1.250 m² is 1250',
+    import: 'estimates', file: 'reading/excel-es-presupuesto.csv',
+    exit: 0,
+    payloads: [{
+      NAME: 'Reforma baño', PROJECT_ID: 1042,
+      CATS: [
+        { NAME: 'Albañilería', SUBCATS: [{ NAME: 'Alicatado', ITEMS: [{ NAME: 'Azulejo cerámico', UNIT: 'm²', QTY: 1250, UNIT_COST: 42.5 }] }] },
+        { NAME: 'Fontanería', SUBCATS: [{ NAME: 'Instalación', ITEMS: [{ NAME: 'Grifería monomando', UNIT: 'ud', QTY: 3, UNIT_COST: 185 }] }] },
+      ],
+    }],
+    report: valid(2, 3), notes: ['read as Windows-1252'],
+  },
+  {
+    name: 'an Indian Excel "CSV UTF-8" in an INR account: ₹1,23,456.78 (Indian grouping) is 123456.78',
+    import: 'estimates', file: 'reading/excel-in-estimate.csv', env: { BUILDSYNC_CURRENCY: 'INR' },
+    exit: 0,
+    payloads: [oneCategory('Kitchen remodel', 'Civil', ['Structure', { NAME: 'RCC slab', UNIT: 'lot', QTY: 1, UNIT_COST: 123456.78 }], ['Finishes', { NAME: 'Vitrified tiles', UNIT: 'lot', QTY: 1, UNIT_COST: 45000 }])],
+    report: valid(2, 3),
+  },
+  {
+    name: 'the Japanese Shift_JIS file with --encoding shift_jis: full-width digits and signs (１２．５, －５０) read as their ASCII forms',
+    import: 'estimates', file: 'reading/excel-ja-mitsumori.csv', args: ['--encoding', 'shift_jis'],
+    exit: 0,
+    payloads: [oneCategory('台所改修', '解体', ['人工', { NAME: '作業員', UNIT: '人日', QTY: 12.5, UNIT_COST: 640, ADJUSTMENT: -50 }], ['処分', { NAME: 'コンテナ', UNIT: '式', QTY: 1, UNIT_COST: 1250 }])],
+    report: valid(2, 3), notes: ['read as Shift_JIS'],
+  },
+  {
+    name: 'a Canadian French Excel CSV (Windows-1252, ;) in a CAD account: "850,00 $" and "1 250,00 $" (a no-break space) are 850 and 1250',
+    import: 'estimates', file: 'reading/excel-fr-ca-estimation.csv', env: { BUILDSYNC_CURRENCY: 'CAD' },
+    exit: 0,
+    payloads: [oneCategory('Rénovation cuisine', 'Démolition', ["Main-d'œuvre", { NAME: "Journée d'équipe", UNIT: 'jour', QTY: 2, UNIT_COST: 850 }], ['Évacuation', { NAME: 'Conteneur', UNIT: 'forfait', QTY: 1, UNIT_COST: 1250 }])],
+    report: valid(2, 3), notes: ['read as Windows-1252'],
+  },
+  {
+    name: 'a Google Sheets CSV with #N/A in a cost code: a row error (its estimate is not sent), never the text "#N/A"',
+    import: 'estimates', file: 'reading/google-sheets-na.csv',
+    exit: 1,
+    payloads: [{ NAME: 'Bath remodel', PROJECT_ID: 1043, CATS: [{ NAME: 'Demolition', SUBCATS: [{ NAME: 'Disposal', ITEMS: [{ NAME: 'Dumpster', COST_CODE: '02-410', QTY: 1, UNIT_COST: 1250 }] }] }] }],
+    report: [
+      invalid(2, 'google-sheets-na.csv:2 column cost_code: "#N/A" is the error value a spreadsheet saved in place of a formula\'s result (a lookup found no match, or a value is not available), not a value; fix the formula or type the value, then save the file again'),
+      ...valid(3),
+    ],
+  },
+
   // ── title blocks, footers, header rows (CSV) ──
   {
     name: 'an estimate report with a title block, spaced headers ("Project ID") and a "Page 1 of 1" footer; cost code 0310 stays text',
