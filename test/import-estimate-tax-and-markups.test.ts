@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { planEstimates } from '../src/import/index.ts';
 import { parseMappingFile } from '../src/mapping/index.ts';
 import { isTaxLabel } from '../src/mapping/rows/tax-lines.ts';
+import { STYLE, writeExcelXlsx } from './helpers/excel-xml.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'buildsync-estimate-tax-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,6 +51,30 @@ describe('Buildertrend markups: percents are sent as the number, a flat amount i
       [3, 'invalid', undefined, 'not sent: line 4 of this estimate is invalid'],
       [4, 'invalid', undefined, `${BUILDERTREND}:4 column Markup: Markup "$150.00": a flat markup cannot be sent: the service's type codes are not documented; enter it as a percent or as an item`],
     ]);
+  });
+
+  it('the same estimate as an .xlsx: a percent cell (0.15 shown 15.00%) is 15, a currency cell ($150.00) without a type is a row error', async () => {
+    const strings = ['project_id', 'Cost Code', 'Title', 'Quantity', 'Unit Cost', 'Markup', '02 - Framing', 'Wall framing', 'Framing labor'];
+    const s = (i: number, ref: string) => `<c r="${ref}" t="s"><v>${i}</v></c>`;
+    const n = (v: number, ref: string, style: number = STYLE.general) => `<c r="${ref}"${style === STYLE.general ? '' : ` s="${style}"`}><v>${v}</v></c>`;
+    const header = `<row r="1">${[0, 1, 2, 3, 4, 5].map((i, c) => s(i, `${'ABCDEF'[c]}1`)).join('')}</row>`;
+    const percent = `<row r="2">${n(1042, 'A2')}${s(6, 'B2')}${s(7, 'C2')}${n(320, 'D2')}${n(12.5, 'E2', STYLE.currency)}${n(0.15, 'F2', STYLE.percent2)}</row>`;
+    const flat = `<row r="3">${n(1042, 'A3')}${s(6, 'B3')}${s(8, 'C3')}${n(40, 'D3')}${n(65, 'E3', STYLE.currency)}${n(150, 'F3', STYLE.currency)}</row>`;
+    const mapping = parseMappingFile({ columns: { 'Cost Code': 'category', Title: 'subcategory', Quantity: 'qty', 'Unit Cost': 'unit_cost', Markup: 'line_item_markup' }, constants: { estimate_name: 'Base bid' } }, 'm.json');
+    const workbook = (name: string, rows: string): string => {
+      const file = join(dir, name);
+      writeExcelXlsx(file, { sheets: [{ name: 'Estimate', rows }], sharedStrings: strings, deflate: true });
+      return file;
+    };
+
+    const percentOnly = await planEstimates(workbook('buildertrend-percent.xlsx', header + percent), { mapping });
+    expect(percentOnly.statics).toEqual([]);
+    expect(percentOnly.records.map((r) => r.payload)).toEqual([{ PROJECT_ID: 1042, NAME: 'Base bid', CATS: [{ NAME: '02 - Framing', SUBCATS: [{ NAME: 'Wall framing', QTY: 320, UNIT_COST: 12.5, LINE_ITEM_MARKUP: 15 }] }] }]);
+
+    const withFlat = await planEstimates(workbook('buildertrend-flat.xlsx', header + percent + flat), { mapping });
+    expect(withFlat.records).toEqual([]);
+    expect(withFlat.statics.map((l) => [l.line, l.status])).toEqual([[2, 'invalid'], [3, 'invalid']]);
+    expect(withFlat.statics[1]!.message).toContain("column Markup: Markup \"150\": a flat markup cannot be sent: the service's type codes are not documented; enter it as a percent or as an item");
   });
 
   it('the same line with a line_item_markup_type is sent as written', async () => {

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeProjectIds, startE2eRig, type E2eRig } from './helpers/import-e2e-rig.ts';
 import { XERO_MAPPING } from '../src/mapping/index.ts';
+import { planBills } from '../src/import/index.ts';
 
 let rig: E2eRig;
 let project: number;
@@ -58,6 +59,21 @@ describe('Xero UK VAT through the queue', () => {
     expect(report.filter((l) => l.status === 'invalid').map((l) => [l.line, l.message])).toEqual([
       [7, `${file}:7 column TaxAmount: TaxAmount 20.00 is no tax of the line's 25 × 56.50 = 1412.50 at a percentage with at most two decimals (qty × rate × percent / 100, rounded to cents); the service takes a tax percentage per line. Correct the tax amount or the line, or give the line's rate in a tax_percent column instead`],
       [8, 'not sent: line 7 of this bill is invalid'],
+    ]);
+  });
+});
+
+describe('Xero amounts that include their VAT', () => {
+  it('LineAmountTypes "Inclusive" with a tax amount is a row error (the tax would count twice); "Exclusive" is read', async () => {
+    const inclusive = rig.file('xero-uk-inclusive.csv', [
+      '*ContactName,*InvoiceNumber,*InvoiceDate,*Description,*Quantity,*UnitAmount,*AccountCode,*TaxType,TaxAmount,LineAmountTypes,Currency,project_id',
+      'Severn Electrical,SE-1301,06/03/2026,Cable tray,1,120.00,429,20% (VAT on Expenses),20.00,Inclusive,GBP,1042',
+      'Severn Electrical,SE-1302,06/03/2026,Cable tray,1,100.00,429,20% (VAT on Expenses),20.00,Exclusive,GBP,1042',
+    ].join('\r\n') + '\r\n');
+    const plan = await planBills(inclusive, { mapping: XERO_MAPPING, vendorsFile: vendors, accountCurrency: 'GBP', dateFormat: 'DMY' });
+    expect(plan.records.map((r) => r.payload)).toEqual([{ PRJ_ID: 1042, VENDOR_ID: 63, INVOICE_DATE: '2026-03-06T00:00:00', ITEMS: [{ NAME: 'Cable tray', RATE: '100.00', QTY: 1, TAX_PERCENT: 20 }] }]);
+    expect(plan.statics.map((l) => [l.line, l.status, l.message])).toEqual([
+      [2, 'invalid', `${inclusive}:2 column LineAmountTypes: LineAmountTypes "Inclusive": the unit amounts include their tax (TaxAmount 20.00), while the service adds each line's TAX_PERCENT to its rate, so the tax would count twice. Export the bills with tax-exclusive amounts`],
     ]);
   });
 });

@@ -25,6 +25,7 @@ import type { CellFormat, CellValue } from '../tables/index.ts';
 import { currencyShown, writtenCurrency, type WrittenCurrency } from '../values/written-currency.ts';
 import { auxColumns, auxText, type AuxColumn } from './aux-columns.ts';
 import type { CurrencyColumns } from './currency-columns.ts';
+import { inclusiveAmounts } from './tax-amount.ts';
 import type { ColumnMap } from './header.ts';
 import type { MappingFile } from './mapping-file.ts';
 import { CellValueError, parseDecimalText, type ReadingRules } from './values.ts';
@@ -56,6 +57,8 @@ export class AmountRules {
     private readonly discountColumns: readonly AuxColumn[],
     private readonly taxColumns: readonly AuxColumn[],
     private readonly applyDiscounts: boolean,
+    /** Amounts that include their tax beside a mapped `tax_amount` (`inclusiveAmounts`). */
+    private readonly inclusive?: (values: readonly unknown[], problems: Array<[string, Worded]>) => void,
   ) {
     this.currency = (opts.currency ?? 'USD').toUpperCase();
     this.variable = opts.currencyVariable ?? 'BUILDSYNC_CURRENCY';
@@ -74,6 +77,7 @@ export class AmountRules {
   check(values: readonly CellValue[], formats: ReadonlyArray<CellFormat | undefined> | undefined, problems: Array<[string, Worded]>): void {
     this.discount = undefined;
     this.currencyColumns.check(values, problems);
+    this.inclusive?.(values, problems);
     for (const c of this.discountColumns) {
       const percent = this.amount(values[c.index] ?? null, formats?.[c.index], c, problems, true);
       if (percent === undefined) continue;
@@ -152,5 +156,6 @@ export function amountRules(headers: readonly string[], columns: ColumnMap, mapp
     aux.filter((c) => DISCOUNT_HEADERS.has(c.name) && undecided(mapping?.discounts)(c)),
     opts.ignoreTax === true ? [] : aux.filter((c) => TAX_HEADERS.has(c.name) && undecided(mapping?.ignoreTax)(c)),
     opts.applyDiscounts === true,
+    inclusiveAmounts(aux, columns.source('tax_amount')),
   );
 }

@@ -25,7 +25,7 @@ const CURRENCY_IN_FORMAT = /[$€£¥₹₩₪₺₽]|\[\$[^\]-]/;
 /** True when the cell writes a currency amount: a symbol or code in the text, or a currency number format. */
 export function writtenAsMoney(cell: CellValue, format: CellFormat | undefined): boolean {
   if (typeof cell === 'string') return writtenCurrency(cell) !== undefined;
-  return typeof cell === 'number' && format?.kind === 'other' && CURRENCY_IN_FORMAT.test(format.code);
+  return typeof cell === 'number' && format !== undefined && format.kind !== 'percent' && format.kind !== 'date' && CURRENCY_IN_FORMAT.test(format.code);
 }
 
 export class EstimateRowChecks {

@@ -58,3 +58,20 @@ export class TaxAmountField {
     return undefined;
   }
 }
+
+/**
+ * Amounts that include their tax (Xero's `LineAmountTypes` `Inclusive`): the service adds each
+ * line's TAX_PERCENT to its rate, so a line whose unit amount already holds its tax amount
+ * would count the tax twice. Such a row with a tax amount other than zero is a row error; the
+ * check applies only where `tax_amount` is mapped and the file has the column.
+ */
+export function inclusiveAmounts(aux: ReadonlyArray<{ header: string; index: number; name: string }>, taxAmount: { header: string; index: number } | undefined): ((values: readonly unknown[], problems: Array<[string, Worded]>) => void) | undefined {
+  const column = aux.find((c) => c.name === 'lineamounttypes');
+  if (column === undefined || taxAmount === undefined || taxAmount.index < 0) return undefined;
+  return (values, problems) => {
+    const kind = String(values[column.index] ?? '').trim();
+    const tax = String(values[taxAmount.index] ?? '').trim();
+    if (kind.toLowerCase() !== 'inclusive' || /^[-+(]*[0.,\s]*\)?$/.test(tax)) return;
+    problems.push([column.header, `${column.header} "${kind}": the unit amounts include their tax (${taxAmount.header} ${tax}), while the service adds each line's TAX_PERCENT to its rate, so the tax would count twice. Export the bills with tax-exclusive amounts`]);
+  };
+}

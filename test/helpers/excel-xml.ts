@@ -38,6 +38,8 @@ export const STYLE = {
   mdy: 11,
   /** numFmtId 174 `"INV-"0000` (a reference labelled by its format). */
   invoice: 12,
+  /** numFmtId 175 `"$"#,##0.00` (Excel's Currency format with the $ symbol). */
+  currency: 13,
 } as const;
 
 export interface ExcelSheet {
@@ -112,21 +114,21 @@ export function excelParts(book: ExcelWorkbook): [string, string | Buffer][] {
     '</Relationships>';
   const styles =
     `${XML_DECL}<styleSheet xmlns="${MAIN_NS}">` +
-    '<numFmts count="7"><numFmt numFmtId="164" formatCode="yyyy\\-mm\\-dd\\ hh:mm"/><numFmt numFmtId="165" formatCode="&quot;Qty &quot;0"/>' +
+    '<numFmts count="8"><numFmt numFmtId="164" formatCode="yyyy\\-mm\\-dd\\ hh:mm"/><numFmt numFmtId="165" formatCode="&quot;Qty &quot;0"/>' +
     '<numFmt numFmtId="170" formatCode="0000"/><numFmt numFmtId="171" formatCode="00\\-000"/><numFmt numFmtId="172" formatCode="dd/mm/yyyy"/>' +
-    '<numFmt numFmtId="173" formatCode="mm/dd/yyyy"/><numFmt numFmtId="174" formatCode="&quot;INV-&quot;0000"/></numFmts>' +
+    '<numFmt numFmtId="173" formatCode="mm/dd/yyyy"/><numFmt numFmtId="174" formatCode="&quot;INV-&quot;0000"/><numFmt numFmtId="175" formatCode="&quot;$&quot;#,##0.00"/></numFmts>' +
     '<fonts count="1"><font><sz val="11"/><name val="Calibri"/><family val="2"/><scheme val="minor"/></font></fonts>' +
     '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
     '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
     '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-    '<cellXfs count="13">' +
+    '<cellXfs count="14">' +
     '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
     '<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
     '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
     '<xf numFmtId="4" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
     '<xf numFmtId="165" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
     '<xf numFmtId="20" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
-    [9, 10, 170, 171, 172, 173, 174].map((id) => `<xf numFmtId="${id}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`).join('') +
+    [9, 10, 170, 171, 172, 173, 174, 175].map((id) => `<xf numFmtId="${id}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`).join('') +
     '</cellXfs>' +
     '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
     // A differential format with a date code: not a cell format, must not shift the cell formats.
