@@ -1,6 +1,9 @@
 /**
  * Peak memory of the CLI on inputs far larger than any real row (docs/reading-rules.md limits): a
- * 200 MB cell, a 200 MB header line, a 100,000-column header, a 200 MB file with an open quote.
+ * 200 MB cell, a 200 MB header line, a 100,000-column header, a 200 MB file with an open quote;
+ * and the hostile workbooks of test/helpers/hostile-workbooks.ts (XML nested 100,000 deep, the
+ * `<col hidden>`, sheet, shared-string and merge bombs, rows repeated, backward or past 1,048,576,
+ * 20,000 hidden rows), small files that inflate to megabytes of XML.
  * Each must stop with a short error (exit 2) in memory that does not grow with the input.
  *
  *   npm run bench -- bad-input [MB]     (default 200)
@@ -18,6 +21,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { HOSTILE_WORKBOOKS } from '../test/helpers/hostile-workbooks.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '..');
@@ -135,6 +139,22 @@ async function main(mb: number): Promise<void> {
     console.log(`  ${line.slice(0, 300)}`);
     if (r.code !== 2) throw new Error(`${c.name}: expected exit 2, got ${r.code}\n${r.stderr.slice(0, 2000)}`);
     results[`${c.name}_peak_rss_mb`] = r.peakMb;
+    worst = Math.max(worst, r.peakMb);
+  }
+  const xlsxDir = path.join(here, 'data', 'hostile-xlsx');
+  await mkdir(xlsxDir, { recursive: true });
+  for (const c of HOSTILE_WORKBOOKS) {
+    const file = c.write(xlsxDir);
+    const size = (await stat(file)).size;
+    const r = await run(['import', 'estimates', file, '--dry-run', '--report', path.join(xlsxDir, `${c.file}.report.csv`)]);
+    const longest = Math.max(...r.stderr.split('\n').map((l) => l.length));
+    longestLine = Math.max(longestLine, longest);
+    console.log(`${c.file}: ${(size / 1e3).toFixed(0)} KB file -> exit ${r.code} in ${r.seconds.toFixed(1)} s, peak RSS ${r.peakMb} MB, longest stderr line ${longest} chars`);
+    console.log(`  ${(r.stderr.trim().split('\n').at(-1) ?? '').slice(0, 300)}`);
+    if (r.code !== 2) throw new Error(`${c.file}: expected exit 2, got ${r.code}\n${r.stderr.slice(0, 2000)}`);
+    const missing = c.says.filter((re) => !re.test(r.stderr));
+    if (missing.length > 0) throw new Error(`${c.file}: the stop does not say ${missing.join(', ')}\n${r.stderr.slice(0, 2000)}`);
+    results[`${c.file.replace(/\.xlsx$/, '')}_peak_rss_mb`] = r.peakMb;
     worst = Math.max(worst, r.peakMb);
   }
   console.log(`worst peak RSS ${worst} MB (goal <= 300), ${(worst / floor.peakMb).toFixed(2)}x the floor; longest error line ${longestLine} chars (goal < 1000)`);

@@ -53,6 +53,15 @@ export const KNOB_SHAPE = {
     .min(100, 'must be at least 100 (ms)')
     .max(7 * 24 * 3_600_000, 'must be at most a week (604800000 ms)')
     .default(3_600_000),
+  /**
+   * The heap of the import page's reader thread, in MB (README, The import page: every upload is
+   * read in a thread with a memory limit; src/dashboard/upload-reader.ts).
+   */
+  BUILDSYNC_UPLOAD_READER_MB: whole('BUILDSYNC_UPLOAD_READER_MB', '1024', 'megabytes')
+    .min(16, 'must be at least 16 (MB), e.g. BUILDSYNC_UPLOAD_READER_MB=1024')
+    .default(1024),
+  /** How long one reading of an upload may take in the import page's reader thread. */
+  BUILDSYNC_UPLOAD_READER_TIMEOUT_MS: ms('BUILDSYNC_UPLOAD_READER_TIMEOUT_MS', 250, '300000', { whole: true }).default(300_000),
   /** The least time between two plain progress lines off a terminal (cli/progress.ts); 0 prints every change. */
   BUILDSYNC_PROGRESS_INTERVAL_MS: ms('BUILDSYNC_PROGRESS_INTERVAL_MS', 0, '10000').default(10_000),
   /**

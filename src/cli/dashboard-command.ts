@@ -14,6 +14,7 @@ export interface DashboardFlags {
   authPasswordEnv?: string;
   allowImports?: boolean;
   maxUploadMb?: string;
+  maxUploadsTotalMb?: string;
   publicUrl?: string;
 }
 
@@ -23,6 +24,8 @@ export async function dashboardCommand(ctx: CommandContext, flags: DashboardFlag
   const port = intOption('--port', flags.port, 0, 65535);
   const auth = readAuth(flags);
   const maxUploadMb = intOption('--max-upload-mb', flags.maxUploadMb ?? '50', 1, 10_000);
+  const maxUploadsTotalMb = intOption('--max-uploads-total-mb', flags.maxUploadsTotalMb ?? '2048', 1, 10_000_000);
+  if (maxUploadsTotalMb < maxUploadMb) throw new UsageError(`--max-uploads-total-mb ${maxUploadsTotalMb} is less than --max-upload-mb ${maxUploadMb}: no upload could be kept; raise it, or lower --max-upload-mb`);
   let dashboard;
   try {
     dashboard = await startDashboard({
@@ -35,6 +38,7 @@ export async function dashboardCommand(ctx: CommandContext, flags: DashboardFlag
       timeScale: timeScale(),
       allowImports: Boolean(flags.allowImports),
       maxUploadMb,
+      maxUploadsTotalMb,
       publicUrl: flags.publicUrl,
     });
   } catch (err) {

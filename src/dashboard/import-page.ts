@@ -18,7 +18,7 @@ import express from 'express';
 import type { RedisConnection as Redis } from '../redis/layout.ts';
 import type { Logger } from 'pino';
 import { loadConfig, requireService, type Env } from '../config.ts';
-import { importHeaderRule, reportCsvChunks, type PlanOptions } from '../import/index.ts';
+import { reportCsvChunks, type PlanOptions } from '../import/index.ts';
 import {
   accountVendorList,
   ImportStore,
@@ -28,24 +28,21 @@ import {
   pageFailedReason,
   pageImportOptions,
   parsePageState,
-  readPage,
   redisDurability,
-  rowsOf,
   saveTypedVendorIds,
-  savedMappingChoices,
   submitChecked,
   type ImportKind,
   type PageState,
-  type ReadPageOptions,
 } from '../import-service/index.ts';
 import type { Queues } from '../queue/index.ts';
 import { AccountThrottle, formatEta } from '../throttle/index.ts';
 import { listAccounts } from './accounts.ts';
-import { applyEdits, type CellEdit } from './cell-edits.ts';
+import type { CellEdit } from './cell-edits.ts';
 import { PageError, pageErrorHandler, scrub } from './http-errors.ts';
 import { renderImportPage } from './import-html.ts';
 import { nothingToFixPage, rowsToFixText } from './rows-to-fix.ts';
-import { IMPORT_PAGE_DEFAULTS, safeName, uploadKeepMs, UploadStore } from './upload-store.ts';
+import { UploadReader, type CallBacks } from './upload-reader.ts';
+import { IMPORT_PAGE_DEFAULTS, safeName, uploadKeepMs, uploadReaderLimits, UploadStore } from './upload-store.ts';
 
 export { IMPORT_PAGE_DEFAULTS, uploadKeepMs };
 
@@ -55,6 +52,8 @@ export interface ImportPageOptions {
   allowImports?: boolean;
   /** Upload cap in MB. @defaultValue 50 */
   maxUploadMb?: number;
+  /** Every kept upload together, in MB (`--max-uploads-total-mb`). @defaultValue 2048 */
+  maxUploadsTotalMb?: number;
   /** Where the private directory of uploads is made. @defaultValue os.tmpdir() */
   uploadDir?: string;
 }
@@ -67,6 +66,8 @@ export interface ImportRouterOptions {
   timeScale?: number;
   /** `--max-upload-mb`. @defaultValue 50 */
   maxUploadMb?: number;
+  /** `--max-uploads-total-mb`. @defaultValue 2048 */
+  maxUploadsTotalMb?: number;
   /** @defaultValue os.tmpdir() */
   uploadDir?: string;
   log?: Logger;
@@ -78,15 +79,24 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
   const maxBytes = Math.round((opts.maxUploadMb ?? IMPORT_PAGE_DEFAULTS.maxUploadMb) * 1024 * 1024);
   const keepMs = uploadKeepMs(opts.env);
   const store = new ImportStore(opts.redis, opts.prefix);
-  const uploads = new UploadStore({ uploadDir: opts.uploadDir, keepMs, queues: opts.queues, store, log: opts.log });
+  const maxTotalBytes = Math.round((opts.maxUploadsTotalMb ?? IMPORT_PAGE_DEFAULTS.maxUploadsTotalMb) * 1024 * 1024);
+  const uploads = new UploadStore({ uploadDir: opts.uploadDir, keepMs, maxTotalBytes, queues: opts.queues, store, log: opts.log });
   const lastMappings = new LastMappings(opts.redis, opts.prefix);
-  /** What a reading takes of a configured account: the last mapping sent from the page, by the file's header row, and its vendor list. */
-  const accountReading = async (account: string | undefined, kind: Kind): Promise<ReadPageOptions> => {
-    if (account === undefined || !(await listAccounts(opts.env, opts.redis, opts.prefix)).includes(account)) return {};
+  // Every reading of an upload runs in a thread of its own, within a memory and a time limit (upload-reader.ts).
+  const reader = new UploadReader(uploadReaderLimits(opts.env));
+  reader.warm();
+  /** What a reading takes of a configured account: the last mapping sent from the page, by the file's header row, and its vendor list (answered from this thread's Redis). */
+  const accountReading = async (account: string | undefined, kind: Kind): Promise<CallBacks | undefined> => {
+    if (account === undefined || !(await listAccounts(opts.env, opts.redis, opts.prefix)).includes(account)) return undefined;
     return {
-      lastMapping: (headers) => lastMappings.load(account, kind, headers),
+      lastMapping: (headers: readonly string[]) => lastMappings.load(account, kind, headers),
       vendorList: () => accountVendorList({ redis: opts.redis, prefix: opts.prefix, account }),
     };
+  };
+  /** `readPage` in the reader thread. */
+  const readUploadPage = async (file: string, name: string, state: PageState) => {
+    const callBacks = await accountReading(state.account, state.kind);
+    return reader.run(name, 'read', { file, name, state, account: callBacks !== undefined }, callBacks);
   };
 
   const router = express.Router();
@@ -106,14 +116,17 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       if (!/\.(csv|xlsx|txt|tsv)$/i.test(name)) throw new PageError(400, `${name}: not a spreadsheet; choose a .csv or .xlsx file`);
       const body = req.body as Buffer;
       if (!Buffer.isBuffer(body) || body.length === 0) throw new PageError(400, `${name} is empty`);
-      const { id, file } = await uploads.add(name, body);
+      const up = await uploads.add(name, body);
+      const { id, file } = up;
       const kind = kindOf(req.query.kind);
       const sheet = typeof req.query.sheet === 'string' && req.query.sheet !== '' ? req.query.sheet : undefined;
       const account = typeof req.query.account === 'string' && req.query.account !== '' ? req.query.account : undefined;
       try {
         // `File layout` may be chosen before `Read file`: the first reading uses it.
         const { layout } = parsePageState({ upload: id, kind, layout: typeof req.query.layout === 'string' ? req.query.layout : undefined });
-        res.json({ upload: id, ...(await readPage(file, name, { kind, account, sheet, layout }, await accountReading(account, kind))) });
+        const reading = await readUploadPage(file, name, { kind, account, sheet, layout });
+        uploads.keep(up);
+        res.json({ upload: id, ...reading });
       } catch (err) {
         await uploads.drop(id);
         throw err;
@@ -128,7 +141,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const up = uploads.get(state.upload);
       // A copy with cells edited starts at the header row, in UTF-8.
       const read: PageState = editedCsv(up) ? { ...state, encoding: undefined, headerRow: undefined } : state;
-      res.json({ upload: up.id, ...(await readPage(up.file, up.name, read, await accountReading(state.account, state.kind))) });
+      res.json({ upload: up.id, ...(await readUploadPage(up.file, up.name, read)) });
     })().catch(next);
   });
 
@@ -161,7 +174,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       }
       const sheet = typeof body.sheet === 'string' && body.sheet !== '' ? body.sheet : undefined;
       const state = parsePageState({ ...(req.body as object), kind, columns: undefined });
-      res.json(await savedMappingChoices(up.file, up.name, kind, json, name, { sheet, edited: up.edited, state }));
+      res.json(await reader.run(up.name, 'mapping', { file: up.file, name: up.name, kind, json, jsonName: name, sheet, edited: up.edited, state }));
     })().catch(next);
   });
 
@@ -186,8 +199,16 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const page = pageImportOptions(state, kind);
       let mapping = page.mapping;
       if (Array.isArray(body.edits) && body.edits.length > 0) {
-        const at = { header: importHeaderRule(up.file, kind, mapping), headerRow: editedCsv(up) ? undefined : mapping.headerRow };
-        up.file = await applyEdits(up, body.edits, up.edited ? undefined : mapping.encoding, at);
+        const edited = await reader.run(up.name, 'edit', {
+          up: { file: up.file, dir: up.dir, name: up.name, table: up.plan?.table },
+          edits: body.edits,
+          encoding: up.edited ? undefined : mapping.encoding,
+          kind,
+          mapping,
+          headerRow: editedCsv(up) ? undefined : mapping.headerRow,
+        });
+        await uploads.addCopy(up, edited);
+        up.file = edited;
         up.edited = true;
       }
       // The edited copy is UTF-8 and starts at the header row: the encoding and the header row described the upload, not it.
@@ -206,6 +227,9 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
         accountCurrency: cfg.account.currency,
         currencyVariable: cfg.account.currencyVariable,
       };
+      // The whole file is read first in the reader thread: one that would take more memory or time
+      // than it has stops there, and the check below reads a file known to read within them.
+      await reader.run(up.name, 'readThrough', { file: up.file, sheet: planOpts.sheet, encoding: planOpts.encoding, kind, mapping, headerRow: mapping.headerRow });
       const place = { redis: opts.redis, prefix: opts.prefix, connections: 1, timeScale: opts.timeScale };
       const check = await pageCheck(kind, up.file, { account, place, planOpts, vendorIds: body.vendorIds, scrub });
       const { plan } = check;
@@ -218,7 +242,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const invalidLines = new Set(plan.statics.filter((s) => s.status === 'invalid').map((s) => s.line));
       res.json({
         ...check.response,
-        ...(await rowsOf(up.file, planOpts.sheet, planOpts.encoding, invalidLines, { header: importHeaderRule(up.file, kind, mapping), headerRow: plan.table?.headerLine })),
+        ...(await reader.run(up.name, 'rows', { file: up.file, sheet: planOpts.sheet, encoding: planOpts.encoding, invalidLines: [...invalidLines], kind, mapping, headerRow: plan.table?.headerLine })),
         // .csv and .xlsx alike: a CSV becomes an edited copy, a workbook a copy with only those cells changed (cell-edits.ts).
         editable: true,
         budget: await budgetOf(throttle, check.response.recordCount, cfg.account.limitsText),
@@ -320,7 +344,13 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
 
   router.use(pageErrorHandler({ maxBytes, log: opts.log }));
 
-  return { router, close: () => uploads.close() };
+  return {
+    router,
+    close: async () => {
+      await reader.close();
+      await uploads.close();
+    },
+  };
 }
 
 /** The page state of a check, with the cells edited in place (`COLUMN line N`: the line as the check showed it). */

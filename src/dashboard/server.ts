@@ -48,7 +48,7 @@ export async function startDashboard(opts: DashboardOptions & ImportPageOptions)
   };
 
   const imports = opts.allowImports
-    ? importRouter({ redis, prefix, queues, env, timeScale: opts.timeScale, maxUploadMb: opts.maxUploadMb, uploadDir: opts.uploadDir, log: opts.log })
+    ? importRouter({ redis, prefix, queues, env, timeScale: opts.timeScale, maxUploadMb: opts.maxUploadMb, maxUploadsTotalMb: opts.maxUploadsTotalMb, uploadDir: opts.uploadDir, log: opts.log })
     : undefined;
   // `--allow-imports` allows the page actions that send records or produce files: the export page too.
   const exports = opts.allowImports

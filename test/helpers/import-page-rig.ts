@@ -24,6 +24,8 @@ export interface ImportPageRigOptions {
   /** BUILDSYNC_LIMITS of the default account. */
   limits: string;
   maxUploadMb?: number;
+  /** `--max-uploads-total-mb`. */
+  maxUploadsTotalMb?: number;
   /** Start a worker at once. @defaultValue true */
   worker?: boolean;
   /** Launch Chromium. @defaultValue true */
@@ -62,7 +64,7 @@ export async function startImportPageRig(opts: ImportPageRigOptions): Promise<Im
   let worker: WorkerHost | undefined;
   const startWorker = async () => (worker ??= await startWorkers({ redisUrl: REDIS_URL, prefix: t.prefix, concurrency: 2, log: pino({ level: 'silent' }), env }));
   if (opts.worker ?? true) await startWorker();
-  const dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, env, allowImports: true, maxUploadMb: opts.maxUploadMb, uploadDir: opts.uploadDir });
+  const dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, env, allowImports: true, maxUploadMb: opts.maxUploadMb, maxUploadsTotalMb: opts.maxUploadsTotalMb, uploadDir: opts.uploadDir });
   const browser = (opts.browser ?? true) ? await launchChromium() : undefined;
   return {
     t, sandbox, dashboard, browser, env, startWorker,

@@ -46,7 +46,7 @@ export const choices = (headers: string[]) => Object.fromEntries(headers.map((h)
 export function uploadDirs(parent: string): string[] {
   return readdirSync(parent)
     .filter((d) => d.startsWith('buildsync-uploads-'))
-    .flatMap((d) => readdirSync(join(parent, d)).map((u) => join(parent, d, u)));
+    .flatMap((d) => readdirSync(join(parent, d)).filter((u) => u.startsWith('u-')).map((u) => join(parent, d, u)));
 }
 
 export async function waitFor(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {

@@ -1,0 +1,106 @@
+/**
+ * What the import page's reader thread does (upload-reader.ts starts it): the import service's
+ * readings of an upload, each called with plain data and answering plain data, so that the thread
+ * holds nothing of the dashboard. This module is the thread's entry: imported there, it answers
+ * each call the dashboard posts with the result (or the error, by its stable code).
+ */
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type { MappingFile } from '../mapping/index.ts';
+import { importHeaderRule, type ImportPlan } from '../import/index.ts';
+import { readPage, readUpload, rowsOf, savedMappingChoices, type ImportKind, type PageState, type ReadPageOptions } from '../import-service/index.ts';
+import type { EncodingOption } from '../tables/index.ts';
+import { applyEdits, type CellEdit } from './cell-edits.ts';
+import { PageError } from './http-errors.ts';
+
+/** This module, for the thread to import (in the bundle: the chunk that holds it). */
+export const READING_MODULE = import.meta.url;
+
+/** Where the header row is looked for: the rule of the kind and mapping, or the row the check found. */
+interface At {
+  kind: ImportKind;
+  mapping?: MappingFile;
+  headerRow?: number;
+}
+
+/** A call back to the dashboard (the account's last mapping and vendor list are in its Redis). */
+type CallBack = (name: 'lastMapping' | 'vendorList', ...args: unknown[]) => Promise<unknown>;
+
+const at = (file: string, a: At) => ({ header: importHeaderRule(file, a.kind, a.mapping), headerRow: a.headerRow });
+
+/** The calls, by name; each takes one plain object. */
+export const READINGS = {
+  /** The first reading of an upload, or a reading again (`/import/upload`, `/import/read`). */
+  read: (a: { file: string; name: string; state: PageState; account: boolean }, call: CallBack) => {
+    const remote: ReadPageOptions = a.account
+      ? { lastMapping: (headers) => call('lastMapping', headers) as ReturnType<NonNullable<ReadPageOptions['lastMapping']>>, vendorList: () => call('vendorList') as ReturnType<NonNullable<ReadPageOptions['vendorList']>> }
+      : {};
+    return readPage(a.file, a.name, a.state, remote);
+  },
+  /** A saved mapping applied to the upload's columns (`/import/mapping`). */
+  mapping: (a: { file: string; name: string; kind: ImportKind; json: unknown; jsonName: string; sheet?: string; edited?: boolean; state: Partial<PageState> }) =>
+    savedMappingChoices(a.file, a.name, a.kind, a.json, a.jsonName, { sheet: a.sheet, edited: a.edited, state: a.state }),
+  /** Cells edited in place: the path of the edited copy (`/import/check`). */
+  edit: (a: { up: { file: string; dir: string; name: string; table?: NonNullable<ImportPlan['table']> }; edits: CellEdit[]; encoding?: EncodingOption } & At) =>
+    applyEdits({ file: a.up.file, dir: a.up.dir, name: a.up.name, plan: a.up.table && ({ table: a.up.table } as ImportPlan) }, a.edits, a.encoding, at(a.up.file, a)),
+  /** The whole upload read as the check will read it, before it plans it (`/import/check`). */
+  readThrough: (a: { file: string; sheet?: string; encoding?: EncodingOption } & At) => readUpload(a.file, a.sheet, a.encoding, at(a.file, a)),
+  /** The rows the check shows (`/import/check`). */
+  rows: (a: { file: string; sheet?: string; encoding?: EncodingOption; invalidLines: number[] } & At) => rowsOf(a.file, a.sheet, a.encoding, new Set(a.invalidLines), at(a.file, a)),
+} as const;
+
+export type ReadingName = keyof typeof READINGS;
+export type ReadingArgs<N extends ReadingName> = Parameters<(typeof READINGS)[N]>[0];
+export type ReadingResult<N extends ReadingName> = Awaited<ReturnType<(typeof READINGS)[N]>>;
+
+/** An error as it crosses to the dashboard: a PageError's status, or an error's stable code and its page wording. */
+export interface CrossedError {
+  status?: number;
+  code?: string;
+  message: string;
+  wording?: unknown;
+}
+
+/** A call as the dashboard sends it to the thread. */
+export interface ReadingCall {
+  id: number;
+  call: ReadingName;
+  args: unknown;
+}
+
+/**
+ * The thread's side: answers each call the dashboard posts (several may run at once), calling back
+ * through the port when a reading needs the dashboard.
+ */
+function serve(): void {
+  const port = parentPort!;
+  let next = 0;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  port.on('message', (m: ReadingCall | { reply: number; value?: unknown; error?: string }) => {
+    if ('reply' in m) {
+      const p = pending.get(m.reply);
+      pending.delete(m.reply);
+      if (m.error !== undefined) p?.reject(new Error(m.error));
+      else p?.resolve(m.value);
+      return;
+    }
+    const call: CallBack = (name, ...args) =>
+      new Promise((resolve, reject) => {
+        const id = next++;
+        pending.set(id, { resolve, reject });
+        port.postMessage({ callBack: name, id, args, of: m.id });
+      });
+    const reading = READINGS[m.call] as (a: unknown, call: CallBack) => Promise<unknown>;
+    reading(m.args, call).then(
+      // As the page's JSON answer would carry it (a date as its ISO text, no undefined).
+      (value) => port.postMessage({ done: m.id, value: value === undefined ? undefined : JSON.parse(JSON.stringify(value)) }),
+      (err: unknown) => {
+        const e = err as { code?: string; message?: string; wording?: unknown };
+        const crossed: CrossedError = { message: String(e?.message ?? err), ...(err instanceof PageError ? { status: err.status } : {}), ...(typeof e?.code === 'string' && e.code.startsWith('BUILDSYNC_') ? { code: e.code, wording: e.wording } : {}) };
+        port.postMessage({ done: m.id, error: crossed });
+      },
+    );
+  });
+  port.postMessage({ ready: true });
+}
+
+if (!isMainThread && (workerData as { buildsyncUploadReading?: unknown } | null)?.buildsyncUploadReading) serve();
