@@ -44,6 +44,17 @@ describe('NetSuite Main Line rows', () => {
     );
   });
 
+  it('names at most 10 rows, and says how many more', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'netsuite-')), 'twelve.csv');
+    const lines = ['bill_ref,project_id,vendor_id,item_name,rate'];
+    for (let b = 1; b <= 12; b++) lines.push(`VB-${b},1042,55,Bill ${b},30.00`, `VB-${b},1042,55,Lumber,20.00`, `VB-${b},1042,55,Delivery,10.00`);
+    writeFileSync(file, `${lines.join('\r\n')}\r\n`);
+    const err = await planBills(file).catch((e: unknown) => e);
+    expect((err as FileError).message).toContain('(lines 2, 5, 8, 11, 14, 17, 20, 23, 26, 29 and 2 more)');
+  });
+
   it('a streamed plan stops the same way, after the last row', async () => {
     const records: MappedRecord[] = [];
     const err = await streamBills(NETSUITE, { mapping: mapping('netsuite-mapping.json'), vendorsFile: VENDORS, resolver }, { async add(r) { records.push(...r); } }).catch((e: unknown) => e);
