@@ -4,7 +4,7 @@ import type { ServiceClient } from '../src/api/index.ts';
 import { loadConfig, requireService, type Env } from '../src/config.ts';
 import { openSession, type ServiceSession, type SessionOptions } from '../src/session/index.ts';
 import { confirmNote, DEFAULT_LEASE_MS, Ledger, type DurabilityWatch } from '../src/ledger/index.ts';
-import { ImportStore } from '../src/import/index.ts';
+import { ImportStore, type RecordOutcome } from '../src/import/index.ts';
 import type { Secret } from '../src/secret.ts';
 import { InlineWaitPool, type AccountThrottle } from '../src/throttle/index.ts';
 
@@ -33,6 +33,67 @@ export interface JobContext {
   exportDatabase(account: string): { url: Secret | undefined; variable: string };
   /** Counters for metrics; no-ops where no metrics are served. */
   count(event: 'rows' | 'created' | 'failed' | 'unknown' | 'skipped' | 'exists', n?: number): void;
+  /** An outcome this worker settled, kept for a while in case Redis loses it (see `RecentOutcomes`). */
+  remember(settled: SettledOutcome): void;
+}
+
+/** One record's outcome as a worker settled it, with what is needed to settle it again. */
+export interface SettledOutcome {
+  account: string;
+  importId: string;
+  /** The ledger's marker the import started with. */
+  marker: string;
+  key: string;
+  contentHash: string;
+  outcome: RecordOutcome;
+}
+
+/** How long a worker keeps the outcomes it settled, to settle them again if Redis loses them. */
+const REMEMBER_MS = 60_000;
+
+/**
+ * The outcomes this worker settled in the last minute. When Redis comes back from an outage
+ * without the ledger an import started with (its marker gone: it restarted empty), the worker
+ * settles them again, in the ledger and in the import's outcomes: the command following the
+ * import reads its outcomes every few hundred milliseconds, and those it had not read yet when
+ * Redis lost them would otherwise be in neither the ledger nor the report, and a re-run would
+ * send them again (docs/operators.md, "Durability").
+ */
+class RecentOutcomes {
+  #recent: Array<SettledOutcome & { at: number }> = [];
+  #replaying = false;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly ledger: Ledger,
+    private readonly store: ImportStore,
+  ) {
+    redis.on('ready', () => void this.replay().catch(() => {}));
+  }
+
+  add(s: SettledOutcome): void {
+    const now = Date.now();
+    this.#recent.push({ ...s, at: now });
+    if (this.#recent.length > 10_000 || this.#recent[0]!.at < now - REMEMBER_MS) this.#recent = this.#recent.filter((r) => r.at >= now - REMEMBER_MS).slice(-10_000);
+  }
+
+  /** After a reconnection: the outcomes of imports whose ledger marker is gone are settled again. */
+  async replay(): Promise<void> {
+    if (this.#replaying || this.#recent.length === 0) return;
+    this.#replaying = true;
+    try {
+      const markers = new Map<string, string | undefined>();
+      for (const r of this.#recent) {
+        if (!markers.has(r.account)) markers.set(r.account, await this.ledger.marker(r.account));
+        if (markers.get(r.account) === r.marker) continue;
+        if (r.outcome.status === 'created' && r.outcome.id !== undefined) await this.ledger.created(r.account, r.key, r.outcome.id, r.contentHash, r.importId);
+        else if (r.outcome.status === 'unknown') await this.ledger.unknown(r.account, r.key, r.outcome.message, r.contentHash, r.importId);
+        await this.store.settle(r.importId, r.key, r.outcome);
+      }
+    } finally {
+      this.#replaying = false;
+    }
+  }
 }
 
 /** What `createJobContext` needs from the worker process that hosts the processors. */
@@ -82,14 +143,17 @@ export function createJobContext(opts: JobContextOptions): JobContext {
   // A worker sends, so it loads it now: in its first job, evaluating it (up to half a second on
   // a busy machine) stalled every job of the process, the other accounts' first sends included.
   void import('undici').catch(() => undefined);
+  const ledger = new Ledger(redis, prefix, {
+    leaseMs: opts.leaseMs,
+    // The decision as last read: a note is confirmed as Redis keeps it now.
+    confirm: (r) => confirmNote(r, watch.current, confirmMs),
+  });
+  const recent = new RecentOutcomes(redis, ledger, store);
   return {
     prefix,
     redis,
-    ledger: new Ledger(redis, prefix, {
-      leaseMs: opts.leaseMs,
-      // The decision as last read: a note is confirmed as Redis keeps it now.
-      confirm: (r) => confirmNote(r, watch.current, confirmMs),
-    }),
+    ledger,
+    remember: (s) => recent.add(s),
     watch,
     store,
     log: opts.log,

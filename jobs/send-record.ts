@@ -167,6 +167,7 @@ async function sendRecords(job: Job, token: string | undefined, ctx: JobContext,
       }
     }
     await ctx.store.settle(data.importId, data.key, outcome);
+    if (data.marker !== undefined) ctx.remember({ account: data.account, importId: data.importId, marker: data.marker, key: data.key, contentHash: data.contentHash, outcome });
     ctx.count(outcome.status);
     counts[outcome.status] = (counts[outcome.status] ?? 0) + 1;
     last = outcome;

@@ -17,13 +17,20 @@ export async function followJob(
   jobId: string,
   onTick: (job: Job) => Promise<void> | void,
   intervalMs = 300,
+  /** Runs first at every poll, and may end the following by throwing (an import whose ledger Redis lost). */
+  check?: () => Promise<void>,
 ): Promise<Followed> {
   for (;;) {
     if (ctx.signal.aborted) {
       throw new InterruptedError(`stopped following job ${jobId}; it goes on in the queue: buildsync jobs show ${jobId}`);
     }
+    await check?.();
     const job = await queue.getJob(jobId);
-    if (!job) throw new Error(`job ${jobId} disappeared from ${queue.name}`);
+    if (!job) {
+      // Gone while Redis was away: the check tells when that is what happened (Redis came back empty).
+      await check?.();
+      throw new Error(`job ${jobId} disappeared from ${queue.name}`);
+    }
     const state = await job.getState();
     await onTick(job);
     if (state === 'completed' || state === 'failed') return { state, job };

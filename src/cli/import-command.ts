@@ -5,7 +5,10 @@ import { formatEta, AccountThrottle } from '../throttle/index.ts';
 import { encodingNote, ignoredLine, importOutcome, errorsFilePath, refuseOverwritingInput, readingNote, wirePayload, mappingOption, parseFillDown, type ImportSummary, type PlanOptions } from '../import/index.ts';
 import type { DelimiterOption, EncodingOption } from '../tables/index.ts';
 import type { DateOrder, IgnoredCounts, ReadingRules } from '../mapping/index.ts';
-import { collectResults, dryRunImport, ImportStore, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
+import { collectResults, dryRunImport, EarlierReport, ImportStore, reportAfterLostLedger, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
+import { LocalReport } from '../import/index.ts';
+import { LedgerUnsafeError } from '../errors/index.ts';
+import { Ledger } from '../ledger/index.ts';
 import type { CommandContext } from './command.ts';
 import { exitCodeOf } from './exit.ts';
 import { followJob } from './follow.ts';
@@ -45,6 +48,8 @@ export interface ImportFlags {
   /** `--fill-down COLS`, as typed. */
   fillDown?: string;
   layout?: 'sections';
+  /** `--ledger-lost accept`: an earlier report's created records the ledger lost are written into it, never sent again. */
+  ledgerLost?: 'accept';
 }
 
 /**
@@ -161,6 +166,9 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     const durability = await requireDurableRedis(redis);
     if (durability.warning) ctx.err(`warning: ${durability.warning}`);
     const store = new ImportStore(redis, cfg.prefix);
+    // The report an earlier run left (beside the file, or at --report) is checked against the ledger before anything is sent.
+    const earlier = EarlierReport.read(reportPath, cfg.ledgerRetentionDays);
+    const local = new LocalReport();
     const submitted = await submitFile(kind, file, {
       queues,
       store,
@@ -170,9 +178,16 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       reportPath,
       resendUnknown: Boolean(flags.resendUnknown),
       durability: durability.mode,
+      earlier,
+      ledgerLostAccept: flags.ledgerLost === 'accept',
+      local: flags.detach ? undefined : local,
+      onAdopted: (w, from) => {
+        if (w.created > 0) ctx.err(`--ledger-lost accept: ${count(w.created, 'record')} that ${from} lists as created written into the ledger with the report's IDs; they are not sent again`);
+        if (w.unknown > 0) ctx.err(`${count(w.unknown, 'record')} that ${from} lists as unknown written into the ledger as unknown (the ledger had lost ${w.unknown === 1 ? 'it' : 'them'}); not sent again on ${w.unknown === 1 ? 'its' : 'their'} own`);
+      },
     });
     if (submitted.importId === undefined) return headerOnly(ctx, file, kind, reportPath, errorsPath, flags.json);
-    const { importId, planned, errorsSource } = submitted;
+    const { importId, planned, errorsSource, ledgerMarker } = submitted;
     if (flags.detach) {
       if (flags.json) {
         const invalidRows = planned.invalidRows;
@@ -189,6 +204,13 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     const progress = createProgress(kind);
     let summary: ImportSummary;
     let fixRows = 0;
+    const ledger = new Ledger(redis, cfg.prefix);
+    // Each poll keeps the outcomes settled so far and checks that the ledger the import started with is still there.
+    const ledgerStillThere = async (): Promise<void> => {
+      await local.catchUp(store, importId);
+      const marker = await ledger.marker(account.name);
+      if (marker !== ledgerMarker) throw new LostLedger(marker);
+    };
     try {
       let lastBudget = 0;
       let budgetText = '';
@@ -201,6 +223,17 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
         }
         // Every settled outcome moves the bar, and each is named: a re-run ends at "4/4 … skipped 4".
         progress.update(c.settled, planned.records, outcomeText(c, budgetText));
+      }, undefined, ledgerStillThere).catch(async (err: unknown) => {
+        if (!(err instanceof LostLedger)) throw err;
+        progress.stop();
+        const why = err.marker === undefined
+          ? `the ledger's marker is gone from Redis (it restarted empty, or its data was flushed), so the ledger no longer knows what this import created`
+          : `the ledger's marker is another than when the import started (Redis's data was replaced), so the ledger no longer knows what this import created`;
+        const r = await reportAfterLostLedger(store, importId, local, { reportPath, errorsPath, errorsSource, why, signal: ctx.signal });
+        throw new LedgerUnsafeError(
+          `sending stopped: ${why}. ${count(r.created, 'record')} created before it stopped ${r.created === 1 ? 'is' : 'are'} in the report with ${r.created === 1 ? 'its ID' : 'their IDs'}: ${reportPath}. ` +
+            `Run the import again once Redis keeps its data: it stops at the records the report names as created that the ledger does not know; restore the ledger (buildsync ledger import FILE) or pass --ledger-lost accept`,
+        );
       });
       progress.stop();
       if (done.state === 'failed') {
@@ -235,6 +268,13 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     return outcome.exitCode;
   } finally {
     await close();
+  }
+}
+
+/** The ledger's marker is not the one the import started with (undefined: gone). */
+class LostLedger extends Error {
+  constructor(readonly marker: string | undefined) {
+    super('the ledger was lost');
   }
 }
 

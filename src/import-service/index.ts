@@ -1,5 +1,7 @@
 // The import service: the one check-and-submit sequence of the CLI's `import` and the dashboard's import page.
 export { collectResults, listProjects, planImport, redisDurability, requireDurableRedis, submitChecked, submitFile, type ImportKind, type SessionPlace, type SubmitFileOptions, type SubmittedFile } from './run-import.ts';
+export { EarlierReport } from './earlier-report.ts';
+export { reportAfterLostLedger } from './lost-ledger.ts';
 export { dryRunImport, writeEmptyReport, type DryRunImport, type DryRunImportOptions } from './dry-run-import.ts';
 export { cellText, ERROR_COLUMN, errorsFileColumnOf, normalizeHeader, readUpload, SOURCE_LINE_COLUMN, rowsOf, SHOWN_ROWS, type MappingFile } from './columns.ts';
 export { knownColumns, pageImportOptions, parsePageState, type PageImportOptions, type PageLayout, type PageState } from './page-state.ts';

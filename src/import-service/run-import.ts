@@ -24,7 +24,9 @@ import {
   type PlanFacts,
   type PlanOptions,
 } from '../import/index.ts';
-import { durabilityDecision, readDurabilityFacts, RedisNotDurableError, type DurabilityDecision } from '../ledger/index.ts';
+import { durabilityDecision, Ledger, readDurabilityFacts, RedisNotDurableError, type DurabilityDecision } from '../ledger/index.ts';
+import type { LocalReport } from '../import/index.ts';
+import type { EarlierReport } from './earlier-report.ts';
 import type { ProjectResolver } from '../mapping/index.ts';
 import { ImportSubmission, submitImport, type Queues } from '../queue/index.ts';
 import type { RedisConnection as Redis } from '../redis/layout.ts';
@@ -83,10 +85,20 @@ export interface SubmitFileOptions {
   resendUnknown: boolean;
   /** How Redis keeps the ledger as read before submitting (`DurabilityDecision` mode): workers stop sending when it changes. */
   durability?: string;
+  /** An earlier run's report, checked against the ledger before anything is sent (`EarlierReport`). */
+  earlier?: EarlierReport;
+  /** `--ledger-lost accept`: the earlier report's created records the ledger lost are written into it. */
+  ledgerLostAccept?: boolean;
+  /** Keeps the report's part of the plan as it is submitted, to write the report if Redis loses it (`LocalReport`). */
+  local?: LocalReport;
+  /** Told what was written into the ledger from the earlier report. */
+  onAdopted?: (written: { created: number; unknown: number }, from: string) => void;
 }
 
 /** A submitted file; `importId` undefined when it had a header and no data rows (nothing was submitted). */
-export type SubmittedFile = { importId: string; planned: PlanFacts; errorsSource: ErrorsFileSource } | { importId: undefined; planned: PlanFacts };
+export type SubmittedFile =
+  | { importId: string; planned: PlanFacts; errorsSource: ErrorsFileSource; ledgerMarker: string }
+  | { importId: undefined; planned: PlanFacts };
 
 /**
  * The CLI's import: the plan streams into the import store while the file is read, so memory
@@ -94,7 +106,16 @@ export type SubmittedFile = { importId: string; planned: PlanFacts; errorsSource
  * file-level error deletes what was written (abort).
  */
 export async function submitFile(kind: ImportKind, file: string, o: SubmitFileOptions): Promise<SubmittedFile> {
-  const submission = new ImportSubmission(o.queues, o.store, kind, { account: o.account.name, reportPath: o.reportPath, resendUnknown: o.resendUnknown, durability: o.durability });
+  const submission = new ImportSubmission(o.queues, o.store, kind, {
+    account: o.account.name,
+    reportPath: o.reportPath,
+    resendUnknown: o.resendUnknown,
+    durability: o.durability,
+    onPlanned: o.local === undefined && o.earlier === undefined ? undefined : (records, statics) => {
+      o.local?.planned(records, statics);
+      o.earlier?.watch(records);
+    },
+  });
   const { place } = o;
   let planned: PlanFacts;
   try {
@@ -114,9 +135,18 @@ export async function submitFile(kind: ImportKind, file: string, o: SubmitFileOp
     await submission.abort();
     return { importId: undefined, planned };
   }
+  if (o.earlier !== undefined) {
+    try {
+      const written = await o.earlier.settle(new Ledger(place.redis, place.prefix), o.account.name, { accept: o.ledgerLostAccept === true, importId: submission.importId });
+      if (written.created + written.unknown > 0) o.onAdopted?.(written, o.earlier.path);
+    } catch (err) {
+      await submission.abort().catch(() => {});
+      throw err;
+    }
+  }
   const errorsSource = errorsFileSource(planned, resolve(file), o.planOpts);
-  const { importId } = await submission.commit({ file: planned.file, rows: planned.rows, errorsSource });
-  return { importId, planned, errorsSource };
+  const { importId, ledgerMarker } = await submission.commit({ file: planned.file, rows: planned.rows, errorsSource });
+  return { importId, planned, errorsSource, ledgerMarker };
 }
 
 /**

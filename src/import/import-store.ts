@@ -96,12 +96,15 @@ export const IMPORT_TTL_SECONDS = 30 * 24 * 3600;
 /** A plan still being written expires this long after its last batch (ImportStore.appendPlan). */
 const PLANNING_TTL_SECONDS = 24 * 3600;
 
-// First outcome wins; the per-status counter moves only when the outcome was new.
+// First outcome wins; the per-status counter moves only when the outcome was new, and the outcome
+// goes on the import's log, which the command following it reads as it grows (`outcomeLog`).
 const SETTLE_LUA = `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
   redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
+  redis.call('RPUSH', KEYS[3], ARGV[1] .. '\\n' .. ARGV[2])
   redis.call('EXPIRE', KEYS[1], ARGV[4])
   redis.call('EXPIRE', KEYS[2], ARGV[4])
+  redis.call('EXPIRE', KEYS[3], ARGV[4])
   return 1
 end
 return 0
@@ -112,7 +115,7 @@ return 0
  * it when the last record settles, and again on `jobs report ID`.
  */
 type StoreRedis = RedisConnection & {
-  bsImportSettle(outcomes: string, counts: string, recordKey: string, outcome: string, status: string, ttl: string): Promise<number>;
+  bsImportSettle(outcomes: string, counts: string, log: string, recordKey: string, outcome: string, status: string, ttl: string): Promise<number>;
 };
 
 export class ImportStore {
@@ -120,7 +123,7 @@ export class ImportStore {
   readonly #prefix: string;
 
   constructor(redis: RedisConnection, prefix: string) {
-    if (!('bsImportSettle' in redis)) redis.defineCommand('bsImportSettle', { numberOfKeys: 2, lua: SETTLE_LUA });
+    if (!('bsImportSettle' in redis)) redis.defineCommand('bsImportSettle', { numberOfKeys: 3, lua: SETTLE_LUA });
     this.#redis = redis as StoreRedis;
     this.#prefix = prefix;
   }
@@ -129,7 +132,7 @@ export class ImportStore {
    * `plan`: record number → its `StoredRecord` (encodePlanEntry); `records`: the same from before
    * the plan held payloads (record key → label and lines), still read by the report.
    */
-  #k(importId: string, part: 'meta' | 'plan' | 'records' | 'static' | 'outcomes' | 'counts' | 'upload' | 'fixes'): string {
+  #k(importId: string, part: 'meta' | 'plan' | 'records' | 'static' | 'outcomes' | 'counts' | 'log' | 'upload' | 'fixes'): string {
     return importKeyOf(this.#redis, this.#prefix, importId, part);
   }
 
@@ -226,12 +229,28 @@ export class ImportStore {
     const ok = (await this.#redis.bsImportSettle(
       this.#k(importId, 'outcomes'),
       this.#k(importId, 'counts'),
+      this.#k(importId, 'log'),
       recordKey,
       JSON.stringify(outcome),
       outcome.status,
       String(IMPORT_TTL_SECONDS),
     )) as number;
     return ok === 1;
+  }
+
+  /**
+   * The outcomes settled since the `from`-th, in the order they were settled, and how many there
+   * are in all: a command following the import keeps them as they come (`OutcomeMirror`), so
+   * that it can still write the report if Redis loses its data mid-import.
+   */
+  async outcomeLog(importId: string, from: number): Promise<{ entries: Array<[string, RecordOutcome]>; length: number }> {
+    const key = this.#k(importId, 'log');
+    const [items, length] = await Promise.all([this.#redis.lrange(key, from, from + 9_999), this.#redis.llen(key)]);
+    const entries = items.map((item): [string, RecordOutcome] => {
+      const cut = item.indexOf('\n');
+      return [item.slice(0, cut), JSON.parse(item.slice(cut + 1)) as RecordOutcome];
+    });
+    return { entries, length };
   }
 
   async outcome(importId: string, recordKey: string): Promise<RecordOutcome | undefined> {
@@ -339,6 +358,7 @@ export class ImportStore {
       this.#k(importId, 'static'),
       this.#k(importId, 'outcomes'),
       this.#k(importId, 'counts'),
+      this.#k(importId, 'log'),
       this.#k(importId, 'upload'),
       this.#k(importId, 'fixes'),
     );

@@ -18,4 +18,5 @@ export {
   type RecordOutcome,
   type ReportLine,
 } from './import-store.ts';
+export { LocalReport } from './local-report.ts';
 export { refuseOverwritingInput, type ImportOutput } from './output-paths.ts';

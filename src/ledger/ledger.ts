@@ -181,10 +181,26 @@ redis.call('SET', KEYS[1], ARGV[1])
 return ARGV[1]
 `;
 
+// Writes entries where the ledger has none, `at` now. ARGV: pairs (field, entryJson). Returns how many were written.
+const ADOPT_LUA = `
+${NOW}
+local n = 0
+for i = 1, #ARGV, 2 do
+  if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 0 then
+    local e = cjson.decode(ARGV[i + 1])
+    e.at = now
+    redis.call('HSET', KEYS[1], ARGV[i], cjson.encode(e))
+    n = n + 1
+  end
+end
+return n
+`;
+
 type LedgerRedis = RedisConnection & {
   bsLedgerClaim(key: string, keysMarker: string, marker: string, recordKey: string, owner: string, importId: string, contentHash: string, leaseMs: string, allowResend: string, reason: string, keysVersion: string, expectedMarker: string, resendLeaseMs: string): Promise<[string, string]>;
   bsLedgerHold(key: string, marker: string, recordKey: string, owner: string, leaseMs: string, state: string, expectedMarker: string): Promise<number>;
   bsLedgerMarker(marker: string, fresh: string): Promise<string>;
+  bsLedgerAdopt(key: string, ...pairs: string[]): Promise<number>;
   bsLedgerRelease(key: string, recordKey: string, owner: string): Promise<number>;
   bsLedgerSettle(key: string, recordKey: string, entry: string): Promise<number>;
 };
@@ -249,6 +265,7 @@ export class Ledger {
       redis.defineCommand('bsLedgerClaim', { numberOfKeys: 3, lua: CLAIM_LUA });
       redis.defineCommand('bsLedgerHold', { numberOfKeys: 2, lua: HOLD_LUA });
       redis.defineCommand('bsLedgerMarker', { numberOfKeys: 1, lua: MARKER_LUA });
+      redis.defineCommand('bsLedgerAdopt', { numberOfKeys: 1, lua: ADOPT_LUA });
       redis.defineCommand('bsLedgerRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
       redis.defineCommand('bsLedgerSettle', { numberOfKeys: 1, lua: SETTLE_LUA });
     }
@@ -387,6 +404,20 @@ export class Ledger {
   async unknown(account: string, recordKey: string, reason: string, contentHash: string, importId: string): Promise<void> {
     const entry: LedgerEntry = { state: 'unknown', contentHash, importId, reason, at: 0 };
     await this.#redis.bsLedgerSettle(this.key(account), ledgerFieldOf(recordKey), JSON.stringify(entry));
+  }
+
+  /**
+   * Writes what an earlier report says of records the ledger does not know (`--ledger-lost
+   * accept`: created with the report's IDs; and `unknown`), where the ledger has no entry at all;
+   * an entry already there is the ledger's newer evidence and stays. Returns how many were written.
+   */
+  async adopt(account: string, entries: ReadonlyArray<{ recordKey: string; entry: Omit<LedgerEntry, 'at'> }>): Promise<number> {
+    let n = 0;
+    for (let i = 0; i < entries.length; i += LOOKUP_BATCH) {
+      const args = entries.slice(i, i + LOOKUP_BATCH).flatMap((e) => [ledgerFieldOf(e.recordKey), JSON.stringify({ ...e.entry, at: 0 })]);
+      n += await this.#redis.bsLedgerAdopt(this.key(account), ...args);
+    }
+    return n;
   }
 
   /** The service certainly stored nothing: forget the owner's attempt so that it can be sent again. */

@@ -48,6 +48,8 @@ export interface SubmitImportOptions {
   errorsSource?: unknown;
   /** How Redis keeps the ledger as the submitter read it (`DurabilityDecision` mode): workers stop sending when it changes. */
   durability?: string;
+  /** Sees each batch of the plan as it is added (a `LocalReport` keeps the report's part of it). */
+  onPlanned?: (records: readonly MappedRecord[], statics: readonly StaticLine[]) => void;
 }
 
 /**
@@ -95,6 +97,7 @@ export class ImportSubmission {
     const first = this.#records;
     this.#records += records.length;
     this.#tally.add(statics);
+    this.opts.onPlanned?.(records, statics);
     const stored = records.map((r) => ({ key: r.key, label: r.label, lines: r.lines, notes: r.notes, contentHash: r.contentHash, payloadJson: r.payloadJson ?? JSON.stringify(r.payload) }));
     const write = this.store.appendPlan(this.importId, first, stored, statics).catch((err: unknown) => {
       this.#failed ??= err;
@@ -108,7 +111,7 @@ export class ImportSubmission {
    * The file is read and valid: saves the import's meta, adds the parent (held) and every record
    * job, then releases the parent. From here on the records are sent.
    */
-  async commit(facts: { file: string; rows: number; errorsSource?: unknown }): Promise<{ importId: string; parent: Job; records: number }> {
+  async commit(facts: { file: string; rows: number; errorsSource?: unknown }): Promise<{ importId: string; parent: Job; records: number; ledgerMarker: string }> {
     await this.#drain();
     this.#closed = true;
     const { importId, queues, opts } = this;
@@ -154,7 +157,7 @@ export class ImportSubmission {
       await queues.records.addBulk(jobs);
     }
     await parent.promote();
-    return { importId, parent, records: this.#records };
+    return { importId, parent, records: this.#records, ledgerMarker };
   }
 
   /** Planning failed: deletes what was written of the plan (nothing runnable was added). */

@@ -21,6 +21,7 @@ export function registerImport(program: Command): void {
       .option('--detach', 'submit the import, print its id and return')
       .option('--json', 'print the summary as one JSON object on standard output (progress stays on standard error)')
       .option('--resend-unknown', 'send again records whose earlier request may have reached the service (bills: may create a duplicate)')
+      .addOption(new Option('--ledger-lost <how>', "accept: records the earlier report (FILE.report.csv or --report) lists as created and the ledger lost (Redis restarted empty) are written into the ledger as created with the report's IDs and never sent again; without it the import stops at them").choices(['accept']))
       .option('--header-row <n>', 'the line (.xlsx: the row) of the header row; default the first of the first 30 rows that has every required column, the rows above it being a title block')
       .option('--fill-down <cols>', 'columns (as the tool names them, comma-separated) whose empty cells take the value of the row above, e.g. bill_ref,vendor for split lines')
       .addOption(new Option('--hidden <mode>', '.xlsx: how hidden rows (by hand or by a filter) and hidden columns the mapping reads are read; without it they stop the import, naming them').choices(['include', 'skip']))
@@ -70,6 +71,7 @@ export function registerImport(program: Command): void {
         'buildsync import bills bills.csv --dry-run                 # check the file, send nothing',
         'buildsync import bills bills.csv --detach                  # print the import id and return',
         'buildsync import bills bills.csv --resend-unknown          # after checking the unknown ones in the service',
+        'buildsync import bills bills.csv --ledger-lost accept      # Redis lost the ledger: trust the earlier report',
         'buildsync jobs report IMPORT_ID --errors --out fix.csv     # the rows to fix, to import again',
       ]),
     )
