@@ -109,5 +109,5 @@ describe('Redis restarted empty while an import sends', () => {
       if (created) expect(l, notes).toMatchObject({ status: 'skipped', id: String(created[0]) });
       else expect(l, notes).toMatchObject({ status: 'created', id: String(end.stored.get(notes)![0]) });
     }
-  });
+  }, 120_000);
 });
