@@ -1,7 +1,8 @@
 /**
  * Total rows (docs/reading-rules.md), recognised before any other rule. A row is a total row when its
- * label is one (`total-labels.ts`) or when its number cells are SUM/SUBTOTAL formulas over rows
- * above (`SourceRow.sums`, .xlsx). Formulas prove it: the row is `ignored` (`total`). A row found
+ * label is one (`total-labels.ts`: in a label column, or, on a row that names no project, vendor,
+ * estimate or item of its own and holds more than that one cell, its first text cell, whatever
+ * column) or when its number cells are SUM/SUBTOTAL formulas over rows above (`SourceRow.sums`, .xlsx). Formulas prove it: the row is `ignored` (`total`). A row found
  * by its label only is checked: its amount must equal the sum of the amounts of the rows it
  * closes, else it is a row error naming both sums and the record it closes is not sent.
  *
