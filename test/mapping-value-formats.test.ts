@@ -4,6 +4,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planBills, planEstimates } from '../src/import/index.ts';
+import { parseMappingFile } from '../src/mapping/index.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -44,7 +45,7 @@ describe('cell formats through real files (docs/reading-rules.md)', () => {
     expect(told.statics[0]!.message).toContain('column qty: expected a number like 1.234,50 (the decimal separator of this file is ","), got "1,234.5"');
   });
 
-  it('sends dates from ISO, MM/DD/YYYY, .xlsx date cells and Excel serial numbers as YYYY-MM-DDTHH:MM:SS', async () => {
+  it('sends dates from ISO, MM/DD/YYYY and .xlsx date cells as YYYY-MM-DDTHH:MM:SS; a plain number in a date column is a row error naming its cell', async () => {
     const file = path.join(dir, 'dates.xlsx');
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Bills');
@@ -52,12 +53,14 @@ describe('cell formats through real files (docs/reading-rules.md)', () => {
     ws.addRow(['B-1', 1042, 55, '2026-03-01', '04/15/2026', new Date(Date.UTC(2026, 2, 3, 9, 30)), 46086, 'Item', 1250]);
     await wb.xlsx.writeFile(file);
     const plan = await planBills(file, {});
-    expect(plan.statics).toEqual([]);
-    expect(plan.records[0]!.payload).toMatchObject({
+    expect(plan.statics.map((s) => s.message)).toEqual([
+      `${file}:2 column approval_date (Bills!G2): expected a date like 2026-03-01, 2026-03-01T08:30:00 or 03/01/2026, got the number 46086: the cell is not formatted as a date, so Excel shows it as a number, not a date. Format the cell as a date (or type the date) and save the workbook again`,
+    ]);
+    const dated = await planBills(file, { mapping: parseMappingFile({ ignore: ['approval_date'] }, 'map.json') });
+    expect(dated.records[0]!.payload).toMatchObject({
       INVOICE_DATE: '2026-03-01T00:00:00',
       DUE_DATE: '2026-04-15T00:00:00',
       RECIEVED_DATE: '2026-03-03T09:30:00',
-      APPROVAL_DATE: '2026-03-05T00:00:00',
       ITEMS: [{ NAME: 'Item', RATE: '1250' }],
     });
   });

@@ -164,7 +164,7 @@ describe('--sheet all: the lines messages name', () => {
     expect(r.lines).toEqual([
       ['March!2', 'skipped', VALID],
       ['April!2', 'invalid', 'not sent: line April!3 of this bill is invalid'],
-      ['April!3', 'invalid', expect.stringMatching(/two-months\.xlsx:April!3 column rate: expected a number/)],
+      ['April!3', 'invalid', expect.stringMatching(/two-months\.xlsx:April!3 column rate \(April![A-Z]+3\): expected a number/)],
     ]);
     expect(JSON.stringify(r.lines)).not.toMatch(/10485\d\d/);
   });
@@ -176,7 +176,7 @@ describe('bills-merged.xlsx (LibreOffice): a vendor list, the bills, a hidden ar
     expect(r.code).toBe(1);
     expect(r.payloads).toEqual([{ PRJ_ID: '1042', VENDOR_ID: '55', ITEMS: [{ NAME: 'Ready-mix', RATE: '1250.00', QTY: 6 }, { NAME: 'Pump truck', RATE: '480.00', QTY: 1 }] }]);
     const lump = (row: number) =>
-      `bills-merged.xlsx:${row} column rate: Bills!F4:F5 is one cell merged over rows 4 to 5 holding "75" in the numeric field rate: a lump sum is not repeated on each row. Unmerge it and put the amount on one row, or split it over the rows`;
+      `bills-merged.xlsx:${row} column rate (Bills!F${row}): Bills!F4:F5 is one cell merged over rows 4 to 5 holding "75" in the numeric field rate: a lump sum is not repeated on each row. Unmerge it and put the amount on one row, or split it over the rows`;
     expect(r.lines).toEqual([
       ['2', 'skipped', VALID],
       ['3', 'skipped', VALID],
@@ -292,7 +292,7 @@ describe('workbooks written as Excel writes them', () => {
       },
     ]);
     const lump = (line: number) =>
-      `${file}:${line} column unit_cost: Sheet1!G5:G6 is one cell merged over rows 5 to 6 holding "900" in the numeric field unit_cost: a lump sum is not repeated on each row. Unmerge it and put the amount on one row, or split it over the rows`;
+      `${file}:${line} column unit_cost (Sheet1!G${line}): Sheet1!G5:G6 is one cell merged over rows 5 to 6 holding "900" in the numeric field unit_cost: a lump sum is not repeated on each row. Unmerge it and put the amount on one row, or split it over the rows`;
     expect(r.lines).toEqual([
       ['2', 'skipped', VALID],
       ['3', 'skipped', VALID],

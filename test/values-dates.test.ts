@@ -27,10 +27,10 @@ describe('parsing dates', () => {
     });
   }
 
-  it('reads .xlsx Dates by their wall-clock (UTC) fields and serial day numbers', () => {
+  it('reads .xlsx Dates by their wall-clock (UTC) fields; a plain number (a cell not formatted as a date) is no date', () => {
     expect(parseDate(new Date(Date.UTC(2026, 2, 1, 8, 30, 5)))).toBe('2026-03-01T08:30:05');
-    expect(parseDate(46082)).toBe('2026-03-01T00:00:00');
-    expect(parseDate(46082.75)).toBe('2026-03-01T18:00:00');
+    expect(() => parseDate(46082)).toThrow('got the number 46082: the cell is not formatted as a date, so Excel shows it as a number, not a date');
+    expect(() => parseDate(46082.75)).toThrow('got the number 46082.75');
     expect(parseDate('')).toBeUndefined();
     expect(parseDate(null)).toBeUndefined();
   });
@@ -104,7 +104,7 @@ describe('parsing dates', () => {
   }
 
   it('refuses numbers outside Excel dates, booleans and invalid Dates', () => {
-    expect(() => parseDate(0)).toThrow('got 0');
+    expect(() => parseDate(0)).toThrow('got the number 0');
     expect(() => parseDate(3_000_000)).toThrow(CellValueError);
     expect(() => parseDate(true)).toThrow('got true');
     expect(() => parseDate(new Date(Number.NaN))).toThrow('got an invalid date');

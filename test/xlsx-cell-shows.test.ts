@@ -62,7 +62,8 @@ describe('estimate cells read as they show', () => {
     ['a cost code formatted 00-000 is shown with its dash', { cost_code: { v: 2410, s: STYLE.zip5 } }, { COST_CODE: '02-410' }],
     ['a code labelled by its format ("INV-"0000) is read with its label', { cost_code: { v: 42, s: STYLE.invoice } }, { COST_CODE: 'INV-0042' }],
     ['a 12-digit code held as a number is its digits, never 1.23457E+11', { cost_code: 123456789012 }, { COST_CODE: '123456789012' }],
-    ['a number formatted #,##0.00 in a text field is its digits', { description: { v: 1234.5, s: STYLE.decimal } }, { DESCRIPTION: '1234.5' }],
+    ['a number formatted #,##0.00 in a code field is its digits', { cost_code: { v: 1234.5, s: STYLE.decimal } }, { COST_CODE: '1234.5' }],
+    ['a number formatted #,##0.00 in a description shows as Excel shows it', { description: { v: 1234.5, s: STYLE.decimal } }, { DESCRIPTION: '1,234.50' }],
   ];
   for (const [name, cells, fields] of sent) {
     it(name, async () => {
@@ -75,13 +76,13 @@ describe('estimate cells read as they show', () => {
 
   const refused: Array<[string, Partial<Record<string, Cell>>, string]> = [
     ['3-4 that Excel turned into a date, in a subcategory', { subcategory: { v: serial(2026, 3, 4), s: STYLE.date } },
-      'column subcategory: Excel stored this as a date; type it as text: the cell holds the date 2026-03-04 (formatted "m/d/yyyy"), not the text typed. Format the column as Text (or start the entry with \') and type the value again'],
+      'column subcategory (Sheet1!D2): Excel stored this as a date; type it as text: the cell holds the date 2026-03-04 (formatted "m/d/yyyy"), not the text typed. Format the column as Text (or start the entry with \') and type the value again'],
     ['1/2 that Excel turned into a date, in a unit', { unit: { v: serial(2026, 1, 2), s: STYLE.dmy } },
-      'column unit: Excel stored this as a date; type it as text: the cell holds the date 2026-01-02 (formatted "dd/mm/yyyy"), not the text typed. Format the column as Text (or start the entry with \') and type the value again'],
+      'column unit (Sheet1!G2): Excel stored this as a date; type it as text: the cell holds the date 2026-01-02 (formatted "dd/mm/yyyy"), not the text typed. Format the column as Text (or start the entry with \') and type the value again'],
     ['a percent-formatted quantity', { qty: { v: 0.15, s: STYLE.percent } },
-      'column qty: this cell is formatted as a percent: it shows 15% (the number 0.15), and this column is not a percentage. Type the number it means without the percent format'],
+      'column qty (Sheet1!H2): this cell is formatted as a percent: it shows 15% (the number 0.15), and this column is not a percentage. Type the number it means without the percent format'],
     ['a 20-digit quantity (its last digits are not in the workbook)', { qty: 12345678901234567000 /* the double nearest 12345678901234567890 */ },
-      'column qty: the number 12345678901234567000 has more than 15 digits; a spreadsheet keeps 15 significant digits (Excel shows it as 1.23457E+19), so its last digits are already lost. Check the value; if it is a code or a reference, type it as text (format the column as Text first)'],
+      'column qty (Sheet1!H2): the number 12345678901234567000 has more than 15 digits; a spreadsheet keeps 15 significant digits (Excel shows it as 1.23457E+19), so its last digits are already lost. Check the value; if it is a code or a reference, type it as text (format the column as Text first)'],
   ];
   for (const [name, cells, message] of refused) {
     it(`refuses ${name}`, async () => {
@@ -134,7 +135,7 @@ describe('bill cells read as they show', () => {
   it('a percent-formatted rate is a row error', async () => {
     const file = workbook(BILL, [billRow({ rate: { v: 0.5, s: STYLE.percent } })]);
     const plan = await planBills(file);
-    expect(plan.statics.map((s) => s.message)).toEqual([`${file}:2 column rate: this cell is formatted as a percent: it shows 50% (the number 0.5), and this column is not a percentage. Type the number it means without the percent format`]);
+    expect(plan.statics.map((s) => s.message)).toEqual([`${file}:2 column rate (Sheet1!G2): this cell is formatted as a percent: it shows 50% (the number 0.5), and this column is not a percentage. Type the number it means without the percent format`]);
   });
 
   const orders: Array<[string, number, string, string]> = [
@@ -208,10 +209,10 @@ describe('workbooks written by LibreOffice', () => {
     const dated = (column: string, date: string) =>
       `${column}: Excel stored this as a date; type it as text: the cell holds the date ${date} (formatted "d\\-mmm"), not the text typed. Format the column as Text (or start the entry with ') and type the value again`;
     expect(plan.statics.map((s) => [s.line, s.status, s.message])).toEqual([
-      [2, 'invalid', `${file}:2 column ${dated('subcategory', '2026-03-04')}`],
-      [3, 'invalid', `${file}:3 column ${dated('unit', '2026-01-02')}`],
-      [4, 'invalid', `${file}:4 column qty: the number 12345678901234600000 has more than 15 digits; a spreadsheet keeps 15 significant digits (Excel shows it as 1.23457E+19), so its last digits are already lost. Check the value; if it is a code or a reference, type it as text (format the column as Text first)`],
-      [5, 'invalid', `${file}:5 column qty: this cell is formatted as a percent: it shows 50% (the number 0.5), and this column is not a percentage. Type the number it means without the percent format`],
+      [2, 'invalid', `${file}:2 column ${dated('subcategory (Estimate!D2)', '2026-03-04')}`],
+      [3, 'invalid', `${file}:3 column ${dated('unit (Estimate!F3)', '2026-01-02')}`],
+      [4, 'invalid', `${file}:4 column qty (Estimate!G4): the number 12345678901234600000 has more than 15 digits; a spreadsheet keeps 15 significant digits (Excel shows it as 1.23457E+19), so its last digits are already lost. Check the value; if it is a code or a reference, type it as text (format the column as Text first)`],
+      [5, 'invalid', `${file}:5 column qty (Estimate!G5): this cell is formatted as a percent: it shows 50% (the number 0.5), and this column is not a percentage. Type the number it means without the percent format`],
     ]);
   });
 

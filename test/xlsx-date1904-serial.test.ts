@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planBills } from '../src/import/index.ts';
-import { parseDate } from '../src/mapping/index.ts';
+import { parseDate, parseMappingFile } from '../src/mapping/index.ts';
 import { STYLE, writeExcelXlsx, xmlEscape } from './helpers/excel-xml.ts';
 
 // A workbook saved in the 1904 date system (old Mac Excel; `<workbookPr date1904="1"/>`) counts
-// serial days from 1904-01-01. A date column may hold a serial in a General-formatted cell (a
-// plain number, not a date cell): it is read in the workbook's system, as a date cell is.
+// serial days from 1904-01-01: a date cell is read in the workbook's system. A serial in a
+// General-formatted cell (a plain number, not a date cell) shows a number, not a date: a row error
+// naming its cell (docs/reading-rules.md "What a cell shows").
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'buildsync-1904-'));
@@ -38,24 +39,25 @@ function billWorkbook(name: string, date1904: boolean): string {
 }
 
 describe('serial days of a 1904-date-system workbook', () => {
-  it('a General-formatted serial in a bill date column is read from 1904-01-01, like a date-formatted one', async () => {
-    const plan = await planBills(billWorkbook('bills-1904.xlsx', true));
-    expect(plan.statics).toEqual([]);
-    expect(plan.records.map((r) => [r.payload.INVOICE_DATE, r.payload.DUE_DATE])).toEqual([['2026-03-01T00:00:00', '2026-03-31T00:00:00']]);
+  it('a date cell is read from 1904-01-01; a General-formatted serial in a date column is a row error naming its cell', async () => {
+    const file = billWorkbook('bills-1904.xlsx', true);
+    const plan = await planBills(file);
+    expect(plan.records).toEqual([]);
+    expect(plan.statics.map((s) => s.message)).toEqual([
+      `${file}:2 column invoice_date (Sheet1!D2): expected a date like 2026-03-01, 2026-03-01T08:30:00 or 03/01/2026, got the number 44620: the cell is not formatted as a date, so Excel shows it as a number, not a date. Format the cell as a date (or type the date) and save the workbook again`,
+    ]);
+    const dated = await planBills(file, { mapping: parseMappingFile({ ignore: ['invoice_date'] }, 'map.json') });
+    expect(dated.records.map((r) => r.payload.DUE_DATE)).toEqual(['2026-03-31T00:00:00']);
   });
 
-  it('the same serials in a 1900-date-system workbook are four years and a day earlier', async () => {
-    const plan = await planBills(billWorkbook('bills-1900.xlsx', false));
-    expect(plan.records.map((r) => [r.payload.INVOICE_DATE, r.payload.DUE_DATE])).toEqual([['2022-02-28T00:00:00', '2022-03-30T00:00:00']]);
+  it('the same date cell in a 1900-date-system workbook is four years and a day earlier', async () => {
+    const plan = await planBills(billWorkbook('bills-1900.xlsx', false), { mapping: parseMappingFile({ ignore: ['invoice_date'] }, 'map.json') });
+    expect(plan.records.map((r) => r.payload.DUE_DATE)).toEqual(['2022-03-30T00:00:00']);
   });
 
-  it('parseDate reads a plain number in the date system the rules carry, up to 9999-12-31 of that system', () => {
+  it('parseDate refuses a plain number whatever the date system', () => {
     const rules1904 = { decimalSeparator: '.', dateOrder: 'MDY', date1904: true } as const;
-    expect(parseDate(44620, rules1904)).toBe('2026-03-01T00:00:00');
-    expect(parseDate(44620.5, rules1904)).toBe('2026-03-01T12:00:00');
-    expect(parseDate(0, rules1904)).toBe('1904-01-01T00:00:00');
-    expect(parseDate(2_957_003, rules1904)).toBe('9999-12-31T00:00:00');
-    expect(() => parseDate(2_957_004, rules1904)).toThrow('got 2957004');
-    expect(parseDate(2_958_465)).toBe('9999-12-31T00:00:00');
+    expect(() => parseDate(44620, rules1904)).toThrow('got the number 44620');
+    expect(() => parseDate(44620)).toThrow('got the number 44620');
   });
 });

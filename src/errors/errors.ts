@@ -101,8 +101,9 @@ export class RowError extends BuildsyncError {
   readonly file: string;
   readonly line: number;
   readonly column: string | undefined;
-  constructor(file: string, line: number, column: string | undefined, message: ErrorMessage) {
-    const where = `${file}:${line}${column ? ` column ${column}` : ''}: `;
+  /** `cell`: in an .xlsx, the cell as Excel names it (`Sheet1!D2`), said besides the line and the column. */
+  constructor(file: string, line: number, column: string | undefined, message: ErrorMessage, cell?: string) {
+    const where = `${file}:${line}${column ? ` column ${column}` : ''}${cell ? ` (${cell})` : ''}: `;
     super('BUILDSYNC_ROW_INVALID', typeof message === 'string' ? `${where}${message}` : [where, ...message]);
     this.file = file;
     this.line = line;

@@ -79,7 +79,7 @@ export async function planEstimates(file: string, opts: PlanOptions = {}): Promi
   notForEstimates(opts);
   return planOnce(combineReadingOptions(opts, opts.mapping), async (reading) => {
     const opened = await openTable(file, tableOptions(file, 'estimates', opts, reading));
-    const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine, { aliases: opened.headerAliases });
+    const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine, { aliases: opened.headerAliases, cellName: opened.cellName });
     const table = await viewForImport(opened, columns, ESTIMATE_NUMBER_COLUMNS, opts);
     let later: SeparatorWeigher | undefined;
     const rowOptions = rowRuleOptions('estimates', opts, columns, table.headers);
@@ -100,7 +100,7 @@ export async function planEstimates(file: string, opts: PlanOptions = {}): Promi
 export async function planBills(file: string, opts: PlanOptions = {}): Promise<ImportPlan<BillPayload>> {
   return planOnce(combineReadingOptions(opts, opts.mapping), async (reading) => {
     const opened = await openTable(file, tableOptions(file, 'bills', opts, reading));
-    const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine, { aliases: opened.headerAliases });
+    const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine, { aliases: opened.headerAliases, cellName: opened.cellName });
     const table = await viewForImport(opened, columns, BILL_NUMBER_COLUMNS, opts);
     const vendors = await vendorLookup(opts.vendorsFile, opts.accountVendors, opts.signal);
     let later: SeparatorWeigher | undefined;
@@ -160,7 +160,7 @@ function provedOtherwise(later: SeparatorWeigher | undefined, rules: ReadingRule
 export async function streamBills(file: string, opts: PlanOptions, sink: PlanSink): Promise<PlanFacts> {
   const reading = combineReadingOptions(opts, opts.mapping);
   const opened = await openTable(file, tableOptions(file, 'bills', opts, reading));
-  const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine, { aliases: opened.headerAliases });
+  const columns = resolveColumns(opened.headers, BILL_COLUMNS, opts.mapping, file, opened.headerLine, { aliases: opened.headerAliases, cellName: opened.cellName });
   const table = await viewForImport(opened, columns, BILL_NUMBER_COLUMNS, opts);
   const vendors = await vendorLookup(opts.vendorsFile, opts.accountVendors, opts.signal);
   const refOf = billRefReader(columns);
@@ -214,7 +214,7 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
   notForEstimates(opts);
   const reading = combineReadingOptions(opts, opts.mapping);
   const opened = await openTable(file, tableOptions(file, 'estimates', opts, reading));
-  const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine, { aliases: opened.headerAliases });
+  const columns = resolveColumns(opened.headers, ESTIMATE_COLUMNS, opts.mapping, file, opened.headerLine, { aliases: opened.headerAliases, cellName: opened.cellName });
   const table = await viewForImport(opened, columns, ESTIMATE_NUMBER_COLUMNS, opts);
   const projectOf = estimateProjectKeyReader(file, columns, opts.resolver);
   const rowOptions = rowRuleOptions('estimates', opts, columns, table.headers);

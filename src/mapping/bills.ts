@@ -499,6 +499,6 @@ export class BillGrouper implements RecordStopper {
   }
 
   private rowError(line: number, column: string | undefined, message: Worded): RowError {
-    return new RowError(this.file, line, column, message);
+    return new RowError(this.file, line, column, message, column === undefined ? undefined : this.columns.cellName(line, column));
   }
 }

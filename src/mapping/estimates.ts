@@ -492,6 +492,6 @@ export class EstimateGrouper implements RecordStopper {
   }
 
   private rowError(line: number, column: string | undefined, message: Worded): RowError {
-    return new RowError(this.file, line, column, message);
+    return new RowError(this.file, line, column, message, column === undefined ? undefined : this.columns.cellName(line, column));
   }
 }

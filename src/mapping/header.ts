@@ -81,6 +81,19 @@ export class ColumnMap {
   header(column: string): string {
     return this.sources.get(column)?.header ?? column;
   }
+
+  /**
+   * .xlsx: how Excel names the cell at `line` (the report's line) under index `index` of the
+   * header row (`Sheet1!D2`); set by the import for a workbook (`cellName`).
+   */
+  cellNamer: ((line: number, index: number) => string) | undefined;
+
+  /** The cell of the file's column headed `header` at `line`, as Excel names it (`Sheet1!D2`); undefined for a CSV or a constant. */
+  cellName(line: number, header: string): string | undefined {
+    if (this.cellNamer === undefined) return undefined;
+    for (const s of this.sources.values()) if (s.header === header && s.index >= 0) return this.cellNamer(line, s.index);
+    return undefined;
+  }
 }
 
 export interface ResolveColumnsOptions {
@@ -94,6 +107,8 @@ export interface ResolveColumnsOptions {
   lenientMapping?: boolean;
   /** Per header, the lower name of a grouped column that may name it alone (`OpenedTable.headerAliases`). */
   aliases?: readonly (string | undefined)[];
+  /** .xlsx: how Excel names a cell (`OpenedTable.cellName`), for row errors (`ColumnMap.cellName`). */
+  cellName?: (line: number, index: number) => string;
 }
 
 /**
@@ -162,7 +177,9 @@ export function resolveColumns(
     byColumn.set(column, source);
     sources.push(source);
   }
-  return new ColumnMap(file, sources, { sourceLineIndex, errorIndex });
+  const map = new ColumnMap(file, sources, { sourceLineIndex, errorIndex });
+  map.cellNamer = options.cellName;
+  return map;
 }
 
 /** What matching a row of headers to the columns found, before anything about it is refused. */

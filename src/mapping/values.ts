@@ -7,16 +7,15 @@ import {
   decimalNumber,
   excelErrorRefusal,
   decimalText,
-  excelSerialToDate,
   fitsDecimalPlaces,
   formatDateTime,
-  isSerialDay,
   looksLikeDecimalComma,
   numberToDecimalText,
   percentShown,
   quoteWritten,
   readWrittenDate,
   readWrittenNumber,
+  showNumber,
   showWholeNumber,
   storedNumber,
   storedNumberText,
@@ -139,6 +138,10 @@ export function parseText(cell: CellValue, format?: CellFormat): string | undefi
   }
   if (typeof cell === 'number') {
     if (format?.kind === 'date') throw dateInText(format.code);
+    if (format?.shown === true && format.kind !== 'text') {
+      const shown = showNumber(storedNumberText(cell), format.code)?.trim();
+      if (shown !== undefined && shown !== '') return shown;
+    }
     return (format?.kind === 'padded' ? showWholeNumber(cell, format.code) : undefined) ?? storedNumberText(cell);
   }
   if (typeof cell === 'boolean') return cell ? 'true' : 'false';
@@ -285,9 +288,9 @@ export function parseBoolean(cell: CellValue): boolean | undefined {
 
 /**
  * A date or date-time, returned as `YYYY-MM-DDTHH:MM:SS` with no zone (the service's form, seed
- * §2): text as `readWrittenDate` reads it in the file's order (`rules.dateOrder`), an .xlsx
- * `Date`, or a plain number, which is Excel's serial day in the workbook's date system
- * (`rules.date1904`). Blank → undefined.
+ * §2): text as `readWrittenDate` reads it in the file's order (`rules.dateOrder`), or an .xlsx
+ * `Date` (a date-formatted cell, read in the workbook's date system by the reader). A plain .xlsx
+ * number is refused. Blank → undefined.
  */
 export function parseDate(cell: CellValue, rules: ReadingRules = US_RULES): string | undefined {
   const order = rules.dateOrder;
@@ -296,10 +299,12 @@ export function parseDate(cell: CellValue, rules: ReadingRules = US_RULES): stri
     return formatDateTime(cell);
   }
   if (typeof cell === 'number') {
-    // An .xlsx number in a date column whose cell is not date-formatted: Excel's serial day.
-    const date1904 = rules.date1904 === true;
-    if (!isSerialDay(cell, date1904)) throw new CellValueError(`${dateExpected(order)}, got ${describe(cell)}`);
-    return formatDateTime(excelSerialToDate(cell, date1904));
+    // An .xlsx number whose cell is not date-formatted (General, #,##0, …) shows a number, not a
+    // date (docs/reading-rules.md): 43990 is never read as the serial day it might be.
+    throw new CellValueError(
+      `${dateExpected(order)}, got the number ${storedNumberText(cell)}: the cell is not formatted as a date, so Excel shows it as a number, not a date. ` +
+        'Format the cell as a date (or type the date) and save the workbook again',
+    );
   }
   if (isBlank(cell)) return undefined;
   if (cell instanceof UnreadableCell) refuseUnreadable(cell);

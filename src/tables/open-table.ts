@@ -3,6 +3,7 @@ import { readCsv, type CsvHead } from './csv-reader.ts';
 import { flatten } from './flatten.ts';
 import { sniffKind } from './sniff.ts';
 import { headerNames } from './header-names.ts';
+import { columnLetter, sheetRefName } from './xlsx-cell.ts';
 import { withoutRepeatedHeaders } from './repeated-header.ts';
 import type { IgnoredLine, OpenedTable, OpenTableOptions, SheetFacts, SourceRow, WorkbookFacts } from './types.ts';
 import { openWorkbook } from './workbook-sheets.ts';
@@ -78,7 +79,9 @@ async function openXlsxSheet(file: string, sheet: string | undefined, opts: Open
   const name = workbook!.sheet;
   const sheetFacts = (): Promise<SheetFacts> => (facts ??= readXlsxSheetFacts(file, name, cache));
   const repeatedHeaders: IgnoredLine[] = [];
-  const table: OpenedTable = { file, headers, ...aliasesOf(aliases), headerLine, kind: 'xlsx', date1904, workbook, sheetFacts, titles, footers: [], repeatedHeaders, batches, rows: () => flatten(batches()) };
+  const prefix = sheetRefName(name);
+  const cellName = (line: number, index: number): string => `${prefix}!${columnLetter(index + 1)}${line}`;
+  const table: OpenedTable = { file, headers, ...aliasesOf(aliases), cellName, headerLine, kind: 'xlsx', date1904, workbook, sheetFacts, titles, footers: [], repeatedHeaders, batches, rows: () => flatten(batches()) };
   function batches(): AsyncIterable<SourceRow[]> {
     // The read of the head found the header row (of the first 30 rows, the best match): each read of the rows starts there.
     const rows = readXlsx(file, name, noop, { signal, cache, table: { header, headerRow: headerRow ?? headerLine, merged, onFooter: (lines) => (table.footers = lines) } });

@@ -69,6 +69,8 @@ export interface CellFormat {
   /** The format code, e.g. `0000`, `00\-000`, `dd/mm/yyyy` (for built-ins, Excel's en-US code). */
   code: string;
   order?: DateOrder;
+  /** Set by the reader of a name, description or note field: the number is read as the text the format shows. */
+  shown?: boolean;
 }
 
 /** Day first, month first, or year, month, day (ISO). */
@@ -134,6 +136,8 @@ export interface OpenedTable {
    * `GROUP NAME`, a repeated name `NAME (2)` (`header-names.ts`).
    */
   headers: string[];
+  /** .xlsx: the cell at `line` (as the report numbers lines) under header index `index`, as Excel names it: `Sheet1!D2`. */
+  cellName?: (line: number, index: number) => string;
   /** Per column, the lower name of a grouped column that names it alone (`header-names.ts`); absent without a group row. */
   headerAliases?: (string | undefined)[];
   /**

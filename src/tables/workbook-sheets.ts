@@ -120,6 +120,10 @@ export function combineSheets(file: string, parts: OpenedTable[], sheetsNotRead:
     parts,
     sheetsNotRead,
     lineName: sheetLineName(parts.map(nameOf)),
+    cellName: (line, index) => {
+      const k = Math.floor((line - 1) / SHEET_STRIDE);
+      return parts[k]?.cellName?.(line - k * SHEET_STRIDE, index) ?? String(line);
+    },
     titles: all((t) => t.titles),
     get footers() {
       return all((t) => t.footers);

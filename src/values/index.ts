@@ -22,5 +22,5 @@ export { excelErrorRefusal, EXCEL_ERROR_MEANINGS } from './excel-errors.ts';
 export { dateExpected, dayMonthEvidence, formatDateTime, readWrittenDate, type DateOrder } from './dates.ts';
 export { excelSerialToDate, isSerialDay, isSerialMoment, lastSerialDay } from './excel-serial.ts';
 export { percentShown, storedNumber, storedNumberText } from './stored-number.ts';
-export { showWholeNumber } from './number-format.ts';
+export { showNumber, showWholeNumber } from './number-format.ts';
 export { isENotation, keyText, sameKeyText } from './key-text.ts';

@@ -493,7 +493,7 @@ export const READING_CASES: ReadingCase[] = [
     report: [
       ...valid(2, 3),
       ...[4, 5].map((row) =>
-        invalid(row, `bills-merged.xlsx:${row} column rate: Bills!F4:F5 is one cell merged over rows 4 to 5 holding "75" in the numeric field rate: a lump sum is not repeated on each row. Unmerge it and put the amount on one row, or split it over the rows`),
+        invalid(row, `bills-merged.xlsx:${row} column rate (Bills!F${row}): Bills!F4:F5 is one cell merged over rows 4 to 5 holding "75" in the numeric field rate: a lump sum is not repeated on each row. Unmerge it and put the amount on one row, or split it over the rows`),
       ),
     ],
   },
@@ -573,10 +573,10 @@ export const READING_CASES: ReadingCase[] = [
     exit: 1,
     payloads: [{ NAME: 'Shed', PROJECT_ID: 2005, CATS: [{ NAME: 'Roof', SUBCATS: [{ NAME: 'Felt', ITEMS: [{ NAME: 'Roll', UNIT: 'ea', QTY: 2, RATE: 31 }] }] }] }],
     report: [
-      invalid(2, `cell-shows-refused.xlsx:2 ${EXCEL_DATE('subcategory', '2026-03-04')}`),
-      invalid(3, `cell-shows-refused.xlsx:3 ${EXCEL_DATE('unit', '2026-01-02')}`),
-      invalid(4, 'cell-shows-refused.xlsx:4 column qty: the number 12345678901234600000 has more than 15 digits; a spreadsheet keeps 15 significant digits (Excel shows it as 1.23457E+19), so its last digits are already lost. Check the value; if it is a code or a reference, type it as text (format the column as Text first)'),
-      invalid(5, 'cell-shows-refused.xlsx:5 column qty: this cell is formatted as a percent: it shows 50% (the number 0.5), and this column is not a percentage. Type the number it means without the percent format'),
+      invalid(2, `cell-shows-refused.xlsx:2 ${EXCEL_DATE('subcategory (Estimate!D2)', '2026-03-04')}`),
+      invalid(3, `cell-shows-refused.xlsx:3 ${EXCEL_DATE('unit (Estimate!F3)', '2026-01-02')}`),
+      invalid(4, 'cell-shows-refused.xlsx:4 column qty (Estimate!G4): the number 12345678901234600000 has more than 15 digits; a spreadsheet keeps 15 significant digits (Excel shows it as 1.23457E+19), so its last digits are already lost. Check the value; if it is a code or a reference, type it as text (format the column as Text first)'),
+      invalid(5, 'cell-shows-refused.xlsx:5 column qty (Estimate!G5): this cell is formatted as a percent: it shows 50% (the number 0.5), and this column is not a percentage. Type the number it means without the percent format'),
       ...valid(6),
     ],
   },
