@@ -3,9 +3,12 @@
  * for the check, `Download mapping` and the CLI; the layouts; and a column left at Ignore that
  * decides nothing about discounts and tax (README, "Amounts the service cannot hold").
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planBills } from '../src/import/index.ts';
-import { pageImportOptions, type PageState } from '../src/import-service/index.ts';
+import { pageImportOptions, parsePageState, type PageState } from '../src/import-service/index.ts';
 import { detectPreset, parseMappingFile } from '../src/mapping/index.ts';
 import { tempCsvFiles } from './helpers/temp-csv.ts';
 
@@ -120,5 +123,24 @@ describe('a Discount or tax column left at Ignore on the page decides nothing', 
     // Said outright in the mapping file, as the page writes it: the discount stops its row.
     const stopped = await planBills(file, { mapping: parseMappingFile({ ignore: ['Discount'], discounts: false }, 'map.json') });
     expect(stopped.statics.filter((s) => s.status === 'invalid').map((s) => s.line)).toEqual([2]);
+  });
+});
+
+describe('pageImportOptions: the file encoding and delimiter the page passes (docs/reading-rules.md, "Files")', () => {
+  it('carries any encoding label and the delimiter into the mapping and the plan options, and the plan reads by them', async () => {
+    const state: PageState = { kind: 'bills', layout: 'plain', columns: { bill_ref: 'bill_ref', project_id: 'project_id', vendor_id: 'vendor_id', item_name: 'item_name', rate: 'rate' }, encoding: 'macintosh', delimiter: 'pipe' };
+    const { mapping, planOptions } = pageImportOptions(state, 'bills');
+    expect([mapping.encoding, mapping.delimiter]).toEqual(['macintosh', 'pipe']);
+    expect([planOptions.encoding, planOptions.delimiter]).toEqual(['macintosh', 'pipe']);
+    // "Caf\x8e" is Café in Mac Roman; "|" delimits.
+    const file = join(mkdtempSync(join(tmpdir(), 'bs-page-enc-')), 'page-mac-pipe.csv');
+    writeFileSync(file, Buffer.from('bill_ref|project_id|vendor_id|item_name|rate\rB-1|1042|55|Caf\x8e|12.50\r', 'latin1'));
+    const plan = await planBills(file, planOptions);
+    expect(plan.records.map((r) => r.payload.ITEMS)).toEqual([[{ NAME: 'Café', RATE: '12.50' }]]);
+  });
+
+  it('refuses an encoding that names none and a delimiter the page has no choice for', () => {
+    expect(() => pageImportOptions({ kind: 'bills', layout: 'plain', encoding: 'iso-2022-kr' }, 'bills')).toThrow('encoding "iso-2022-kr" is no encoding buildsync reads');
+    expect(() => parsePageState({ kind: 'bills', delimiter: '#' })).toThrow('"Delimiter" must be auto, ",", ";", tab or pipe (delimiter)');
   });
 });

@@ -11,7 +11,7 @@
 import { FileError, MAX_LISTED, UsageError, advise, listAtMost, messageFor } from '../errors/index.ts';
 import { importHeaderRule } from '../import/index.ts';
 import { normalizeHeader, presetMapping, suggestColumn, type MappingFile } from '../mapping/index.ts';
-import { ALL_SHEETS, combineSheets, openTable, probeWorkbookSheets, tableKindOf, type EncodingOption, type HeaderRule, type OpenedTable } from '../tables/index.ts';
+import { ALL_SHEETS, combineSheets, openTable, probeWorkbookSheets, tableKindOf, type DelimiterOption, type EncodingOption, type HeaderRule, type OpenedTable } from '../tables/index.ts';
 import { knownColumns, layoutPreset, type PageLayout } from './page-state.ts';
 import type { ImportKind } from './run-import.ts';
 
@@ -35,6 +35,8 @@ export interface PageHeadOptions {
   sheet?: string;
   headerRow?: number;
   encoding?: EncodingOption;
+  /** CSV: `auto` or the delimiter the page's state forces (as `--delimiter`). */
+  delimiter?: DelimiterOption;
   /** Mappings whose columns make a header row before the layout's (the page's choices, a saved mapping). */
   mappings?: readonly MappingFile[];
 }
@@ -83,9 +85,10 @@ export async function openPageHead(file: string, name: string, kind: ImportKind,
   const workbook = (await tableKindOf(file)) === 'xlsx' ? await workbookSheets(file) : undefined;
   // A workbook's text is always Unicode: an encoding kept from a saved mapping is the CSV's.
   const encoding = workbook === undefined ? o.encoding : undefined;
+  const delimiter = workbook === undefined ? o.delimiter : undefined;
   const sheet = workbook === undefined || o.sheet === undefined || o.sheet === '' ? undefined : o.sheet;
   const unit = workbook === undefined ? 'line' : 'row';
-  const at = (rule: HeaderRule | undefined, headerRow?: number) => openAt(file, { workbook: workbook !== undefined, sheet, headerRow, rule, encoding, messages });
+  const at = (rule: HeaderRule | undefined, headerRow?: number) => openAt(file, { workbook: workbook !== undefined, sheet, headerRow, rule, encoding, delimiter, messages });
   const done = (table: OpenedTable, headerFound: boolean, loose?: PageHead['loose']): PageHead => ({
     table, headerFound, loose, messages, sheets: workbook ?? [], sheet: workbook === undefined ? null : table.parts !== undefined ? ALL_SHEETS : table.workbook?.sheet ?? null,
   });
@@ -122,7 +125,7 @@ export async function openPageHead(file: string, name: string, kind: ImportKind,
     if (!(err instanceof HeaderNotFound)) throw err;
   }
   if (closest !== undefined) messages.push(messageFor(closest, 'page'));
-  const first = await openTable(file, { sheet: sheet?.toLowerCase() === ALL_SHEETS ? undefined : sheet, encoding }).catch((err: unknown) => {
+  const first = await openTable(file, { sheet: sheet?.toLowerCase() === ALL_SHEETS ? undefined : sheet, encoding, delimiter }).catch((err: unknown) => {
     // The first visible sheet cannot be shown either (it is empty): the listing of the sheets is what to say.
     throw closest !== undefined && listsSheets(closest) ? closest : err;
   });
@@ -147,6 +150,7 @@ interface OpenAt {
   headerRow: number | undefined;
   rule: HeaderRule | undefined;
   encoding: EncodingOption | undefined;
+  delimiter: DelimiterOption | undefined;
   messages: string[];
 }
 
@@ -157,8 +161,8 @@ interface OpenAt {
  */
 async function openAt(file: string, o: OpenAt): Promise<OpenedTable | undefined> {
   const all = o.sheet?.toLowerCase() === ALL_SHEETS;
-  if (o.sheet !== undefined && !all) return openTable(file, { sheet: o.sheet, header: o.rule, headerRow: o.headerRow, encoding: o.encoding });
-  if (!o.workbook) return openTable(file, { header: o.rule, headerRow: o.headerRow, encoding: o.encoding });
+  if (o.sheet !== undefined && !all) return openTable(file, { sheet: o.sheet, header: o.rule, headerRow: o.headerRow, encoding: o.encoding, delimiter: o.delimiter });
+  if (!o.workbook) return openTable(file, { header: o.rule, headerRow: o.headerRow, encoding: o.encoding, delimiter: o.delimiter });
   const { workbook, withHeader } = await probeWorkbookSheets(file, { header: o.rule, headerRow: o.headerRow });
   if (withHeader.length === 0) return undefined;
   const open = (sheet: string) => openTable(file, { sheet, header: o.rule, headerRow: o.headerRow });

@@ -73,7 +73,7 @@ export async function readPage(file: string, name: string, state: PageState, opt
   // A layout the kind refuses is said before anything is read.
   appliedLayout(state.layout ?? 'detect', kind, []);
   const head = await openPageHead(file, name, kind, {
-    layout: state.layout ?? 'detect', sheet: state.sheet, headerRow: state.headerRow, encoding: encodingOf(state.encoding),
+    layout: state.layout ?? 'detect', sheet: state.sheet, headerRow: state.headerRow, encoding: encodingOf(state.encoding), delimiter: state.delimiter,
     mappings: [...(opts.saved === undefined ? [] : [opts.saved.mapping]), ...(state.columns === undefined ? [] : [choicesMapping(kind, state)])],
   });
   const { table } = head;
