@@ -14,6 +14,14 @@
  *   (SIGTERM, Redis's SHUTDOWN) at a random moment while bill requests are in flight, left down
  *   for 5 s and started again from its AOF; the import waited for, then imported again;
  * - (d) the same with the `redis-server` SIGKILLed and started again at once from its AOF.
+ * - (e) LEDGER_ROUNDS rounds of `buildsync import bills FILE` (the CLI, following the import) run by
+ *   three workers on a `redis-server` that keeps nothing on disk, SIGKILLed and started again,
+ *   empty, mid-import: the import stops (exit 2) with its report; the re-run goes on when the
+ *   workers wrote back what they had settled, or stops (exit 2) and `--ledger-lost accept` adopts
+ *   the report's IDs (test/helpers/fault-rounds-ledger.ts);
+ * - (f) LEDGER_ROUNDS rounds of an import on the AOF server of (c) with AOF switched off
+ *   (`CONFIG SET appendonly no`) mid-import: sending stops (`aof_off_stop_seconds_max`, from the
+ *   change to the round's last bill request), AOF goes back on, and the file is imported again.
  *   Their workers' stderr from the fault to the import's end is counted too (`redis_*_stderr_max`
  *   lines from one worker; `redis_stack_lines`, goal 0).
  *
@@ -21,10 +29,10 @@
  * does not say unknown or failed with a reason), `false_unknown` (reported unknown, and the
  * sandbox never received its request), `unknown` (reported unknown at all). Goal: the first three 0.
  *
- *   npx tsx bench/faults.ts [--rounds N] [--redis-rounds M] [--seed S]      (or: npm run bench -- faults [-- ARGS])
+ *   npx tsx bench/faults.ts [--rounds N] [--redis-rounds M] [--ledger-rounds L] [--seed S]      (or: npm run bench -- faults [-- ARGS])
  *
  * --rounds: worker-kill rounds of (b) (default 20); --redis-rounds: rounds of (c) and of (d) each
- * (default 3; 0 skips them).
+ * (default 3; 0 skips them); --ledger-rounds: rounds of (e) and of (f) each (default 2; 0 skips them).
  *
  * The sandbox runs in this process (its store and request log are read directly), answering
  * every request after LATENCY_MS so that kills land mid-request. The last stdout line is one
@@ -50,6 +58,7 @@ import {
   type Tally,
 } from '../test/helpers/fault-rounds.ts';
 import { startRedisProcess, type RedisProcess } from '../test/helpers/redis-server-process.ts';
+import { aofOffRound, emptiedRound } from '../test/helpers/fault-rounds-ledger.ts';
 
 const OVERLAP_BILLS = 50;
 const ROUND_BILLS = 100;
@@ -61,6 +70,8 @@ const CONCURRENCY = 4;
 const WORKERS = 3;
 /** How long (c) keeps the redis-server down. */
 const REDIS_DOWN_MS = 5_000;
+/** How often the workers of (c), (d) and (f) read Redis's persistence again (5 s by default). */
+const RECHECK_MS = 1_000;
 
 function describeTally(t: Tally): string {
   return `stored ${t.stored}/${t.bills}, duplicates ${t.duplicates}, lost ${t.lost}, false unknown ${t.falseUnknown}, unknown ${t.unknown}`;
@@ -89,10 +100,12 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const { values } = parseArgs({
     args: argv[0] === '--' ? argv.slice(1) : argv,
-    options: { rounds: { type: 'string', default: '20' }, 'redis-rounds': { type: 'string', default: '3' }, seed: { type: 'string' } },
+    options: { rounds: { type: 'string', default: '20' }, 'redis-rounds': { type: 'string', default: '3' }, 'ledger-rounds': { type: 'string', default: '2' }, seed: { type: 'string' } },
   });
   const rounds = Number(values.rounds);
   const redisRounds = Number(values['redis-rounds']);
+  const ledgerRounds = Number(values['ledger-rounds']);
+  if (!Number.isInteger(ledgerRounds) || ledgerRounds < 0) throw new Error(`--ledger-rounds: got ${values['ledger-rounds']}; write a whole number`);
   const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
   if (!Number.isInteger(rounds) || rounds < 0) throw new Error(`--rounds: got ${values.rounds}; write a whole number`);
   if (!Number.isInteger(redisRounds) || redisRounds < 0) throw new Error(`--redis-rounds: got ${values['redis-rounds']}; write a whole number`);
@@ -111,6 +124,9 @@ async function main(): Promise<void> {
   let redisPool: WorkerPool | undefined;
   let redisServer: RedisProcess | undefined;
   let redisRig: Awaited<ReturnType<typeof rigOnRedis>> | undefined;
+  let emptyServer: RedisProcess | undefined;
+  let emptyRig: Awaited<ReturnType<typeof rigOnRedis>> | undefined;
+  let emptyPool: WorkerPool | undefined;
   try {
     console.log(`sandbox at ${rig.sandbox.url} answering after ${LATENCY_MS} ms; prefix ${rig.prefix}; seed ${seed}`);
 
@@ -161,10 +177,10 @@ async function main(): Promise<void> {
     const redisRecover = { stop: [] as number[], kill: [] as number[] };
     const redisStderrMax = { stop: 0, kill: 0 };
     let redisStackLines = 0;
-    if (redisRounds > 0) {
+    if (redisRounds > 0 || ledgerRounds > 0) {
       redisServer = await startRedisProcess();
       redisRig = await rigOnRedis(rig, redisServer.url);
-      redisPool = await WorkerPool.start(WORKERS, killRoundEnv(redisRig, { lockMs: LOCK_MS, leaseMs: LEASE_MS, concurrency: CONCURRENCY }));
+      redisPool = await WorkerPool.start(WORKERS, { ...killRoundEnv(redisRig, { lockMs: LOCK_MS, leaseMs: LEASE_MS, concurrency: CONCURRENCY }), BUILDSYNC_DURABILITY_RECHECK_MS: String(RECHECK_MS) });
       console.log(`redis-server ${redisServer.url} (pid ${redisServer.pid()}, AOF appendfsync always in ${redisServer.dir}); prefix ${redisRig.prefix}`);
       for (const how of ['stop', 'kill'] as const) {
         for (let i = 1; i <= redisRounds; i++) {
@@ -199,6 +215,62 @@ async function main(): Promise<void> {
       }
     }
 
+    // (f) AOF switched off mid-import, on the AOF server of (c) and (d).
+    const aofTotals = { ...ZERO_TALLY };
+    const aofStops: number[] = [];
+    for (let i = 1; i <= ledgerRounds && redisRig && redisPool; i++) {
+      const label = `aof off ${i}`;
+      try {
+        const r = await aofOffRound(redisRig, redisPool, writeBillsFile(rig, `${run}-aof${i}`, ROUND_BILLS), { afterMs: Math.floor(random() * 0.9 * floor.sendSpanMs), recheckMs: RECHECK_MS });
+        total = addTallies(total, r.tally);
+        Object.assign(aofTotals, addTallies(aofTotals, r.tally));
+        for (const f of r.tally.findings) findings.push(`${label}: ${f}`);
+        aofStops.push(r.stopSeconds);
+        console.log(
+          `${label}: ${r.seconds.toFixed(2)} s, AOF off at ${r.faultAtMs} ms with ${r.storedAtFault} stored; last bill request ${r.stopSeconds.toFixed(2)} s after, ${r.stopped} records not sent; ` +
+            `first ${JSON.stringify(r.first)}, re-run ${JSON.stringify(r.rerun)}; ${describeTally(r.tally)}`,
+        );
+        if (r.stopSeconds > 10) errors++;
+      } catch (err) {
+        errors++;
+        console.log(`${label}: ${(err as Error).message}`);
+        await redisRig.redis.config('SET', 'appendonly', 'yes').catch(() => {});
+      }
+    }
+
+    // (e) Redis restarted empty mid-import, under the CLI following the import.
+    const emptyTotals = { ...ZERO_TALLY };
+    const emptyExits: Array<Array<number | null>> = [];
+    let emptyWhole = 0;
+    let emptyStackLines = 0;
+    if (ledgerRounds > 0) {
+      emptyServer = await startRedisProcess([]);
+      emptyRig = await rigOnRedis(rig, emptyServer.url);
+      const emptyEnv = killRoundEnv(emptyRig, { lockMs: LOCK_MS, leaseMs: LEASE_MS, concurrency: CONCURRENCY });
+      emptyPool = await WorkerPool.start(WORKERS, emptyEnv);
+      for (let i = 1; i <= ledgerRounds; i++) {
+        const label = `redis emptied ${i}`;
+        try {
+          const r = await emptiedRound(emptyRig, emptyServer, writeBillsFile(rig, `${run}-empty${i}`, ROUND_BILLS), { afterMs: Math.floor(random() * 0.9 * floor.sendSpanMs), env: emptyEnv });
+          total = addTallies(total, r.tally);
+          Object.assign(emptyTotals, addTallies(emptyTotals, r.tally));
+          for (const f of r.tally.findings) findings.push(`${label}: ${f}`);
+          emptyExits.push(r.exits);
+          if (r.ledgerWhole) emptyWhole++;
+          emptyStackLines += r.stackLines;
+          console.log(
+            `${label}: ${r.seconds.toFixed(2)} s, emptied at ${r.faultAtMs} ms with ${r.storedAtFault} stored; exits ${r.exits.map((c) => c ?? '-').join('/')} ` +
+              `(${r.ledgerWhole ? 'the workers wrote the ledger back' : 'the re-run stopped, then --ledger-lost accept'}); first ${JSON.stringify(r.first)}, last ${JSON.stringify(r.last)}; ${describeTally(r.tally)}`,
+          );
+          if (r.exits[0] !== 2 || r.stackLines > 0) errors++;
+        } catch (err) {
+          errors++;
+          console.log(`${label}: ${(err as Error).message}`);
+          if (!emptyServer.running()) await emptyServer.start().catch(() => {});
+        }
+      }
+    }
+
     for (const f of findings) console.log(`finding ${f}`);
     const meanRound = times.length ? times.reduce((a, b) => a + b, 0) / times.length : 0;
     const mean = (xs: number[]) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length, 2) : 0);
@@ -223,6 +295,13 @@ async function main(): Promise<void> {
         redis_stop_stderr_max: redisStderrMax.stop,
         redis_kill_stderr_max: redisStderrMax.kill,
         redis_stack_lines: redisStackLines,
+        ledger_rounds: ledgerRounds,
+        redis_emptied: { duplicates: emptyTotals.duplicates, lost: emptyTotals.lost, false_unknown: emptyTotals.falseUnknown, unknown: emptyTotals.unknown },
+        redis_emptied_exits: emptyExits.map((e) => e.map((c) => c ?? '-').join('/')),
+        redis_emptied_ledger_written_back: emptyWhole,
+        redis_emptied_stack_lines: emptyStackLines,
+        aof_off: { duplicates: aofTotals.duplicates, lost: aofTotals.lost, false_unknown: aofTotals.falseUnknown, unknown: aofTotals.unknown },
+        aof_off_stop_seconds_max: aofStops.length ? round(Math.max(...aofStops), 2) : 0,
         seed,
         seconds: round((performance.now() - started) / 1000, 1),
       }),
@@ -230,6 +309,9 @@ async function main(): Promise<void> {
   } finally {
     await pool?.stop();
     await redisPool?.stop();
+    await emptyPool?.stop();
+    await emptyRig?.close();
+    await emptyServer?.close();
     await redisRig?.close();
     await redisServer?.close();
     await rig.close();
