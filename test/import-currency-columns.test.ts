@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { planBills, planEstimates } from '../src/import/index.ts';
+import { planBills, planEstimates, streamBills, streamEstimates } from '../src/import/index.ts';
 import { parseMappingFile, type MappingFile } from '../src/mapping/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'buildsync-currency-columns-'));
@@ -110,6 +110,20 @@ describe('NetSuite: currency names and "amountCurrency": "account"', () => {
     ]);
   });
 
+  it('a streamed plan (an import) finds a column of currency names in its first pass', async () => {
+    const file = write('netsuite-renamed-stream.csv', NETSUITE_TEXT_RENAMED);
+    const lines: Array<[number, string, string | undefined]> = [];
+    let sent = 0;
+    await streamBills(file, { mapping: mapping({ columns: NETSUITE_COLUMNS, ignore: ['Divisa'], dateFormat: 'MDY' }), vendorsFile: VENDORS, accountCurrency: 'USD' }, {
+      async add(records, statics) {
+        sent += records.length;
+        for (const l of statics) lines.push([l.line, l.status, l.column]);
+      },
+    });
+    expect(sent).toBe(1);
+    expect(lines).toEqual([[2, 'invalid', 'Divisa']]);
+  });
+
   it('a column of currency names under any header is a currency column (found by its values)', async () => {
     const file = write('netsuite-renamed.csv', NETSUITE_TEXT_RENAMED);
     const plan = await planBills(file, { mapping: mapping({ columns: NETSUITE_COLUMNS, ignore: ['Divisa'], dateFormat: 'MDY' }), vendorsFile: VENDORS, accountCurrency: 'USD' });
@@ -163,6 +177,17 @@ describe('"notCurrency": a column of ALL that is no currency', () => {
     expect(plan.records).toEqual([]);
     const area = (line: number) => `${file}:${line} column Area: Area "ALL": the account's currency is USD (BUILDSYNC_CURRENCY): estimates carry no currency, so it is never sent as USD. Convert the amount, or import the file into an account whose currency is ALL (--account NAME); if Area names no currency, list it in the mapping's "notCurrency": ["Area"]`;
     expect(lines(plan.statics)).toEqual([[2, 'invalid', area(2)], [3, 'invalid', area(3)]]);
+  });
+
+  it('a streamed plan (an import) finds the column by its values in its first pass and stops the same rows', async () => {
+    const statics: Array<[number, string]> = [];
+    const facts = await streamEstimates(file, { mapping: mapping({ ignore: ['Area'] }), accountCurrency: 'USD' }, {
+      async add(_records, lines) {
+        for (const l of lines) statics.push([l.line, l.column ?? '']);
+      },
+    });
+    expect(facts.records).toBe(0);
+    expect(statics).toEqual([[2, 'Area'], [3, 'Area']]);
   });
 
   it('listed under "notCurrency", the estimate is planned', async () => {

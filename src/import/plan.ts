@@ -18,11 +18,11 @@ import { openTable, type CellValue, type HeaderRule, type HiddenOption, type Ope
 import { FileError, UsageError } from '../errors/index.ts';
 import type { ReportLine } from './import-store.ts';
 import {
-  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, currencyColumns, EstimateRowChecks, billRefReader, billRowRules, type BillRowOptions, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, headerRule, ignoredLines, isBuiltInPreset, missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, StaticTally, SummaryRows, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine, vendorLookup, type AccountVendorList, type VendorNameSink,
+  BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, currencyColumns, currencyScan, type CurrencyScan, EstimateRowChecks, billRefReader, billRowRules, type BillRowOptions, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, headerRule, ignoredLines, isBuiltInPreset, missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, StaticTally, SummaryRows, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine, vendorLookup, type AccountVendorList, type VendorNameSink,
 } from '../mapping/index.ts';
 import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 import { HeapTrim } from '../heap-trim.ts';
-import { combineReadingOptions, settleReadingRules, type ReadingOptions, type SeparatorWeigher, type WeighedFields } from './reading-rules.ts';
+import { combineReadingOptions, settleReadingRules, type ReadingOptions, type RowVisitor, type SeparatorWeigher, type WeighedFields } from './reading-rules.ts';
 import type { DecimalSeparator } from '../values/index.ts';
 import { recordsAcrossSheets, viewForImport } from './table-view.ts';
 import { keyText, withLineNote } from '../mapping/record-key.ts';
@@ -69,9 +69,21 @@ function notForEstimates(opts: PlanOptions): void {
 }
 
 /** What an estimate row may not hold: its currency columns (found by their headers or, reading the file once more, by their values) and flat markups. */
-async function estimateRowChecks(table: OpenedTable, columns: ColumnMap, opts: PlanOptions): Promise<EstimateRowChecks> {
-  const currencies = await currencyColumns(table, columns, opts.mapping, 'estimates', { currency: opts.accountCurrency, currencyVariable: opts.currencyVariable });
+async function estimateRowChecks(table: OpenedTable, columns: ColumnMap, opts: PlanOptions, scan: CurrencyScan): Promise<EstimateRowChecks> {
+  const currencies = await currencyColumns(table, columns, opts.mapping, 'estimates', { currency: opts.accountCurrency, currencyVariable: opts.currencyVariable }, scan);
   return new EstimateRowChecks(columns, currencies.empty ? undefined : currencies);
+}
+
+/**
+ * The first pass's visitor with the search for currency columns by their values (`currencyScan`)
+ * when some column may be one: the file is read for it in the pass that settles the reading rules.
+ */
+function scanning(visit: RowVisitor | undefined, scan: CurrencyScan): RowVisitor | undefined {
+  if (!scan.active) return visit;
+  return visit === undefined ? scan.visit : (rows) => {
+    visit(rows);
+    scan.visit(rows);
+  };
 }
 
 /** Reads an estimate file (.csv or .xlsx) into one planned estimate per (project, estimate_name) group. */
@@ -83,9 +95,10 @@ export async function planEstimates(file: string, opts: PlanOptions = {}): Promi
     const table = await viewForImport(opened, columns, ESTIMATE_NUMBER_COLUMNS, opts);
     let later: SeparatorWeigher | undefined;
     const rowOptions = rowRuleOptions('estimates', opts, columns, table.headers);
-    const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
+    const scan = currencyScan(table.headers, columns, opts.mapping, opts.accountCurrency);
+    const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal, scanning(undefined, scan), (w) => (later = w));
     const read = grouperColumns('estimates', rowOptions, columns, table.headers.length);
-    const grouper = new EstimateGrouper(file, read, opts.resolver, rules, await estimateRowChecks(table, columns, opts));
+    const grouper = new EstimateGrouper(file, read, opts.resolver, rules, await estimateRowChecks(table, columns, opts, scan));
     requireColumns(table, grouper.missingColumns());
     const rowRules = planRowRules('estimates', file, read, rowOptions, rules);
     rowRules.report.stopper = grouper;
@@ -105,8 +118,9 @@ export async function planBills(file: string, opts: PlanOptions = {}): Promise<I
     const vendors = await vendorLookup(opts.vendorsFile, opts.accountVendors, opts.signal);
     let later: SeparatorWeigher | undefined;
     const rowOptions = rowRuleOptions('bills', opts, columns, table.headers);
-    const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, undefined, (w) => (later = w));
-    const billRules = await billRowRules(table, columns, opts.mapping, rules, opts);
+    const scan = currencyScan(table.headers, columns, opts.mapping, opts.accountCurrency);
+    const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, scanning(undefined, scan), (w) => (later = w));
+    const billRules = await billRowRules(table, columns, opts.mapping, rules, opts, scan);
     const read = grouperColumns('bills', rowOptions, columns, table.headers.length);
     const grouper = new BillGrouper(file, read, opts.resolver, vendors, rules, opts.resendUnknown, billRules);
     requireColumns(table, grouper.missingColumns());
@@ -191,8 +205,9 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
       if (ref !== undefined) lastLine.set(lastLine.has(ref) ? ref : (above = flat(ref)), row.line);
     }
   };
-  const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, visit);
-  const billRules = await billRowRules(table, columns, opts.mapping, rules, opts);
+  const scan = currencyScan(table.headers, columns, opts.mapping, opts.accountCurrency);
+  const rules = await settleReadingRules(table, columns, BILL_FIELDS, reading, opts.signal, scanning(visit, scan));
+  const billRules = await billRowRules(table, columns, opts.mapping, rules, opts, scan);
   const grouper = new BillGrouper(file, read, opts.resolver, vendors, rules, opts.resendUnknown, billRules);
   requireColumns(table, grouper.missingColumns());
   grouper.closeBillsAfter(lastLine);
@@ -230,9 +245,10 @@ export async function streamEstimates(file: string, opts: PlanOptions, sink: Pla
       else if (above !== undefined) lastLine.set(above, rows[i]!.line);
     }
   };
-  const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal, visit);
+  const scan = currencyScan(table.headers, columns, opts.mapping, opts.accountCurrency);
+  const rules = await settleReadingRules(table, columns, ESTIMATE_FIELDS, reading, opts.signal, scanning(visit, scan));
   const read = grouperColumns('estimates', rowOptions, columns, table.headers.length);
-  const grouper = new EstimateGrouper(file, read, opts.resolver, rules, await estimateRowChecks(table, columns, opts));
+  const grouper = new EstimateGrouper(file, read, opts.resolver, rules, await estimateRowChecks(table, columns, opts, scan));
   requireColumns(table, grouper.missingColumns());
   grouper.closeEstimatesAfter(lastLine);
   const rowRules = planRowRules('estimates', file, read, rowOptions, rules);

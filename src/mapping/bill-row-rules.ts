@@ -15,7 +15,7 @@ import { decimalProduct, decimalSum, numberToDecimalText } from '../values/index
 import type { CellValue, SourceRow } from '../tables/index.ts';
 import { amountRules, type AmountOptions, type AmountRules } from './amount-rules.ts';
 import { billKinds, creditRate, type BillKinds } from './bill-kinds.ts';
-import { currencyColumns } from './currency-columns.ts';
+import { currencyColumns, type CurrencyScan } from './currency-columns.ts';
 import type { RowReport, RowRule } from './rows/index.ts';
 import type { ColumnMap } from './header.ts';
 import type { MappingFile } from './mapping-file.ts';
@@ -127,6 +127,8 @@ export async function billRowRules(
   mapping: MappingFile | undefined,
   rules: ReadingRules,
   opts: BillRowOptions,
+  /** The search for currency columns by their values, fed by the planner's first pass (`currencyScan`). */
+  scan?: CurrencyScan,
 ): Promise<BillRowRules> {
   const sendCredits = opts.credits === 'negative' || mapping?.credits === 'negative';
   const kinds = await billKinds(table.headers, columns, mapping, sendCredits, () => table.batches());
@@ -136,6 +138,6 @@ export async function billRowRules(
     applyDiscounts: opts.discounts === 'apply' || mapping?.discounts === 'apply',
     ignoreTax: opts.ignoreTax === true || mapping?.ignoreTax === true,
   };
-  const currencies = await currencyColumns(table, columns, mapping, 'bills', { currency: opts.accountCurrency, currencyVariable: opts.currencyVariable });
+  const currencies = await currencyColumns(table, columns, mapping, 'bills', { currency: opts.accountCurrency, currencyVariable: opts.currencyVariable }, scan);
   return new BillRowRules(kinds, amountRules(table.headers, columns, mapping, rules, amounts, currencies), sendCredits);
 }

@@ -96,9 +96,62 @@ export class CurrencyColumns {
 }
 
 /**
+ * The search for currency columns by their values: the columns no field reads that are not
+ * currency columns by their headers nor listed under `"notCurrency"`, each kept while every
+ * non-blank value names a currency. `visit` sees the rows of a pass the planner makes anyway
+ * (the one that settles the reading rules), so that the file is not read once more for it.
+ */
+export class CurrencyScan {
+  private open: Array<{ header: string; index: number; foreign: boolean }>;
+  private fed = false;
+
+  constructor(candidates: ReadonlyArray<{ header: string; index: number }>, private readonly account: string) {
+    this.open = candidates.map((c) => ({ ...c, foreign: false }));
+  }
+
+  /** Some column may still be a currency column: its rows must be seen. */
+  get active(): boolean {
+    return this.open.length > 0;
+  }
+
+  readonly visit = (rows: readonly SourceRow[]): void => {
+    this.fed = true;
+    for (let r = 0; r < rows.length && this.open.length > 0; r++) {
+      const values = rows[r]!.values;
+      this.open = this.open.filter((c) => {
+        const text = auxText(values, c.index);
+        if (text === '') return true;
+        const codes = currencyValue(text);
+        if (codes === undefined) return false;
+        if (!codes.includes(this.account)) c.foreign = true;
+        return true;
+      });
+    }
+  };
+
+  /** The columns found, once every row was seen (by `visit`, or by reading `rows` here when no pass fed it). */
+  async found(rows: () => AsyncIterable<readonly SourceRow[]>): Promise<Array<{ header: string; index: number }>> {
+    if (!this.fed && this.open.length > 0) {
+      for await (const batch of rows()) {
+        this.visit(batch);
+        if (this.open.length === 0) break;
+      }
+    }
+    return this.open.filter((c) => c.foreign);
+  }
+}
+
+/** The search for the currency columns of a file by their values (`CurrencyScan`). */
+export function currencyScan(headers: readonly string[], columns: ColumnMap, mapping: MappingFile | undefined, accountCurrency: string | undefined): CurrencyScan {
+  const notCurrency = new Set((mapping?.notCurrency ?? []).map(normalizeHeader));
+  const candidates = auxColumns(headers, columns, mapping).filter((c) => !CURRENCY_HEADERS.has(c.name) && !notCurrency.has(normalizeHeader(c.header)));
+  return new CurrencyScan(candidates, (accountCurrency ?? 'USD').toUpperCase());
+}
+
+/**
  * The currency columns of one file: the mapped `currency`, those found by their headers, and
- * those found by their values (`rows` is read once more, only while some column not excluded
- * could still be one, and only as far as that stays so).
+ * those found by their values (`scan`, fed by the planner's pass; without it the rows are read
+ * once more, only while some column could still be one).
  */
 export async function currencyColumns(
   table: { headers: readonly string[]; batches(): AsyncIterable<readonly SourceRow[]> },
@@ -106,38 +159,15 @@ export async function currencyColumns(
   mapping: MappingFile | undefined,
   records: 'estimates' | 'bills',
   opts: CurrencyOptions,
+  scan: CurrencyScan = currencyScan(table.headers, columns, mapping, opts.currency),
 ): Promise<CurrencyColumns> {
   const found: CurrencyColumn[] = [];
   const mapped = colOf(columns, 'currency');
   if (mapped !== undefined) found.push({ ...mapped, byValue: false });
-  const notCurrency = new Set((mapping?.notCurrency ?? []).map(normalizeHeader));
-  const candidates: Array<{ header: string; index: number; foreign: boolean }> = [];
   for (const c of auxColumns(table.headers, columns, mapping)) {
     if (CURRENCY_HEADERS.has(c.name)) found.push({ header: c.header, index: c.index, constant: null, byValue: false });
-    else if (!notCurrency.has(normalizeHeader(c.header))) candidates.push({ header: c.header, index: c.index, foreign: false });
   }
-  const account = (opts.currency ?? 'USD').toUpperCase();
-  for (const c of await byValues(candidates, account, () => table.batches())) found.push({ header: c.header, index: c.index, constant: null, byValue: true });
+  for (const c of await scan.found(() => table.batches())) found.push({ header: c.header, index: c.index, constant: null, byValue: true });
   found.sort((a, b) => a.index - b.index);
   return new CurrencyColumns(found, opts, records, mapping?.amountCurrency === 'account');
-}
-
-/** The candidates every non-blank value of which names a currency, at least one of them not `account`. */
-async function byValues<C extends { index: number; foreign: boolean }>(candidates: C[], account: string, rows: () => AsyncIterable<readonly SourceRow[]>): Promise<C[]> {
-  let open = candidates;
-  if (open.length === 0) return [];
-  for await (const batch of rows()) {
-    for (const row of batch) {
-      open = open.filter((c) => {
-        const text = auxText(row.values, c.index);
-        if (text === '') return true;
-        const codes = currencyValue(text);
-        if (codes === undefined) return false;
-        if (!codes.includes(account)) c.foreign = true;
-        return true;
-      });
-      if (open.length === 0) return [];
-    }
-  }
-  return open.filter((c) => c.foreign);
 }

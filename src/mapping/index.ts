@@ -27,7 +27,7 @@ export { buildRowRules, sectionColumns, RowReport, RowRules, type ColumnsOf, typ
 export { colOf, type Col } from './column-cells.ts';
 export { EstimateGrouper, type EstimateMapping } from './estimates.ts';
 export { EstimateRowChecks } from './estimate-row-checks.ts';
-export { currencyColumns } from './currency-columns.ts';
+export { currencyColumns, currencyScan, type CurrencyScan } from './currency-columns.ts';
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, billRefReader, type BillMapping } from './bills.ts';
 export { SummaryRows } from './bill-summary.ts';
 export { billRowRules, BillRowRules, type BillRowOptions } from './bill-row-rules.ts';
