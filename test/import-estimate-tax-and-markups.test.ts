@@ -71,10 +71,11 @@ describe('Buildertrend markups: percents are sent as the number, a flat amount i
     expect(percentOnly.statics).toEqual([]);
     expect(percentOnly.records.map((r) => r.payload)).toEqual([{ PROJECT_ID: 1042, NAME: 'Base bid', CATS: [{ NAME: '02 - Framing', SUBCATS: [{ NAME: 'Wall framing', QTY: 320, UNIT_COST: 12.5, LINE_ITEM_MARKUP: 15 }] }] }]);
 
-    const withFlat = await planEstimates(workbook('buildertrend-flat.xlsx', header + percent + flat), { mapping });
+    const flatFile = workbook('buildertrend-flat.xlsx', header + percent + flat);
+    const withFlat = await planEstimates(flatFile, { mapping });
     expect(withFlat.records).toEqual([]);
     expect(withFlat.statics.map((l) => [l.line, l.status])).toEqual([[2, 'invalid'], [3, 'invalid']]);
-    expect(withFlat.statics[1]!.message).toContain("column Markup: Markup \"150\": a flat markup cannot be sent: the service's type codes are not documented; enter it as a percent or as an item");
+    expect(withFlat.statics[1]!.message).toBe(`${flatFile}:3 column Markup (Estimate!F3): Markup "150": a flat markup cannot be sent: the service's type codes are not documented; enter it as a percent or as an item`);
   });
 
   it('the same line with a line_item_markup_type is sent as written', async () => {
