@@ -5,6 +5,9 @@
  */
 import type { BillPayload } from '../payloads/index.ts';
 import { PROJECT_REF_COLUMNS } from './project-refs.ts';
+import { colOf, type Col } from './column-cells.ts';
+import type { ColumnMap } from './header.ts';
+import { PERCENT_COLUMNS } from './values.ts';
 
 /** `decimal`: a rate (at most two decimals, decimal text); `amount`: an amount as decimal text (`tax_amount`, sent as TAX_PERCENT). */
 export type FieldKind = 'text' | 'date' | 'boolean' | 'id' | 'number' | 'decimal' | 'amount' | 'approver' | 'ref';
@@ -46,4 +49,22 @@ export function ordered(bill: BillPayload & Record<string, unknown>): BillPayloa
   const out: Record<string, unknown> = {};
   for (const k of BILL_ORDER) if (bill[k] !== undefined) out[k] = bill[k];
   return out as BillPayload;
+}
+
+/** A mapped bill column as the grouper reads it: the field it fills and how its cell is read. */
+export interface FieldCol extends Col {
+  column: string;
+  field: string;
+  kind: FieldKind;
+  /** A percent field (`PERCENT_COLUMNS`): a percent-formatted .xlsx cell reads as the percentage it shows. */
+  percent: boolean;
+}
+
+export function fieldCols(columns: ColumnMap, list: ReadonlyArray<[string, string, FieldKind]>): FieldCol[] {
+  const out: FieldCol[] = [];
+  for (const [column, field, kind] of list) {
+    const c = colOf(columns, column);
+    if (c !== undefined) out.push({ ...c, column, field, kind, percent: PERCENT_COLUMNS.has(column) });
+  }
+  return out;
 }

@@ -33,12 +33,12 @@ import type { BillRowRules } from './bill-row-rules.ts';
 import type { ColumnMap } from './header.ts';
 import type { MappedRecord } from './mapped-record.ts';
 import { ProjectRefReader, type ProjectResolver } from './project-refs.ts';
-import { BILL_FIELDS, ITEM_FIELDS, ordered, type FieldKind } from './bill-columns.ts';
+import { BILL_FIELDS, fieldCols, ITEM_FIELDS, ordered, type FieldCol, type FieldKind } from './bill-columns.ts';
 export { BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS } from './bill-columns.ts';
 export { billRefReader } from './bill-ref-reader.ts';
 import { missingBillColumns } from './required-columns.ts';
 import { TaxAmountField } from './tax-amount.ts';
-import { CellValueError, parseBoolean, parseDate, parseDecimalText, parseId, parseRateText, parseText, PERCENT_COLUMNS, US_RULES, type ReadingRules } from './values.ts';
+import { CellValueError, parseBoolean, parseDate, parseDecimalText, parseId, parseRateText, parseText, US_RULES, type ReadingRules } from './values.ts';
 import type { VendorLookup, VendorNameSink } from './vendors.ts';
 import { addLineNote, keyText, parseRef, spellingNote, type LineNotes } from './record-key.ts';
 import { groupHolding, stopGroup } from './rows/stop-record.ts';
@@ -46,23 +46,6 @@ import { addBadLine, invalidLine, rowErrorCells, rowErrorsColumn, rowErrorsText 
 import type { RecordStopper } from './rows/row-rules.ts';
 import { addAmount, centsOf, withNoteOnEvery, type BillAmounts, type HeldSummary, type SummaryRows } from './bill-summary.ts';
 
-
-interface FieldCol extends Col {
-  column: string;
-  field: string;
-  kind: FieldKind;
-  /** A percent field (`PERCENT_COLUMNS`): a percent-formatted .xlsx cell reads as the percentage it shows. */
-  percent: boolean;
-}
-
-function fieldCols(columns: ColumnMap, list: ReadonlyArray<[string, string, FieldKind]>): FieldCol[] {
-  const out: FieldCol[] = [];
-  for (const [column, field, kind] of list) {
-    const c = colOf(columns, column);
-    if (c !== undefined) out.push({ ...c, column, field, kind, percent: PERCENT_COLUMNS.has(column) });
-  }
-  return out;
-}
 
 interface BillGroup {
   /** The bill_ref as first written, and its `keyText` (the key rows of the bill share). */
