@@ -28,28 +28,34 @@ describe('a send is counted from when its attempt ended', () => {
   });
 
   it('counts a send the service answered for one window from the answer, without the margin a send on its way needs', async () => {
-    // second=1 with the default margin (50 ms on a second): a send not yet answered counts until
-    // 1050 ms after its grant, an answered one until the window's length after its answer.
-    const counted = 1050;
-    const answered = new AccountThrottle({ redis: t.redis, account: 'c', limits: { second: 1 }, prefix: t.prefix });
+    // second=1 with a margin of a whole second: a send not yet answered counts until 2 s after its
+    // attempt ended, an answered one until 1 s (the window's length) after its answer. The margin
+    // is wide so that the two readings stay apart however slowly the machine runs: each is
+    // bracketed by the Redis clock (TIME, the clock the scripts read) before and after the settle.
+    const margin = { share: 1, maxMs: 1000 };
+    const windowMs = 1000;
+    const counted = 2000;
+    const answered = new AccountThrottle({ redis: t.redis, account: 'c', limits: { second: 1 }, prefix: t.prefix, margin });
     const ticket = await answered.acquire();
-    await new Promise((r) => setTimeout(r, 30));
-    const answeredAt = Date.now();
+    const answeredFrom = await redisNow();
     answered.settle(ticket, true);
     const countedUntil = (await movedScore(`${throttleKeyBase(t.redis, t.prefix, 'c')}:log`, String(ticket))) + counted;
-    expect(countedUntil - answeredAt).toBeGreaterThanOrEqual(1000);
-    expect(countedUntil - answeredAt).toBeLessThan(1015);
-    // The next send of the window may go a second after the answer, not 1050 ms after it.
-    expect((await answered.status()).waitMs).toBeLessThan(1015 - (Date.now() - answeredAt));
+    const answeredTo = await redisNow();
+    // A window from the answer at least, and not the margin on top (the 2 ms are the service clock's rounding).
+    expect(countedUntil).toBeGreaterThanOrEqual(answeredFrom + windowMs);
+    expect(countedUntil).toBeLessThanOrEqual(answeredTo + windowMs + 2);
+    // The next send of the window may go a second after the answer, not two.
+    expect((await answered.status()).waitMs).toBeLessThanOrEqual(windowMs + 2);
 
     // A send that failed on the connection may still reach the service: it keeps the margin.
-    const unanswered = new AccountThrottle({ redis: t.redis, account: 'd', limits: { second: 1 }, prefix: t.prefix });
+    const unanswered = new AccountThrottle({ redis: t.redis, account: 'd', limits: { second: 1 }, prefix: t.prefix, margin });
     const other = await unanswered.acquire();
-    await new Promise((r) => setTimeout(r, 30));
-    const failedAt = Date.now();
+    const failedFrom = await redisNow();
     unanswered.settle(other, false);
     const otherUntil = (await movedScore(`${throttleKeyBase(t.redis, t.prefix, 'd')}:log`, String(other))) + counted;
-    expect(otherUntil - failedAt).toBeGreaterThanOrEqual(counted - 1);
+    const failedTo = await redisNow();
+    expect(otherUntil).toBeGreaterThanOrEqual(failedFrom + counted - 1);
+    expect(otherUntil).toBeLessThanOrEqual(failedTo + counted);
   });
 
   it('never moves a send back in time', async () => {
@@ -63,6 +69,12 @@ describe('a send is counted from when its attempt ended', () => {
     expect(Number(await t.redis.zscore(key, ticket))).toBe(future);
   });
 });
+
+/** The Redis clock in ms, as the throttle's scripts read it (TIME). */
+async function redisNow(): Promise<number> {
+  const [seconds, micros] = await t.redis.time();
+  return Number(seconds) * 1000 + Number(micros) / 1000;
+}
 
 /** The send's score once settle (fire and forget) has moved it from its grant. */
 async function movedScore(key: string, ticket: string): Promise<number> {
