@@ -3,7 +3,7 @@
  * for the check, `Download mapping` and the CLI; the layouts; and a column left at Ignore that
  * decides nothing about discounts and tax (README, "Amounts the service cannot hold").
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -133,9 +133,10 @@ describe('pageImportOptions: the file encoding and delimiter the page passes (do
     expect([mapping.encoding, mapping.delimiter]).toEqual(['macintosh', 'pipe']);
     expect([planOptions.encoding, planOptions.delimiter]).toEqual(['macintosh', 'pipe']);
     // "Caf\x8e" is Café in Mac Roman; "|" delimits.
-    const file = join(mkdtempSync(join(tmpdir(), 'bs-page-enc-')), 'page-mac-pipe.csv');
+    const dir = mkdtempSync(join(tmpdir(), 'bs-page-enc-'));
+    const file = join(dir, 'page-mac-pipe.csv');
     writeFileSync(file, Buffer.from('bill_ref|project_id|vendor_id|item_name|rate\rB-1|1042|55|Caf\x8e|12.50\r', 'latin1'));
-    const plan = await planBills(file, planOptions);
+    const plan = await planBills(file, planOptions).finally(() => rmSync(dir, { recursive: true, force: true }));
     expect(plan.records.map((r) => r.payload.ITEMS)).toEqual([[{ NAME: 'Café', RATE: '12.50' }]]);
   });
 
