@@ -11,10 +11,13 @@
  * passes its time limit ends the thread; calls running beside it in that thread fail with it, saying
  * to read the file again.
  */
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { BuildsyncError, type ErrorCode, type Wording } from '../errors/index.ts';
+import { packageRoot } from '../package-root.ts';
 import { PageError } from './http-errors.ts';
 import { READING_MODULE, type CrossedError, type ReadingArgs, type ReadingName, type ReadingResult } from './upload-reading.ts';
 
@@ -29,16 +32,27 @@ export interface UploadReaderLimits {
 export type CallBacks = Partial<Record<'lastMapping' | 'vendorList', (...args: never[]) => Promise<unknown>>>;
 
 /**
- * The code the thread runs: it imports the reading module (the TypeScript source through tsx when the
- * dashboard runs from the sources, as the tests do; the bundle's chunk otherwise), whose top level
- * answers the call named in `workerData`.
+ * The code the thread runs: it imports the reading module, whose top level answers the calls the
+ * dashboard posts. In the bundle (`npm run build`) that is the chunk holding it. Run from the
+ * TypeScript sources (the tests, a checkout), the module and what it imports are bundled once per
+ * process with esbuild (a dev dependency) beside the package's node_modules, so that the thread
+ * loads one file rather than transpiling some hundred modules through tsx (seconds, each time the
+ * thread starts); without esbuild, through tsx.
  */
 function bootstrap(): string {
-  const module = JSON.stringify(READING_MODULE);
-  if (!READING_MODULE.endsWith('.ts')) return `import(${module});`;
-  // tsx's ESM entry (`tsx/esm/api` as `import` resolves it; require resolves its CommonJS twin).
-  const tsx = JSON.stringify(pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href);
-  return `import(${tsx}).then((t) => { t.register(); return import(${module}); });`;
+  if (!READING_MODULE.endsWith('.ts')) return `import(${JSON.stringify(READING_MODULE)});`;
+  const require = createRequire(import.meta.url);
+  try {
+    const esbuild = require('esbuild') as typeof import('esbuild');
+    const outfile = join(packageRoot(), 'node_modules', '.cache', 'buildsync-reader', `upload-reading-${process.pid}.mjs`);
+    esbuild.buildSync({ entryPoints: [fileURLToPath(READING_MODULE)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
+    process.once('exit', () => rmSync(outfile, { force: true }));
+    return `import(${JSON.stringify(pathToFileURL(outfile).href)});`;
+  } catch {
+    // tsx's ESM entry (`tsx/esm/api` as `import` resolves it; require resolves its CommonJS twin).
+    const tsx = JSON.stringify(pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href);
+    return `import(${tsx}).then((t) => { t.register(); return import(${JSON.stringify(READING_MODULE)}); });`;
+  }
 }
 
 interface Running {
@@ -49,8 +63,11 @@ interface Running {
   callBacks: CallBacks;
 }
 
+/** Made once per process (in the sources, it bundles the reading code). */
+let code: string | undefined;
+
 export class UploadReader {
-  readonly #code = bootstrap();
+  readonly #code = (code ??= bootstrap());
   #thread: { worker: Worker; running: Map<number, Running> } | undefined;
   #next = 0;
 

@@ -47,7 +47,7 @@ export async function viewTable(table: OpenedTable, opts: SheetViewOptions): Pro
   const sheet = table.workbook?.sheet ?? '';
   let hiddenLines: IgnoredLine[] = [];
   async function* batches(): AsyncGenerator<SourceRow[]> {
-    const fill = new MergeFill(merged, opts.numeric, sheetRefName(sheet));
+    const fill = new MergeFill(table.file, merged, opts.numeric, sheetRefName(sheet));
     const seen: number[] = [];
     const left: IgnoredLine[] = [];
     for await (const batch of table.batches()) {
@@ -107,8 +107,16 @@ function hiddenStop(table: OpenedTable, sheet: string, rows: number[], byFilter:
 class MergeFill {
   private readonly pending: CellRange[];
   private active: Array<{ range: CellRange; value: CellValue; format: CellFormat | undefined; lump?: UnreadableCell }> = [];
+  /**
+   * For each column of the table (1 = A), the active range that covers it. Merged ranges never
+   * overlap in a workbook a spreadsheet program wrote; refusing those that do keeps each row's
+   * filling within the row's own cells (overlapping ranges would fill one cell once per range:
+   * work that grows with ranges times rows).
+   */
+  private readonly cover: Array<CellRange | undefined> = [];
 
   constructor(
+    private readonly file: string,
     merged: CellRange[],
     private readonly numeric: ReadonlyMap<number, string>,
     private readonly prefix: string,
@@ -122,7 +130,10 @@ class MergeFill {
       // A range whose top row holds nothing was never handed out: it has no value to fill.
       if (range.top === row.line) {
         const value = row.values[range.left - 1] ?? null;
-        if (value !== null) this.active.push({ range, value, format: row.formats?.[range.left - 1] });
+        if (value !== null) {
+          this.claim(range, row.values.length);
+          this.active.push({ range, value, format: row.formats?.[range.left - 1] });
+        }
       }
     }
     if (this.active.length === 0) return;
@@ -138,6 +149,17 @@ class MergeFill {
           if (a.format !== undefined) (row.formats ??= new Array<CellFormat | undefined>(row.values.length))[i] = a.format;
         }
       }
+    }
+  }
+
+  /** Marks the table's columns `range` covers as its own; a column an active range already covers is an overlap. */
+  private claim(range: CellRange, width: number): void {
+    for (let c = range.left; c <= range.right && c <= width; c++) {
+      const other = this.cover[c];
+      if (other !== undefined && other.bottom >= range.top) {
+        throw new FileError(this.file, `${this.file}: the merged ranges ${this.prefix}!${other.ref} and ${this.prefix}!${range.ref} overlap, which no spreadsheet program writes: the workbook is damaged. Open it in Excel or LibreOffice and save it again as .xlsx, or export the sheet as CSV.`);
+      }
+      this.cover[c] = range;
     }
   }
 

@@ -107,6 +107,16 @@ export const HOSTILE_WORKBOOKS: HostileWorkbook[] = [
     says: [limit('100,000', 'merged ranges'), part(SHEET1)],
   },
   {
+    file: 'merge-overlap.xlsx',
+    name: '100,000 merged ranges over one column of 3,000 rows (within the limit, each overlapping the others)',
+    write: book(
+      'merge-overlap.xlsx',
+      { name: 'Sheet1', rows: HEADER_ROW + Array.from({ length: 2_999 }, (_, i) => estimateRow(i + 2)).join('') },
+      (p) => insert(p, SHEET1, '<pageMargins', `<mergeCells>${'<mergeCell ref="B2:B3000"/>'.repeat(100_000)}</mergeCells>`),
+    ),
+    says: [/merge-overlap\.xlsx: the merged ranges Sheet1!B2:B3000 and Sheet1!B2:B3000 overlap, which no spreadsheet program writes/],
+  },
+  {
     file: 'row-beyond-limit.xlsx',
     name: 'a row numbered 1,048,577',
     write: book('row-beyond-limit.xlsx', { name: 'Sheet1', rows: HEADER_ROW + estimateRow(2) + estimateRow(1_048_577) }),
