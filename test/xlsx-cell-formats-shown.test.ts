@@ -100,3 +100,59 @@ describe('significant digits of a CSV number', () => {
     expect(plan.statics[0]!.message).toContain('"10000000000000001" has 17 significant digits');
   });
 });
+
+describe('a PlanSwift-style estimate in sections: indent levels and folder totals', () => {
+  /** Styles as Excel writes an indented cell: `applyAlignment` and `<alignment horizontal="left" indent="N"/>` in its `<xf>`. */
+  const INDENT_STYLES =
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+    '<fonts count="1"><font><sz val="11"/><name val="Calibri"/><family val="2"/><scheme val="minor"/></font></fonts>' +
+    '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
+    '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
+    '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
+    '<cellXfs count="4"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
+    '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" applyAlignment="1"><alignment horizontal="left" indent="1"/></xf>' +
+    '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" applyAlignment="1"><alignment horizontal="left" indent="2"/></xf>' +
+    '<xf numFmtId="4" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
+    '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles><dxfs count="0"/><tableStyles count="0" defaultTableStyle="TableStyleMedium2" defaultPivotStyle="PivotStyleLight16"/></styleSheet>';
+
+  it('a folder one level deeper than the category heading is its subcategory; its total in the ignored Total column does not stop it being a heading', async () => {
+    const file = join(dir, 'planswift.xlsx');
+    const name = (r: number, s: string, indent: number) => `<c r="A${r}"${indent === 0 ? '' : ` s="${indent}"`} t="inlineStr"><is><t>${xmlEscape(s)}</t></is></c>`;
+    const total = (r: number, n: number) => `<c r="E${r}" s="3"><v>${n}</v></c>`;
+    const item = (r: number, s: string, qty: number, unit: string, each: number) =>
+      `<row r="${r}">${name(r, s, 2)}<c r="B${r}"><v>${qty}</v></c><c r="C${r}" t="inlineStr"><is><t>${unit}</t></is></c><c r="D${r}" s="3"><v>${each}</v></c>${total(r, qty * each)}</row>`;
+    const folder = (r: number, s: string, indent: number, sum: number) => `<row r="${r}">${name(r, s, indent)}${total(r, sum)}</row>`;
+    const header = `<row r="1">${['Name', 'Qty', 'Units', 'Price Each', 'Total'].map((h, i) => `<c r="${'ABCDE'[i]}1" t="inlineStr"><is><t>${h}</t></is></c>`).join('')}</row>`;
+    writeExcelXlsx(file, {
+      sheets: [{
+        name: 'Takeoff',
+        rows: header + folder(2, 'Sitework', 0, 2490) + folder(3, 'Excavation', 1, 2490) + item(4, 'Trench', 120, 'lf', 14.5) + item(5, 'Backfill', 120, 'lf', 6.25) +
+          folder(6, 'Concrete', 0, 7770) + folder(7, 'Footings', 1, 7770) + item(8, 'Footing pour', 42, 'cy', 185),
+      }],
+      parts: { 'xl/styles.xml': INDENT_STYLES },
+    });
+    const { parseMappingFile } = await import('../src/mapping/index.ts');
+    const mapping = parseMappingFile({
+      layout: 'sections',
+      constants: { project_id: 1042, estimate_name: 'Bayview Fire Station' },
+      columns: { Name: 'item', Qty: 'qty', Units: 'unit', 'Price Each': 'unit_cost' },
+      ignore: ['Total'],
+    }, 'map.json');
+    const plan = await planEstimates(file, { mapping });
+    expect(plan.records.map((r) => r.payload)).toEqual([{
+      NAME: 'Bayview Fire Station',
+      PROJECT_ID: 1042,
+      CATS: [
+        { NAME: 'Sitework', SUBCATS: [{ NAME: 'Excavation', ITEMS: [{ NAME: 'Trench', QTY: 120, UNIT: 'lf', UNIT_COST: 14.5 }, { NAME: 'Backfill', QTY: 120, UNIT: 'lf', UNIT_COST: 6.25 }] }] },
+        { NAME: 'Concrete', SUBCATS: [{ NAME: 'Footings', ITEMS: [{ NAME: 'Footing pour', QTY: 42, UNIT: 'cy', UNIT_COST: 185 }] }] },
+      ],
+    }]);
+    // A heading is reported when the next one closes it.
+    expect(plan.statics.map((s) => [s.line, s.status, s.reason, s.message]).sort((a, b) => (a[0] as number) - (b[0] as number))).toEqual([
+      [2, 'ignored', 'heading', 'section heading: category "Sitework" of the rows under it'],
+      [3, 'ignored', 'heading', 'section heading: subcategory "Excavation" of the rows under it'],
+      [6, 'ignored', 'heading', 'section heading: category "Concrete" of the rows under it'],
+      [7, 'ignored', 'heading', 'section heading: subcategory "Footings" of the rows under it'],
+    ]);
+  });
+});

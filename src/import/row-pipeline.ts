@@ -85,6 +85,7 @@ export function planRowRules(kind: Kind, file: string, columns: ColumnMap, optio
     summaryIndex: summaryIndexOf(extra.summaryHeaders ?? extra.headers, options),
     numberColumns: kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS,
     skip: [columns.sourceLineIndex, columns.errorIndex].filter((i) => i >= 0),
+    read: new Set(columns.columns().map((c) => columns.source(c)?.index ?? -1).filter((i) => i >= 0)),
   });
 }
 

@@ -50,6 +50,12 @@ export interface SourceRow {
    * (docs/reading-rules.md).
    */
   sums?: number[];
+  /**
+   * .xlsx only, and only on a row with such a cell: the indent level of each cell whose alignment
+   * indents it (`<alignment indent>`; undefined for none), which says the level of a section
+   * heading (docs/reading-rules.md).
+   */
+  indents?: (number | undefined)[];
 }
 
 /**

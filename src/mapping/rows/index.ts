@@ -46,6 +46,8 @@ export interface RowRulesSetup {
   numberColumns: readonly string[];
   /** Indexes that are no part of the table's data (an errors file's own columns). */
   skip: readonly number[];
+  /** The indexes the mapping reads: a cell of an ignored column never stops an estimate's section heading (PlanSwift writes a folder's total beside its name). */
+  read?: ReadonlySet<number>;
   options: RowRuleOptions;
   /** Undefined: a replay, which recognises rows and fills cells but checks and reports nothing. */
   rules: ReadingRules | undefined;
@@ -101,8 +103,8 @@ export function buildRowRules(setup: RowRulesSetup): RowRules {
     if (options.layout === 'sections') {
       const category = cols('category') as Col;
       const subcategory = cols('subcategory') as Col;
-      rules.push(new Sections({ file, cols, numberColumns: setup.numberColumns, skip: setup.skip, category, subcategory, report: checking }));
-    } else if (!fill.includes('category') && setup.rules !== undefined) rules.push(new SectionsGuard(file, cols, setup.numberColumns, setup.skip));
+      rules.push(new Sections({ file, cols, numberColumns: setup.numberColumns, skip: setup.skip, read: setup.read, category, subcategory, report: checking }));
+    } else if (!fill.includes('category') && setup.rules !== undefined) rules.push(new SectionsGuard(file, cols, setup.numberColumns, setup.skip, setup.read));
   }
   return new RowRules(rules, report, setup.rules === undefined ? undefined : totals.observe);
 }

@@ -4,7 +4,8 @@
  * "sections"`), such a row, one with no quantity and no amount whose only text besides the
  * estimate's keys is in one cell, is a section heading (`ignored`, `heading`), and its text as
  * written is the category of the rows under it; a heading numbered under the one before (`02`
- * then `02.10`) sets the subcategory instead. A heading with no item row under it before the
+ * then `02.10`), or one .xlsx indent level deeper (`SourceRow.indents`), sets the subcategory
+ * instead. Cells of columns the mapping does not read never count against a heading. A heading with no item row under it before the
  * next heading is a row error that stops the estimate of the item rows after it (the next
  * heading may be an unnumbered sub-heading of it) and the one it sits in. Without the layout
  * (and without fill-down of category), a file with such headings and item rows without a
@@ -32,7 +33,7 @@ class RowShape {
   readonly subcategory: Col | undefined;
   private readonly markup: Col | undefined;
 
-  constructor(cols: ColumnsOf, numberColumns: readonly string[], private readonly skip: readonly number[]) {
+  constructor(cols: ColumnsOf, numberColumns: readonly string[], private readonly skip: readonly number[], private readonly read?: ReadonlySet<number>) {
     this.keys = new Set(KEY_COLUMNS.map(cols).filter((c): c is Col => c !== undefined).map((c) => c.index));
     this.numbers = new Set(numberColumns.map(cols).filter((c): c is Col => c !== undefined).map((c) => c.index));
     this.item = cols('item');
@@ -41,15 +42,21 @@ class RowShape {
     this.markup = cols('markup_name');
   }
 
-  /** The heading's text when the row is one, else undefined. */
+  /** The index of the cell that holds the text of the last heading found. */
+  at = -1;
+
+  /** The heading's text when the row is one (`at` its cell), else undefined. */
   heading(row: SourceRow): string | undefined {
     let text: string | undefined;
     const values = row.values;
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
       if (v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || this.keys.has(i) || this.skip.includes(i)) continue;
+      // A cell of a column the mapping does not read (ignored or unmapped) does not count against a heading.
+      if (this.read !== undefined && !this.read.has(i)) continue;
       if (text !== undefined || typeof v !== 'string' || this.numbers.has(i) || i === this.markup?.index) return undefined;
       text = v.trim();
+      this.at = i;
     }
     return text;
   }
@@ -82,6 +89,8 @@ export interface SectionsSetup {
   numberColumns: readonly string[];
   /** Indexes that are no part of the table's data (an errors file's `source_line` and `error`). */
   skip: readonly number[];
+  /** The indexes the mapping reads, when known (`RowRulesSetup.read`). */
+  read?: ReadonlySet<number>;
   /** Where the section's category and subcategory go (the file's own columns, or ones added after them). */
   category: Col;
   subcategory: Col;
@@ -94,6 +103,8 @@ interface Heading {
   values: readonly CellValue[];
   text: string;
   number: string | undefined;
+  /** The .xlsx indent level of its text's cell (0: none). */
+  indent: number;
   items: number;
 }
 
@@ -105,7 +116,7 @@ export class Sections implements RowRule {
   private lastItem: SourceRow | undefined;
 
   constructor(private readonly setup: SectionsSetup) {
-    this.shape = new RowShape(setup.cols, setup.numberColumns, setup.skip);
+    this.shape = new RowShape(setup.cols, setup.numberColumns, setup.skip, setup.read);
   }
 
   apply(row: SourceRow, ctx: RowContext): boolean {
@@ -113,7 +124,7 @@ export class Sections implements RowRule {
     const text = this.shape.heading(row);
     if (text !== undefined) {
       ctx.heading = true;
-      this.onHeading(row, text);
+      this.onHeading(row, text, row.indents?.[this.shape.at] ?? 0);
       return false;
     }
     if (this.cat === undefined) return true;
@@ -136,10 +147,11 @@ export class Sections implements RowRule {
     if (this.cat !== undefined) this.close(this.cat, undefined);
   }
 
-  private onHeading(row: SourceRow, text: string): void {
+  private onHeading(row: SourceRow, text: string, indent: number): void {
     const number = NUMBER.exec(text)?.[1];
-    const under = this.cat?.number !== undefined && number !== undefined && number.startsWith(`${this.cat.number}.`);
-    const heading: Heading = { line: row.line, values: row.values, text, number, items: 0 };
+    // Under the category heading: numbered under it (`02` then `02.10`), or one .xlsx indent level deeper.
+    const under = (this.cat?.number !== undefined && number !== undefined && number.startsWith(`${this.cat.number}.`)) || (this.cat !== undefined && indent > 0 && indent === this.cat.indent + 1);
+    const heading: Heading = { line: row.line, values: row.values, text, number, indent, items: 0 };
     if (this.sub !== undefined) this.close(this.sub, heading);
     this.sub = undefined;
     if (under) this.sub = heading;
@@ -196,8 +208,8 @@ export class SectionsGuard implements RowRule {
   private heading: { line: number; text: string } | undefined;
   private bare: number | undefined;
 
-  constructor(private readonly file: string, cols: ColumnsOf, numberColumns: readonly string[], skip: readonly number[]) {
-    this.shape = new RowShape(cols, numberColumns, skip);
+  constructor(private readonly file: string, cols: ColumnsOf, numberColumns: readonly string[], skip: readonly number[], read?: ReadonlySet<number>) {
+    this.shape = new RowShape(cols, numberColumns, skip, read);
   }
 
   apply(row: SourceRow, ctx: RowContext): boolean {

@@ -20,6 +20,8 @@ import type { Zip, ZipEntry } from './zip.ts';
 export interface SheetContext extends CellContext {
   /** For each cell format (the `s` of a cell), its number format; undefined for General. */
   formats: readonly (CellFormat | undefined)[];
+  /** For each cell format, its alignment's indent level (0 when none). */
+  indents: readonly number[];
 }
 
 /** A workbook opened for reading one of its sheets. */
@@ -68,10 +70,10 @@ export async function readWorkbook(file: string, zip: Zip, cache?: XlsxCache): P
   let context = cache?.context;
   if (context === undefined) {
     const stylesEntry = partOf('styles', 'xl/styles.xml');
-    const { dateStyles, formats } = stylesEntry ? await parseCellFormats(xmlOf(stylesEntry)) : { dateStyles: [], formats: [] };
+    const { dateStyles, formats, indents } = stylesEntry ? await parseCellFormats(xmlOf(stylesEntry)) : { dateStyles: [], formats: [], indents: [] };
     const stringsEntry = partOf('sharedStrings', 'xl/sharedStrings.xml');
     const sharedStrings = stringsEntry ? await parseSharedStrings(zip.read(stringsEntry), { file, part: stringsEntry.name }) : undefined;
-    context = { sharedStrings, isDateStyle: (s) => dateStyles[s] === true, date1904, formats };
+    context = { sharedStrings, isDateStyle: (s) => dateStyles[s] === true, date1904, formats, indents };
     if (cache !== undefined) cache.context = context;
   }
   // Looked up by id and by name (never a search per sheet): work grows linearly with the sheets.
@@ -234,9 +236,11 @@ async function parseWorkbookXml(xml: AsyncIterable<SaxEvent[]>, where: PartOf): 
  * For each cell format (`<cellXfs>`, the `s` of a cell): whether it shows numbers as dates, and
  * its number format.
  */
-async function parseCellFormats(xml: AsyncIterable<SaxEvent[]>): Promise<{ dateStyles: boolean[]; formats: (CellFormat | undefined)[] }> {
+async function parseCellFormats(xml: AsyncIterable<SaxEvent[]>): Promise<{ dateStyles: boolean[]; formats: (CellFormat | undefined)[]; indents: number[] }> {
   const codes = new Map<number, string>();
   const formats: number[] = [];
+  /** `<xf><alignment indent="N"/></xf>`: the indent level of each cell format (0 when none). */
+  const indents: number[] = [];
   let inNumFmts = false;
   let inCellXfs = false;
   for await (const events of xml) {
@@ -252,10 +256,17 @@ async function parseCellFormats(xml: AsyncIterable<SaxEvent[]>): Promise<{ dateS
       if (name === 'numFmts') inNumFmts = true;
       else if (name === 'cellXfs') inCellXfs = true;
       else if (name === 'numFmt' && inNumFmts) codes.set(Number(a.numFmtId), a.formatCode ?? '');
-      else if (name === 'xf' && inCellXfs) formats.push(Number(a.numFmtId ?? 0));
+      else if (name === 'xf' && inCellXfs) {
+        formats.push(Number(a.numFmtId ?? 0));
+        indents.push(0);
+      } else if (name === 'alignment' && inCellXfs && indents.length > 0) {
+        const indent = Number(a.indent ?? 0);
+        indents[indents.length - 1] = Number.isInteger(indent) && indent > 0 ? indent : 0;
+      }
     }
   }
   return {
+    indents,
     dateStyles: formats.map((id) => isDateNumFmt(id, codes.get(id))),
     formats: formats.map((id) => classifyNumFmt(id, codes.get(id))),
   };

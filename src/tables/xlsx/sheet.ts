@@ -99,6 +99,9 @@ export async function* readSheet(
   let formats: (CellFormat | undefined)[] | undefined;
   /** The row's `SourceRow.sums`: made only when a cell of the row is a SUM/SUBTOTAL formula over rows above. */
   let sums: number[] | undefined;
+  /** The row's `SourceRow.indents`: made only when a cell of the row is indented. */
+  let indents: (number | undefined)[] | undefined;
+  const indentOf = ctx.indents;
   const formatOf = ctx.formats;
 
   /** A probe found no header row where the search looks: nothing more to read. */
@@ -164,6 +167,8 @@ export async function* readSheet(
     }
     values ??= new Array<CellValue>(width).fill(null);
     values[col - 1] = value;
+    const indent = indentOf[cell.s];
+    if (indent !== undefined && indent > 0) (indents ??= new Array<number | undefined>(width))[col - 1] = indent;
     if (typeof value === 'number' || value instanceof Date) {
       const format = formatOf[cell.s];
       if (format !== undefined) (formats ??= new Array<CellFormat | undefined>(width))[col - 1] = format;
@@ -216,11 +221,14 @@ export async function* readSheet(
     if (values !== undefined) {
       if (row > lastFilled + 1) footer.blank();
       lastFilled = row;
-      footer.take(sums === undefined ? { line: row, values, formats } : { line: row, values, formats, sums }, out);
+      const taken: SourceRow = sums === undefined ? { line: row, values, formats } : { line: row, values, formats, sums };
+      if (indents !== undefined) taken.indents = indents;
+      footer.take(taken, out);
     }
     values = undefined;
     formats = undefined;
     sums = undefined;
+    indents = undefined;
   }
 
   function openTag(tag: SaxTag): void {
