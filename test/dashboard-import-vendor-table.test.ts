@@ -67,9 +67,9 @@ describe('the import page\'s vendor table', () => {
     const bare = await client.check(up.json.upload, COLUMNS);
     expect(bare.status, bare.text).toBe(200);
     expect(bare.json.vendors).toEqual([
-      { name: 'Acme Supply', vendorId: '' },
-      { name: 'Keystone Electric', vendorId: '' },
-      { name: 'Summit Lumber', vendorId: '61' },
+      { name: 'Acme Supply', vendorId: '', listed: '' },
+      { name: 'Keystone Electric', vendorId: '', listed: '' },
+      { name: 'Summit Lumber', vendorId: '61', listed: '61' },
     ]);
     expect(bare.json.invalid.map((x: { line: number; column: string | null }) => [x.line, x.column])).toEqual([[2, 'Supplier'], [3, 'Supplier'], [4, 'Supplier']]);
     expect(bare.json.invalid[2].message).toBe('suppliers.csv:4 column Supplier: vendor "Keystone Electric" is not in the vendor list of account default; type its vendor ID in the vendor table, or fill vendor_id in the file');
@@ -86,10 +86,11 @@ describe('the import page\'s vendor table', () => {
     const typed = await client.check(up.json.upload, COLUMNS, { vendorIds: { 'Acme Supply': '55', 'Keystone Electric': ' 57 ', 'Summit Lumber': '' } });
     expect(typed.status, typed.text).toBe(200);
     expect(typed.json.invalid).toEqual([]);
+    // The typed IDs beside the list's (none for them): the page sends them again with every check until Send saves them.
     expect(typed.json.vendors).toEqual([
-      { name: 'Acme Supply', vendorId: '55' },
-      { name: 'Keystone Electric', vendorId: '57' },
-      { name: 'Summit Lumber', vendorId: '61' },
+      { name: 'Acme Supply', vendorId: '55', listed: '' },
+      { name: 'Keystone Electric', vendorId: '57', listed: '' },
+      { name: 'Summit Lumber', vendorId: '61', listed: '61' },
     ]);
     expect(typed.json.records.map((r: { bill: { ref: string; vendor: string } }) => [r.bill.ref, r.bill.vendor])).toEqual([
       ['V-1', 'Acme Supply (55)'],
@@ -115,7 +116,7 @@ describe('the import page\'s vendor table', () => {
     const again = await client.check(next.json.upload, COLUMNS);
     expect(again.status, again.text).toBe(200);
     expect(again.json.invalid).toEqual([]);
-    expect(again.json.vendors).toEqual([{ name: 'acme supply', vendorId: '55' }, { name: 'Keystone Electric', vendorId: '57' }]);
+    expect(again.json.vendors).toEqual([{ name: 'acme supply', vendorId: '55', listed: '55' }, { name: 'Keystone Electric', vendorId: '57', listed: '57' }]);
     expect(again.json.recordCount).toBe(2);
   }, 90_000);
 
@@ -128,8 +129,8 @@ describe('the import page\'s vendor table', () => {
     const reading = up.json as Reading;
     // Before any check: the bills' vendors, the known one with its ID; the payment's vendor and the credit's (credits left out) are not listed.
     expect(reading.vendors).toEqual([
-      { name: 'Summit Lumber & Millwork', vendorId: '71' },
-      { name: 'Cedar Roofing Co', vendorId: '' },
+      { name: 'Summit Lumber & Millwork', vendorId: '71', listed: '71' },
+      { name: 'Cedar Roofing Co', vendorId: '', listed: '' },
     ]);
     expect(reading.messages.join('\n')).not.toContain('vendor table');
 
@@ -147,15 +148,15 @@ describe('the import page\'s vendor table', () => {
     const negative = await client.post('/import/read', { ...state, credits: 'negative' });
     expect(negative.status, negative.text).toBe(200);
     expect(negative.json.vendors).toEqual([
-      { name: 'Summit Lumber & Millwork', vendorId: '71' },
-      { name: 'Northgate Glass', vendorId: '' },
-      { name: 'Cedar Roofing Co', vendorId: '' },
+      { name: 'Summit Lumber & Millwork', vendorId: '71', listed: '71' },
+      { name: 'Northgate Glass', vendorId: '', listed: '' },
+      { name: 'Cedar Roofing Co', vendorId: '', listed: '' },
     ]);
     expect((await client.check(reading.upload, choices, { fillDown, credits: 'negative' })).json.vendors).toEqual(negative.json.vendors);
 
     // Without an account chosen, no ID is known.
     const bare = await client.upload('bill-details.csv', billDetails(kitchen!, roof!));
-    expect(bare.json.vendors).toEqual([{ name: 'Summit Lumber & Millwork', vendorId: '' }, { name: 'Cedar Roofing Co', vendorId: '' }]);
+    expect(bare.json.vendors).toEqual([{ name: 'Summit Lumber & Millwork', vendorId: '', listed: '' }, { name: 'Cedar Roofing Co', vendorId: '', listed: '' }]);
   }, 60_000);
 
   it(`a big upload's first reading lists the vendor names of its first ${READING_VENDOR_ROWS} rows and says so; the check lists every one`, async () => {

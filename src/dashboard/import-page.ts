@@ -10,7 +10,8 @@
  *
  * This file holds the routes: the checking, planning and submitting are the import service's
  * (src/import-service/, which the CLI's `import` runs too), the uploads are kept by
- * upload-store.ts, cells edited by cell-edits.ts, failures answered by http-errors.ts.
+ * upload-store.ts, failures answered by http-errors.ts. Cells edited in place are part of the page
+ * state, read over the upload as it is by the import service (no copy of the file is made).
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -37,7 +38,6 @@ import {
 import type { Queues } from '../queue/index.ts';
 import { AccountThrottle, formatEta } from '../throttle/index.ts';
 import { listAccounts } from './accounts.ts';
-import type { CellEdit } from './cell-edits.ts';
 import { PageError, pageErrorHandler, scrub } from './http-errors.ts';
 import { renderImportPage } from './import-html.ts';
 import { nothingToFixPage, rowsToFixText } from './rows-to-fix.ts';
@@ -139,9 +139,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
     (async () => {
       const state = parsePageState(req.body);
       const up = uploads.get(state.upload);
-      // A copy with cells edited starts at the header row, in UTF-8.
-      const read: PageState = editedCsv(up) ? { ...state, encoding: undefined, headerRow: undefined } : state;
-      res.json({ upload: up.id, ...(await readUploadPage(up.file, up.name, read)) });
+      res.json({ upload: up.id, ...(await readUploadPage(up.file, up.name, state)) });
     })().catch(next);
   });
 
@@ -174,7 +172,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       }
       const sheet = typeof body.sheet === 'string' && body.sheet !== '' ? body.sheet : undefined;
       const state = parsePageState({ ...(req.body as object), kind, columns: undefined });
-      res.json(await reader.run(up.name, 'mapping', { file: up.file, name: up.name, kind, json, jsonName: name, sheet, edited: up.edited, state }));
+      res.json(await reader.run(up.name, 'mapping', { file: up.file, name: up.name, kind, json, jsonName: name, sheet, state }));
     })().catch(next);
   });
 
@@ -195,33 +193,15 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const up = uploads.get(body.upload);
       const kind = kindOf(body.kind);
       if (typeof body.columns !== 'object' || body.columns === null) throw new PageError(400, 'no column choices');
+      // The whole state, edits included, every time: a check is the upload read with it, never a copy changed by an earlier one.
       const state = parsePageState(body);
       const page = pageImportOptions(state, kind);
-      let mapping = page.mapping;
-      if (Array.isArray(body.edits) && body.edits.length > 0) {
-        const edited = await reader.run(up.name, 'edit', {
-          up: { file: up.file, dir: up.dir, name: up.name, table: up.plan?.table },
-          edits: body.edits,
-          encoding: up.edited ? undefined : mapping.encoding,
-          kind,
-          mapping,
-          headerRow: editedCsv(up) ? undefined : mapping.headerRow,
-        });
-        await uploads.addCopy(up, edited);
-        up.file = edited;
-        up.edited = true;
-      }
-      // The edited copy is UTF-8 and starts at the header row: the encoding and the header row described the upload, not it.
-      if (editedCsv(up)) mapping = { ...mapping, encoding: undefined, headerRow: undefined };
       const accounts = await listAccounts(opts.env, opts.redis, opts.prefix);
       if (!accounts.includes(body.account)) throw new PageError(400, 'choose one of the configured accounts');
       const cfg = loadConfig({ env: opts.env, account: body.account });
       const account = requireService(cfg.account);
       const planOpts: PlanOptions = {
         ...page.planOptions,
-        mapping,
-        encoding: mapping.encoding,
-        headerRow: mapping.headerRow,
         accountDateFormat: cfg.account.dateFormat,
         dateFormatVariable: cfg.account.dateFormatVariable,
         accountCurrency: cfg.account.currency,
@@ -229,7 +209,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       };
       // The whole file is read first in the reader thread: one that would take more memory or time
       // than it has stops there, and the check below reads a file known to read within them.
-      await reader.run(up.name, 'readThrough', { file: up.file, sheet: planOpts.sheet, encoding: planOpts.encoding, kind, mapping, headerRow: mapping.headerRow });
+      await reader.run(up.name, 'readThrough', { file: up.file, sheet: planOpts.sheet, encoding: planOpts.encoding, kind, mapping: page.mapping, headerRow: page.mapping.headerRow });
       const place = { redis: opts.redis, prefix: opts.prefix, connections: 1, timeScale: opts.timeScale };
       const check = await pageCheck(kind, up.file, { account, place, planOpts, vendorIds: body.vendorIds, scrub });
       const { plan } = check;
@@ -242,8 +222,11 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const invalidLines = new Set(plan.statics.filter((s) => s.status === 'invalid').map((s) => s.line));
       res.json({
         ...check.response,
-        ...(await reader.run(up.name, 'rows', { file: up.file, sheet: planOpts.sheet, encoding: planOpts.encoding, invalidLines: [...invalidLines], kind, mapping, headerRow: plan.table?.headerLine })),
-        // .csv and .xlsx alike: a CSV becomes an edited copy, a workbook a copy with only those cells changed (cell-edits.ts).
+        ...(await reader.run(up.name, 'rows', {
+          file: up.file, sheet: planOpts.sheet, encoding: planOpts.encoding, delimiter: planOpts.delimiter, cellEdits: planOpts.cellEdits ? [...planOpts.cellEdits] : undefined,
+          invalidLines: [...invalidLines], kind, mapping: page.mapping, headerRow: plan.table?.headerLine,
+        })),
+        // .csv and .xlsx alike: the edits are part of the page state, read over the upload as it is (src/import/cell-edits.ts).
         editable: true,
         budget: await budgetOf(throttle, check.response.recordCount, cfg.account.limitsText),
       });
@@ -354,7 +337,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
 }
 
 /** The page state of a check, with the cells edited in place (`COLUMN line N`: the line as the check showed it). */
-type CheckBody = PageState & { upload: string; kind: Kind; account: string; edits?: CellEdit[] };
+type CheckBody = PageState & { upload: string; kind: Kind; account: string };
 
 function kindOf(v: unknown): Kind {
   if (v === 'estimates' || v === 'bills') return v;
@@ -379,9 +362,4 @@ async function budgetOf(throttle: AccountThrottle, n: number, limitsText: string
     windows: est.windows.map((w) => ({ window: w.window, limit: w.limit, needed: w.needed, remaining: w.remaining, eta: w.needed === 0 ? '' : formatEta(w.etaMs), etaMs: w.etaMs })),
     etaMs: est.etaMs,
   };
-}
-
-/** The upload is the page's edited CSV copy: UTF-8, starting at its header row (a workbook's edited copy keeps its sheets and rows). */
-function editedCsv(up: { edited?: boolean; file: string }): boolean {
-  return up.edited === true && /\.csv$/i.test(up.file);
 }

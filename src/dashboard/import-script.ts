@@ -8,7 +8,8 @@
 const READ_AND_MATCH = String.raw`
 (function(){
 var $=function(id){return document.getElementById(id)};
-var S={upload:null,table:null,columns:[],invalid:0,saved:{},headerRowChosen:false,checked:false,mapSeq:0,mapDone:0,mapReady:null,readSeq:0,reading:null};
+// S.edits: every cell edited in place since the file was read (line and header -> value), sent with every state: a check never forgets one.
+var S={upload:null,table:null,columns:[],invalid:0,saved:{},edits:{},headerRowChosen:false,checked:false,mapSeq:0,mapDone:0,mapReady:null,readSeq:0,reading:null};
 function kind(){var r=document.querySelector('input[name=kind]:checked');return r?r.value:null}
 function say(id,t){$(id).textContent=t||''}
 function count(n,word){return n+' '+word+(n===1?'':'s')}
@@ -18,12 +19,15 @@ async function answer(res){var t=await res.text();var j;try{j=JSON.parse(t)}catc
 function post(url,body){return fetch(url,{method:'POST',headers:{'Content-Type':'application/json'},body:JSON.stringify(body)}).then(answer)}
 function choices(){var o={};S.columns.forEach(function(c,i){o[c.header]=$('col'+i).value});return o}
 function fillDown(){var o=[];document.querySelectorAll('#filldown-boxes input:checked').forEach(function(x){o.push(x.value)});return o}
+// Every ID typed or loaded that the account's vendor list does not hold (data-orig: the list's), at every check until Send saves them.
 function vendorIds(){var o={};document.querySelectorAll('#vendor-table input[data-vendor]').forEach(function(x){if(x.value.trim()!==''&&x.value.trim()!==x.dataset.orig)o[x.dataset.vendor]=x.value.trim()});return o}
+function keepEdits(){document.querySelectorAll('#rows input[data-line]').forEach(function(x){if(x.value!==x.dataset.orig){var line=/^\d+$/.test(x.dataset.line)?Number(x.dataset.line):x.dataset.line;S.edits[x.dataset.line+'\u0000'+x.dataset.header]={line:line,header:x.dataset.header,value:x.value}}})}
+function edits(){return Object.keys(S.edits).map(function(k){return S.edits[k]})}
 /** What the page has chosen, as the dashboard reads it (the CLI's mapping and options). */
 function state(){
  var s={upload:S.upload,kind:kind(),account:$('account').value,layout:$('layout').value,sheet:S.table==='xlsx'?$('sheet').value:'',hidden:$('hidden').value,
   dateFormat:$('dateFormat').value,decimalSeparator:$('decimal').value,credits:$('credits').value,discounts:$('discounts').checked,ignoreTax:$('ignoreTax').checked,
-  fillDown:fillDown(),vendorIds:vendorIds()};
+  fillDown:fillDown(),vendorIds:vendorIds(),edits:edits()};
  if(S.headerRowChosen&&$('headerRow').value!=='')s.headerRow=Number($('headerRow').value);
  if(S.columns.length)s.columns=choices();
  if(S.saved.constants)s.constants=S.saved.constants;if(S.saved.encoding)s.encoding=S.saved.encoding;if(S.saved.rules)s.rules=S.saved.rules;
@@ -82,7 +86,7 @@ $('read').addEventListener('click',async function(){
  try{
   var q='kind='+k+'&account='+encodeURIComponent($('account').value)+'&layout='+encodeURIComponent($('layout').value);
   var j=await answer(await fetch('/import/upload?'+q,{method:'POST',headers:{'Content-Type':'application/octet-stream','X-Filename':encodeURIComponent(f.name)},body:f}));
-  S.headerRowChosen=false;S.saved={};S.columns=[];say('map-msg');say('map-note');$('savedmap').value='';$('hidden').value='stop';
+  S.headerRowChosen=false;S.saved={};S.edits={};S.columns=[];say('map-msg');say('map-note');$('savedmap').value='';$('hidden').value='stop';
   applyReading(j);
  }catch(e){say('read-msg',e.message)}
 });
@@ -113,7 +117,7 @@ function renderVendors(list){
  var t=make('table');t.appendChild(make('caption',{},'Vendor ID for each vendor name of the file'));
  var hr=make('tr');hr.appendChild(make('th',{scope:'col'},'Vendor in the file'));hr.appendChild(make('th',{scope:'col'},'Vendor ID'));t.appendChild(hr);
  list.forEach(function(v){var tr=make('tr');tr.appendChild(make('th',{scope:'row'},v.name));var td=make('td');
-  var x=make('input',{type:'text','aria-label':'Vendor ID for '+v.name,inputmode:'numeric',autocomplete:'off'});x.dataset.vendor=v.name;x.dataset.orig=v.vendorId||'';x.value=typed[v.name]!=null?typed[v.name]:(v.vendorId||'');
+  var x=make('input',{type:'text','aria-label':'Vendor ID for '+v.name,inputmode:'numeric',autocomplete:'off'});x.dataset.vendor=v.name;x.dataset.orig=v.listed!=null?v.listed:(v.vendorId||'');x.value=typed[v.name]!=null?typed[v.name]:(v.vendorId||'');
   if(!x.value)x.setAttribute('aria-invalid','true');x.addEventListener('change',stale);td.appendChild(x);tr.appendChild(td);t.appendChild(tr)});
  box.appendChild(t)}
 $('vendorlist').addEventListener('change',async function(){
@@ -133,9 +137,8 @@ $('check').addEventListener('click',async function(){
  // A reading still on its way (a sheet, header row or layout just chosen) is the one checked.
  while(S.reading){try{await S.reading}catch(e){}}
  try{
-  var edits=[];document.querySelectorAll('#rows input[data-line]').forEach(function(x){if(x.value!==x.dataset.orig)edits.push({line:x.dataset.line,header:x.dataset.header,value:x.value})});
-  edits.forEach(function(e){if(/^\d+$/.test(e.line))e.line=Number(e.line)});
-  var j=await post('/import/check',Object.assign(state(),{edits:edits}));
+  keepEdits();
+  var j=await post('/import/check',state());
   showCheck(j);
  }catch(e){say('check-msg',e.message)}
 });
@@ -168,7 +171,7 @@ function showRows(j){
  j.shown.forEach(function(r){var tr=make('tr');var probs=bad[String(r.line)]||[];var th=make('th',{scope:'row'},r.line);tr.appendChild(th);var placed={};
   j.headers.forEach(function(h,i){var c=make('td');var v=r.cells[i]==null?'':r.cells[i];var p=probs.filter(function(x){return x.column===h});
    if(p.length&&j.editable){var id='msg-'+r.line+'-'+i;var x=make('input',{type:'text','aria-label':h+' line '+r.line,'aria-invalid':'true','aria-describedby':id,size:String(Math.max(6,v.length+2))});
-    x.value=v;x.dataset.line=String(r.line);x.dataset.header=h;x.dataset.orig=v;c.appendChild(x);note(c,p.map(function(q){return q.message}).join(' '),id)}
+    x.value=v;x.dataset.line=String(r.line);x.dataset.header=h;x.dataset.orig=v;x.addEventListener('change',stale);c.appendChild(x);note(c,p.map(function(q){return q.message}).join(' '),id)}
    else{c.textContent=v;if(p.length)note(c,p.map(function(q){return q.message}).join(' '),'msg-'+r.line+'-'+i)}
    p.forEach(function(q){placed[j.invalid.indexOf(q)]=true});tr.appendChild(c)});
   var rest=probs.filter(function(q){return !placed[j.invalid.indexOf(q)]});if(rest.length)note(th,rest.map(function(q){return q.message}).join(' '),'msg-'+r.line);

@@ -5,11 +5,8 @@
  * each call the dashboard posts with the result (or the error, by its stable code).
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import type { MappingFile } from '../mapping/index.ts';
-import { importHeaderRule, type ImportPlan } from '../import/index.ts';
-import { readPage, readUpload, rowsOf, savedMappingChoices, type ImportKind, type PageState, type ReadPageOptions } from '../import-service/index.ts';
-import type { EncodingOption } from '../tables/index.ts';
-import { applyEdits, type CellEdit } from './cell-edits.ts';
+import { importHeaderRule, type CellEdit, type PlanOptions } from '../import/index.ts';
+import { readPage, readUpload, rowsOf, savedMappingChoices, type ImportKind, type MappingFile, type PageState, type ReadPageOptions } from '../import-service/index.ts';
 import { PageError } from './http-errors.ts';
 
 /** This module, for the thread to import (in the bundle: the chunk that holds it). */
@@ -37,15 +34,13 @@ export const READINGS = {
     return readPage(a.file, a.name, a.state, remote);
   },
   /** A saved mapping applied to the upload's columns (`/import/mapping`). */
-  mapping: (a: { file: string; name: string; kind: ImportKind; json: unknown; jsonName: string; sheet?: string; edited?: boolean; state: Partial<PageState> }) =>
-    savedMappingChoices(a.file, a.name, a.kind, a.json, a.jsonName, { sheet: a.sheet, edited: a.edited, state: a.state }),
-  /** Cells edited in place: the path of the edited copy (`/import/check`). */
-  edit: (a: { up: { file: string; dir: string; name: string; table?: NonNullable<ImportPlan['table']> }; edits: CellEdit[]; encoding?: EncodingOption } & At) =>
-    applyEdits({ file: a.up.file, dir: a.up.dir, name: a.up.name, plan: a.up.table && ({ table: a.up.table } as ImportPlan) }, a.edits, a.encoding, at(a.up.file, a)),
+  mapping: (a: { file: string; name: string; kind: ImportKind; json: unknown; jsonName: string; sheet?: string; state: Partial<PageState> }) =>
+    savedMappingChoices(a.file, a.name, a.kind, a.json, a.jsonName, { sheet: a.sheet, state: a.state }),
   /** The whole upload read as the check will read it, before it plans it (`/import/check`). */
-  readThrough: (a: { file: string; sheet?: string; encoding?: EncodingOption } & At) => readUpload(a.file, a.sheet, a.encoding, at(a.file, a)),
-  /** The rows the check shows (`/import/check`). */
-  rows: (a: { file: string; sheet?: string; encoding?: EncodingOption; invalidLines: number[] } & At) => rowsOf(a.file, a.sheet, a.encoding, new Set(a.invalidLines), at(a.file, a)),
+  readThrough: (a: { file: string; sheet?: string; encoding?: PlanOptions['encoding'] } & At) => readUpload(a.file, a.sheet, a.encoding, at(a.file, a)),
+  /** The rows the check shows, the cells edited on the page as typed (`/import/check`). */
+  rows: (a: { file: string; sheet?: string; encoding?: PlanOptions['encoding']; delimiter?: PlanOptions['delimiter']; cellEdits?: CellEdit[]; invalidLines: number[] } & At) =>
+    rowsOf(a.file, new Set(a.invalidLines), { sheet: a.sheet, encoding: a.encoding, delimiter: a.delimiter, cellEdits: a.cellEdits, ...at(a.file, a) }),
 } as const;
 
 export type ReadingName = keyof typeof READINGS;

@@ -3,7 +3,7 @@
  * "until sent or for an hour": once the import's records are sent (its job ended), its rows to fix
  * are read from it and kept with its report in Redis (rows-to-fix.ts), and the upload is removed;
  * an upload never sent is removed an hour after it came (BUILDSYNC_UPLOAD_KEEP_MS, a test knob).
- * Together they take at most `--max-uploads-total-mb` on disk (edited copies counted): an upload
+ * Together they take at most `--max-uploads-total-mb` on disk: an upload
  * past it is refused, saying when space comes back. The directory holds the dashboard's process id:
  * a dashboard that starts removes the directories of dashboards that are no longer running (a
  * crashed one never removed its own).
@@ -26,7 +26,7 @@ import { formatEta } from '../throttle/index.ts';
 export const IMPORT_PAGE_DEFAULTS = {
   /** `--max-upload-mb`. */
   maxUploadMb: 50,
-  /** `--max-uploads-total-mb`: every kept upload and edited copy together. */
+  /** `--max-uploads-total-mb`: every kept upload together. */
   maxUploadsTotalMb: 2048,
   /** How often the page's server looks whether a sent import has ended, to remove its upload. */
   watchMs: 1_000,
@@ -57,13 +57,11 @@ export interface Upload {
   account?: string;
   /** The kind and `File layout` of the last check: with its mapping, the last mapping the page keeps when sent. */
   page?: { kind: ImportKind; layout: PageLayout };
-  /** Cells were edited in place: `file` is the edited copy (a CSV: written as UTF-8 whatever the upload's encoding). */
-  edited?: boolean;
   /** The vendor IDs typed in the vendor table of the last check: the send saves them into the account's vendor list. */
   vendorIds?: VendorEntry[];
   /** Set once sent: the import whose end removes the upload. */
   importId?: string;
-  /** Bytes it takes on disk, with its edited copies. */
+  /** Bytes it takes on disk. */
   bytes: number;
   watch?: NodeJS.Timeout;
 }
@@ -120,18 +118,6 @@ export class UploadStore {
   keep(up: Upload): void {
     clearTimeout(up.timer);
     up.timer = setTimeout(() => void this.drop(up.id), this.o.keepMs).unref();
-  }
-
-  /** An edited copy of `up` written at `file` (in its directory): counted with it; past the quota it is removed and refused. */
-  async addCopy(up: Upload, file: string): Promise<void> {
-    const { size } = await stat(file);
-    try {
-      this.#reserve(size, up.name);
-    } catch (err) {
-      await rm(file, { force: true });
-      throw err;
-    }
-    up.bytes += size;
   }
 
   /** Counts `bytes` more, or refuses them when every upload together would pass the quota. */

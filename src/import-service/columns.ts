@@ -3,7 +3,8 @@
  * (Reading an upload and matching its columns: page-reading.ts; a saved mapping: saved-mapping.ts.)
  */
 import { ERROR_COLUMN, errorsFileColumnOf, normalizeHeader, SOURCE_LINE_COLUMN, type MappingFile } from '../mapping/index.ts';
-import { openTable, type EncodingOption, type HeaderRule } from '../tables/index.ts';
+import { withCellEdits, type CellEdit } from '../import/index.ts';
+import { openTable, type DelimiterOption, type EncodingOption, type HeaderRule } from '../tables/index.ts';
 
 export { ERROR_COLUMN, errorsFileColumnOf, normalizeHeader, SOURCE_LINE_COLUMN, type MappingFile };
 
@@ -17,14 +18,25 @@ export function cellText(v: unknown): string {
   return String(v);
 }
 
+/** How the check read the file: its sheet, encoding, delimiter, header row (and the rule it was found by), and the cells edited on the page. */
+export interface ShownRowsReading {
+  sheet?: string;
+  encoding?: EncodingOption;
+  delimiter?: DelimiterOption;
+  header?: HeaderRule;
+  headerRow?: number;
+  cellEdits?: readonly CellEdit[];
+}
+
 /**
- * The first rows of the file (and every invalid one), by the line the report uses: an edited
- * file's `source_line`, else the row's own line (`Sheet!row` when every sheet of a workbook is
- * read). The errors file's own columns are not shown.
- * `at`: the header row the check found and the rule it was found by (no title or footer is shown as a row).
+ * The first rows of the file (and every invalid one), by the line the report uses: the row's
+ * physical line (`Sheet!row` when every sheet of a workbook is read), or an errors file's own
+ * `source_line`; the cells edited on the page as typed. The errors file's own columns are not
+ * shown. No title or footer is shown as a row (they are the check's ignored lines).
  */
-export async function rowsOf(file: string, sheet: string | undefined, encoding: EncodingOption | undefined, invalidLines: Set<number>, at: { header?: HeaderRule; headerRow?: number } = {}) {
-  const table = await openTable(file, { sheet, encoding, ...at });
+export async function rowsOf(file: string, invalidLines: Set<number>, at: ShownRowsReading = {}) {
+  const { cellEdits, ...open } = at;
+  const table = withCellEdits(await openTable(file, open), cellEdits);
   const sourceLine = table.headers.findIndex((h) => errorsFileColumnOf(h) === SOURCE_LINE_COLUMN);
   const keep = table.headers.map((_, i) => i).filter((i) => errorsFileColumnOf(table.headers[i]!) === undefined);
   const shown: Array<{ line: number | string; cells: string[] }> = [];

@@ -99,7 +99,7 @@ export async function pageCheck(kind: ImportKind, file: string, o: PageCheckOpti
       recordCount: newCount,
       alreadyCreated: plan.records.length - newCount,
       ignored: { ...ignored, lines: ignored.lines.map((l) => ({ ...l, line: lineName(l.line), message: o.scrub(linesNamedIn(l.message, lineName)) })) },
-      vendors: vendors.names?.table(vendors.entries) ?? [],
+      vendors: vendors.names?.table(vendors.entries, vendors.listed) ?? [],
     },
   };
 }

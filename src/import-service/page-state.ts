@@ -243,6 +243,8 @@ export function pageImportOptions(state: PageState, kind: ImportKind, headers: r
     dateFormat: mapping.dateFormat,
     decimalSeparator: mapping.decimalSeparator,
     ...(bills ? { credits: mapping.credits, discounts: mapping.discounts === 'apply' ? 'apply' : undefined, ignoreTax: mapping.ignoreTax === true ? true : undefined } : {}),
+    // Cells edited in place: read over the upload at their own lines (src/import/cell-edits.ts).
+    ...(state.edits !== undefined && state.edits.length > 0 ? { cellEdits: state.edits } : {}),
   };
   return { mapping, planOptions, layout };
 }

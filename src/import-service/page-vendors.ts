@@ -13,10 +13,15 @@ import type { VendorNameSink } from '../mapping/index.ts';
 import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { vendorKey, VendorStore, type VendorEntry } from '../vendors/vendor-store.ts';
 
-/** A row of the vendor table: the name as first written in the file, and its ID ('' when unknown). */
+/**
+ * A row of the vendor table: the name as first written in the file, its ID ('' when unknown), and
+ * the ID the account's vendor list has for it ('' none): an ID typed or loaded on the page differs
+ * from `listed`, and the page sends it with every check until Send saves it in the list.
+ */
 export interface VendorRow {
   name: string;
   vendorId: string;
+  listed: string;
 }
 
 /** The largest VENDOR_ID a JSON number holds exactly. */
@@ -64,10 +69,12 @@ export class FileVendorNames implements VendorNameSink {
     return this.#byLine.get(line);
   }
 
-  /** Every distinct name with its ID in `entries` (later entries win), '' when they lack it. */
-  table(entries: readonly VendorEntry[]): VendorRow[] {
+  /** Every distinct name with its ID in `entries` (later entries win; the typed ones after the account's `listed`), '' when they lack it. */
+  table(entries: readonly VendorEntry[], listed: readonly VendorEntry[] = entries): VendorRow[] {
     const ids = new Map(entries.map((e) => [vendorKey(e.vendor), e.vendor_id]));
-    return [...this.#byKey].map(([key, name]) => ({ name, vendorId: ids.has(key) ? String(ids.get(key)) : '' }));
+    const own = new Map(listed.map((e) => [vendorKey(e.vendor), e.vendor_id]));
+    const text = (m: Map<string, number>, key: string) => (m.has(key) ? String(m.get(key)) : '');
+    return [...this.#byKey].map(([key, name]) => ({ name, vendorId: text(ids, key), listed: text(own, key) }));
   }
 }
 
@@ -101,11 +108,12 @@ export async function pageVendorOptions(
   opts: PlanOptions,
   where: { redis: Redis; prefix: string; account: string },
   typed: readonly VendorEntry[],
-): Promise<{ opts: PlanOptions; names?: FileVendorNames; entries: VendorEntry[] }> {
-  if (kind !== 'bills') return { opts, entries: [] };
-  const entries = [...(await accountVendorList(where)), ...typed];
+): Promise<{ opts: PlanOptions; names?: FileVendorNames; entries: VendorEntry[]; listed: VendorEntry[] }> {
+  if (kind !== 'bills') return { opts, entries: [], listed: [] };
+  const listed = await accountVendorList(where);
+  const entries = [...listed, ...typed];
   const names = new FileVendorNames();
-  return { opts: { ...opts, accountVendors: { account: where.account, entries, front: 'page' }, vendorNames: names }, names, entries };
+  return { opts: { ...opts, accountVendors: { account: where.account, entries, front: 'page' }, vendorNames: names }, names, entries, listed };
 }
 
 /**

@@ -19,7 +19,7 @@ export async function savedMappingChoices(
   kind: ImportKind,
   json: unknown,
   name: string,
-  opts: { sheet?: string; edited?: boolean; state?: Partial<PageState> },
+  opts: { sheet?: string; state?: Partial<PageState> },
 ) {
   const mapping = parseMappingFile(json, name);
   const layout = mappingLayout(mapping);
@@ -38,7 +38,7 @@ export async function savedMappingChoices(
     sheet: opts.sheet,
     headerRow: opts.state?.headerRow ?? mapping.headerRow,
     hidden: mapping.hidden ?? opts.state?.hidden,
-    encoding: opts.edited ? undefined : mapping.encoding,
+    encoding: mapping.encoding,
     account: opts.state?.account,
   };
   const reading = await readPage(file, uploadName, state, { saved: { mapping, layout, check } });

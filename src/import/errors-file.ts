@@ -22,6 +22,7 @@ import type { ImportPlan } from './plan-types.ts';
 import type { RowRuleOptions } from '../mapping/index.ts';
 import { errorsFileRowRules } from './row-pipeline.ts';
 import { importHeaderRule } from './plan.ts';
+import { withCellEdits, type CellEdit } from './cell-edits.ts';
 
 /** What the errors file needs to know of the input: kept with an import so that `jobs report --errors` can write it later. */
 export interface ErrorsFileSource {
@@ -49,10 +50,12 @@ export interface ErrorsFileSource {
   sheetHeaderLines?: number[];
   /** Fill-down, layout and total labels the import read the rows with (absent: none). */
   rowRules?: RowRuleOptions;
+  /** Cells edited on the import page: the rows to fix hold them as the import read them. */
+  cellEdits?: CellEdit[];
 }
 
 /** The errors file's source description of a planned import. */
-export function errorsFileSource(plan: Pick<ImportPlan, 'kind' | 'table'>, file: string, opts: { sheet?: string; encoding?: EncodingOption }): ErrorsFileSource {
+export function errorsFileSource(plan: Pick<ImportPlan, 'kind' | 'table'>, file: string, opts: { sheet?: string; encoding?: EncodingOption; cellEdits?: readonly CellEdit[] }): ErrorsFileSource {
   const t = plan.table!;
   return {
     kind: plan.kind,
@@ -68,6 +71,7 @@ export function errorsFileSource(plan: Pick<ImportPlan, 'kind' | 'table'>, file:
     errorIndex: t.errorIndex,
     ...(t.sheets === undefined ? {} : { sheetsRead: t.sheets.read, sheetHeaderLines: t.sheets.headerLines }),
     ...(t.rowRules === undefined ? {} : { rowRules: t.rowRules }),
+    ...(opts.cellEdits === undefined || opts.cellEdits.length === 0 ? {} : { cellEdits: [...opts.cellEdits] }),
   };
 }
 
@@ -163,7 +167,7 @@ async function sourceTable(source: ErrorsFileSource, signal?: AbortSignal): Prom
     const kind = kindOf(source.kind, c);
     if (c !== null && (kind === 'number' || kind === 'rate')) numeric.set(i, c);
   });
-  return viewTable(table, { hidden: 'include', used: [], numeric });
+  return withCellEdits(await viewTable(table, { hidden: 'include', used: [], numeric }), source.cellEdits);
 }
 
 function kindOf(kind: 'estimates' | 'bills', column: string | null): CellKind {

@@ -2,6 +2,7 @@ export { sendRecord, isEstimateExists, type RecordKind, type SendRecordInput } f
 export { ignoredLine, importSummary, importExitCode, importOutcome, lineNameOf, reportCsv, reportCsvChunks, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './report.ts';
 export type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 export { importHeaderRule, planEstimates, planBills, streamBills, streamEstimates, dryRunReport, dryRunReportLines, projectResolverFromListing, type PlanOptions, type ProjectResolver } from './plan.ts';
+export { withCellEdits, type CellEdit } from './cell-edits.ts';
 export { loadProjectResolver } from './project-directory.ts';
 export { readBillVendorNames, type VendorNamesLimit } from './vendor-names.ts';
 export { errorsFileChunks, errorsFilePath, errorsFileSource, linesToFix, writeErrorsFile, type ErrorsFileSource } from './errors-file.ts';

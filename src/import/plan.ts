@@ -21,6 +21,7 @@ import {
   BILL_COLUMNS, BILL_DATE_COLUMNS, BILL_NUMBER_COLUMNS, BillGrouper, currencyColumns, currencyScan, type CurrencyScan, EstimateRowChecks, billRefReader, billRowRules, type BillRowOptions, ESTIMATE_COLUMNS, ESTIMATE_NUMBER_COLUMNS, EstimateGrouper, estimateProjectKeyReader, headerRule, ignoredLines, isBuiltInPreset, missingBillColumns, missingColumnsError, missingEstimateColumns, resolveColumns, StaticTally, SummaryRows, type ColumnMap, type MappedRecord, type MappingFile, type ProjectResolver, type ReadingRules, type StaticLine, vendorLookup, type AccountVendorList, type VendorNameSink,
 } from '../mapping/index.ts';
 import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
+import type { CellEdit } from './cell-edits.ts';
 import { HeapTrim } from '../heap-trim.ts';
 import { combineReadingOptions, settleReadingRules, type ReadingOptions, type RowVisitor, type SeparatorWeigher, type WeighedFields } from './reading-rules.ts';
 import type { DecimalSeparator } from '../values/index.ts';
@@ -59,6 +60,8 @@ export interface PlanOptions extends ReadingOptions, BillRowOptions {
   vendorNames?: VendorNameSink;
   /** Resolves project numbers and names, and checks IDs, against the account's listing. Without it, project_id is taken as written. */
   resolver?: ProjectResolver;
+  /** Cells edited on the import page, read as typed at their own lines (cell-edits.ts). */
+  cellEdits?: readonly CellEdit[];
   signal?: AbortSignal;
 }
 

@@ -1,13 +1,14 @@
 import { MAX_LISTED, listAtMost } from '../errors/index.ts';
 import { SHEET_STRIDE, viewTable, type HiddenOption, type OpenedTable } from '../tables/index.ts';
 import { staticLine, type ColumnMap, type MappedRecord, type MappingFile, type StaticLine } from '../mapping/index.ts';
+import { withCellEdits, type CellEdit } from './cell-edits.ts';
 
 /**
  * How an import reads the table it opened (docs/reading-rules.md): merged cells filled, hidden rows and
  * hidden columns the mapping reads as `--hidden` (or the mapping's `"hidden"`) says
  * (`tables/sheet-view.ts`). `numbers` are the kind's numeric columns.
  */
-export function viewForImport(table: OpenedTable, columns: ColumnMap, numbers: readonly string[], opts: { hidden?: HiddenOption; mapping?: MappingFile }): Promise<OpenedTable> {
+export async function viewForImport(table: OpenedTable, columns: ColumnMap, numbers: readonly string[], opts: { hidden?: HiddenOption; mapping?: MappingFile; cellEdits?: readonly CellEdit[] }): Promise<OpenedTable> {
   const used: number[] = [];
   const numeric = new Map<number, string>();
   for (const c of columns.columns()) {
@@ -16,7 +17,8 @@ export function viewForImport(table: OpenedTable, columns: ColumnMap, numbers: r
     used.push(index);
     if (numbers.includes(c)) numeric.set(index, c);
   }
-  return viewTable(table, { hidden: opts.hidden ?? opts.mapping?.hidden, used, numeric });
+  // Cells edited on the import page read as typed, at their own lines (cell-edits.ts).
+  return withCellEdits(await viewTable(table, { hidden: opts.hidden ?? opts.mapping?.hidden, used, numeric }), opts.cellEdits);
 }
 
 /**

@@ -9,5 +9,4 @@ export { viewTable, type HiddenOption, type SheetViewOptions } from './sheet-vie
 export { combineSheets, linesNamedIn, sheetLineName, sheetLinesIn } from './workbook-sheets.ts';
 export { probeXlsxSheets as probeWorkbookSheets } from './xlsx/read-xlsx.ts';
 export { sniffKind as tableKindOf } from './sniff.ts';
-export { editWorkbookCells, type WorkbookCellEdit } from './xlsx/edit-cells.ts';
 export { columnLetter } from './xlsx-cell.ts';

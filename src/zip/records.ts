@@ -1,7 +1,6 @@
 /*
- * The zip format's records (PKWARE APPNOTE 6.3), as the project's two zip writers write them: the
- * export's streaming `ZipWriter` (`src/export/xlsx/zip-writer.ts`) and the workbook copy of the
- * import page's cell edits (`src/tables/xlsx/zip-copy.ts`); the workbook reader
+ * The zip format's records (PKWARE APPNOTE 6.3), as the project's zip writer writes them (the
+ * export's streaming `ZipWriter`, `src/export/xlsx/zip-writer.ts`); the workbook reader
  * (`src/tables/xlsx/zip.ts`) looks for the same signatures. Only the part an .xlsx needs: no
  * ZIP64 (a value past `ZIP32_MAX` must be refused by the writer, in its own words), no
  * encryption, no extra fields, no comments. Every field is little-endian.
