@@ -80,7 +80,7 @@ async function shown(page: Page): Promise<Shown> {
 /** Presses Check and waits for its answer to be shown. */
 async function check(page: Page): Promise<Shown> {
   await Promise.all([page.waitForResponse((r) => r.url().endsWith('/import/check') && r.status() === 200), page.getByRole('button', { name: 'Check' }).click()]);
-  await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.id')).toBe('checked');
+  await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.id'), { timeout: 15_000, interval: 100 }).toBe('checked');
   return shown(page);
 }
 
@@ -109,7 +109,7 @@ export async function fixLoopFlow(rig: ImportPageRig, file: { name: string; mime
     await page.getByRole('combobox', { name: 'Service account' }).selectOption('default');
     await page.getByLabel('Spreadsheet').setInputFiles(file);
     await page.getByRole('button', { name: 'Read file' }).click();
-    await page.getByRole('combobox', { name: 'Line Amount' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('combobox', { name: 'Line Amount' }).waitFor({ timeout: 30_000 });
     expect(await page.getByRole('spinbutton', { name: 'Header row' }).inputValue()).toBe('5');
 
     // The first check asks for the vendor IDs; they are typed.
@@ -144,7 +144,7 @@ export async function fixLoopFlow(rig: ImportPageRig, file: { name: string; mime
     expect(await check(page)).toEqual(fixed);
 
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 4 · exists 0 · skipped 0 · failed 0 · unknown 0 of 4/);
+    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 60_000, interval: 250 }).toMatch(/done · created 4 · exists 0 · skipped 0 · failed 0 · unknown 0 of 4/);
     const created = rig.sandbox.bills().slice(before).map((b) => b.payload as { VENDOR_ID: string; ITEMS: Array<{ RATE: string }> });
     expect(created.map((b) => [b.VENDOR_ID, b.ITEMS.map((i) => i.RATE)]).sort()).toEqual([['56', ['1250.00', '85.00']], ['57', ['3480.00']], ['58', ['2100.00']], ['59', ['960.00']]]);
 
