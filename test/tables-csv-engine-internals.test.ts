@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { createCsvEngine, createPrivateCsvEngine, createPublicCsvEngine, csvEngineKind, privateEngineAgrees, type CsvEngine } from '../src/tables/csv-engine.ts';
+import { createCsvEngine, createPrivateCsvEngine, createPublicCsvEngine, csvEngineKind, privateEngineAgrees, VERIFIED_CSV_PARSE, type CsvEngine } from '../src/tables/csv-engine.ts';
 import type { Delimiter } from '../src/tables/delimiter.ts';
 
 /**
@@ -59,6 +59,8 @@ describe('csv-parse as the CSV reader drives it', () => {
     expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
     const installed = JSON.parse(await readFile(path.join(root, 'node_modules/csv-parse/package.json'), 'utf8')) as { version: string };
     expect(installed.version).toBe(pinned);
+    // The reader uses the private engine for exactly the version these tests prove it on.
+    expect(VERIFIED_CSV_PARSE).toBe(pinned);
   });
 
   it.each(CORPUS)('reads $name with the records and line counters of the public interface, whatever the slice size', ({ text, delimiter }) => {
@@ -76,12 +78,12 @@ describe('csv-parse as the CSV reader drives it', () => {
     }
   });
 
-  it('uses the private engine while it agrees with the public interface on the probe', () => {
+  it('uses the private engine for the pinned csv-parse, which reads the probe as the public interface does', () => {
     expect(privateEngineAgrees(createPrivateCsvEngine)).toBe(true);
     expect(csvEngineKind()).toBe('private');
   });
 
-  it('falls back to the public interface when the private engine is gone or reads otherwise', () => {
+  it('the probe tells an engine that is gone or reads otherwise from the public interface', () => {
     // An install whose Parser has no `api`.
     expect(privateEngineAgrees(() => undefined)).toBe(false);
     // An engine whose counters moved: every line number one off.

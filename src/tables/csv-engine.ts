@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { parse } from 'csv-parse';
 import type { Delimiter } from './delimiter.ts';
 
@@ -19,9 +22,8 @@ import type { Delimiter } from './delimiter.ts';
  * So package.json pins csv-parse to one exact version (no range), and
  * `test/tables-csv-engine-internals.test.ts` fails if the installed version is another or if this
  * engine stops yielding the records and line counters of csv-parse's public `info: true`
- * interface. Should an install bring another csv-parse anyway, `createCsvEngine` checks the
- * private engine against the public interface on a probe once per process and falls back to the
- * public interface (`createPublicCsvEngine`) when they differ or the engine is gone.
+ * interface. Should an install bring another csv-parse anyway, `createCsvEngine` falls back to the
+ * public interface (`createPublicCsvEngine`), as it does when the engine is gone.
  */
 export interface CsvEngine {
   /** Live counters: `lines` is the line the current record ends on, `empty_lines` the blank lines skipped. */
@@ -54,22 +56,47 @@ function options(delimiter: Delimiter) {
 }
 
 /**
- * The reader's engine: csv-parse's private one when the installed csv-parse still has it and it
- * reads the probe below exactly as the public interface does (checked once per process), the
- * public one otherwise. So an upgrade of csv-parse that moves or changes its internals makes the
- * reader slower, never wrong.
+ * The csv-parse whose private engine `test/tables-csv-engine-internals.test.ts` proves to read
+ * exactly as the public interface does (records and line counters, on the probe below and a
+ * corpus); that test also checks this is package.json's pin.
+ */
+export const VERIFIED_CSV_PARSE = '6.2.1';
+
+/**
+ * The reader's engine: csv-parse's private one when the installed csv-parse is the version the
+ * test suite proved it on and still has it, the public one otherwise. So an install that brings
+ * another csv-parse makes the reader slower (about 20 %), never wrong. The choice is made from the
+ * installed version, not by running a probe here: a second engine instance in the process makes
+ * V8 see two instances of each engine method and slows the rows' read by about 15 %
+ * (`plainHeader` in csv-reader.ts).
  */
 export function createCsvEngine(delimiter: Delimiter): CsvEngine {
-  usePrivate ??= privateEngineAgrees(createPrivateCsvEngine);
+  usePrivate ??= installedCsvParse() === VERIFIED_CSV_PARSE;
   return (usePrivate ? createPrivateCsvEngine(delimiter) : undefined) ?? createPublicCsvEngine(delimiter);
 }
 
 let usePrivate: boolean | undefined;
 
-/** Which engine `createCsvEngine` hands out in this process (for `--version --verbose`-like checks and tests). */
+/** Which engine `createCsvEngine` hands out in this process. */
 export function csvEngineKind(): 'private' | 'public' {
-  usePrivate ??= privateEngineAgrees(createPrivateCsvEngine);
+  usePrivate ??= installedCsvParse() === VERIFIED_CSV_PARSE;
   return usePrivate ? 'private' : 'public';
+}
+
+/** The installed csv-parse's version (its package.json is not among its exports: found from its entry). */
+function installedCsvParse(): string | undefined {
+  try {
+    let dir = path.dirname(createRequire(import.meta.url).resolve('csv-parse'));
+    for (let i = 0; i < 5; i++, dir = path.dirname(dir)) {
+      const file = path.join(dir, 'package.json');
+      if (!existsSync(file)) continue;
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'csv-parse') return pkg.version;
+    }
+  } catch {
+    // no csv-parse to read: the public engine's own import fails loudly enough
+  }
+  return undefined;
 }
 
 /** csv-parse's private engine (`Parser.api`), or undefined when the installed csv-parse has none. */
@@ -125,7 +152,10 @@ export function createPublicCsvEngine(delimiter: Delimiter): CsvEngine {
  */
 const PROBE = 'Title\r\n\r\na,b,c\r\n"x\r\ny",6" pipe,"Zürich ""Straße"""\n\n\n1,2\r\n"p\nq",é,3\n\n';
 
-/** Feeds the probe to `factory`'s engine a byte at a time and whole, and to the public one whole. */
+/**
+ * Feeds the probe to `factory`'s engine a byte at a time and whole, and to the public one whole:
+ * the test suite's proof that the pinned csv-parse's private engine may be used.
+ */
 export function privateEngineAgrees(factory: (delimiter: Delimiter) => CsvEngine | undefined): boolean {
   const run = (engine: CsvEngine | undefined, slice: number): string | undefined => {
     if (!engine) return undefined;
