@@ -17,6 +17,7 @@ import { amountRules, type AmountOptions, type AmountRules } from './amount-rule
 import { billKinds, creditRate, type BillKinds } from './bill-kinds.ts';
 import { currencyColumns, type CurrencyScan } from './currency-columns.ts';
 import type { RowReport, RowRule } from './rows/index.ts';
+import { staticLine, type StaticLine } from './report-line.ts';
 import type { ColumnMap } from './header.ts';
 import type { MappingFile } from './mapping-file.ts';
 import type { ReadingRules } from './values.ts';
@@ -58,18 +59,17 @@ export class BillRowRules {
 
   /**
    * A bill whose lines (qty × rate, qty 1 when empty, in exact decimals) sum below zero is a
-   * credit (README, "Negative lines"): the message of its `ignored` (`credit`) lines, or undefined
-   * when it is sent: it sums to zero or more (a negative line is a discount or a return), or
-   * `--credits negative` sends it with its rates as written.
+   * credit (README, "Negative lines"): its lines go to `statics` as `ignored` (`credit`) and it is
+   * not sent (true). It is sent (false) when it sums to zero or more (a negative line is a discount
+   * or a return), or when `--credits negative` sends it with its rates as written.
    */
-  unsentCredit(items: BillPayload['ITEMS']): Worded | undefined {
-    if (this.sendCredits) return undefined;
-    let negative = false;
-    for (const item of items) if (String(item.RATE).startsWith('-')) negative = true;
-    if (!negative) return undefined;
+  leftOutAsCredit(items: BillPayload['ITEMS'], lines: readonly number[], record: string, statics: StaticLine[]): boolean {
+    if (this.sendCredits || !items.some((item) => String(item.RATE).startsWith('-'))) return false;
     const sum = decimalSum(items.map((item) => (item.QTY === undefined ? String(item.RATE) : decimalProduct(numberToDecimalText(Number(item.QTY)), String(item.RATE)))));
-    if (!sum.startsWith('-')) return undefined;
-    return [`its lines sum to ${sum}: a credit; the service's bills hold no credit notes, so it is not sent (`, { kind: 'send-negative-bill' }, ')'];
+    if (!sum.startsWith('-')) return false;
+    const message: Worded = [`its lines sum to ${sum}: a credit; the service's bills hold no credit notes, so it is not sent (`, { kind: 'send-negative-bill' }, ')'];
+    for (const line of lines) statics.push(staticLine(line, record, 'ignored', message, 'credit'));
+    return true;
   }
 
   /**

@@ -23,7 +23,7 @@
  *     and keyed as first written; a bill_ref Excel wrote in E-notation is a row error.
  */
 import type { CellFormat, CellValue, SourceRow } from '../tables/index.ts';
-import { staticLine, type CellProblem, type StaticLine } from './report-line.ts';
+import type { CellProblem, StaticLine } from './report-line.ts';
 import { encodeBillInfo, MAX_BILL_QUERY_LENGTH, type BillPayload } from '../payloads/index.ts';
 import { BuildsyncError, listAtMost, RowError, wordedLine, wordedOf, type Worded } from '../errors/index.ts';
 import { contentHashOfJson } from './content-hash.ts';
@@ -354,11 +354,7 @@ export class BillGrouper implements RecordStopper {
       this.reject(g, label, statics);
       return;
     }
-    const credit = this.rowRules?.unsentCredit(g.payload.ITEMS);
-    if (credit !== undefined) {
-      for (const line of g.lines) statics.push(staticLine(line, label, 'ignored', credit, 'credit'));
-      return;
-    }
+    if (this.rowRules?.leftOutAsCredit(g.payload.ITEMS, g.lines, label, statics) === true) return;
     const payload = ordered(g.payload);
     let info: string;
     try {
