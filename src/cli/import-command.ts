@@ -6,7 +6,7 @@ import { encodingNote, ignoredLine, importOutcome, errorsFilePath, refuseOverwri
 import type { DelimiterOption, EncodingOption } from '../tables/index.ts';
 import type { DateOrder, IgnoredCounts, ReadingRules } from '../mapping/index.ts';
 import { collectResults, dryRunImport, EarlierReport, ImportStore, reportAfterLostLedger, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
-import { LocalReport } from '../import/index.ts';
+import { LocalReport, markerLostWhy } from '../import/index.ts';
 import { LedgerUnsafeError } from '../errors/index.ts';
 import { Ledger } from '../ledger/index.ts';
 import type { CommandContext } from './command.ts';
@@ -226,9 +226,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       }, undefined, ledgerStillThere).catch(async (err: unknown) => {
         if (!(err instanceof LostLedger)) throw err;
         progress.stop();
-        const why = err.marker === undefined
-          ? `the ledger's marker is gone from Redis (it restarted empty, or its data was flushed), so the ledger no longer knows what this import created`
-          : `the ledger's marker is another than when the import started (Redis's data was replaced), so the ledger no longer knows what this import created`;
+        const why = markerLostWhy(err.marker ?? '');
         const r = await reportAfterLostLedger(store, importId, local, { reportPath, errorsPath, errorsSource, why, signal: ctx.signal });
         throw new LedgerUnsafeError(
           `sending stopped: ${why}. ${count(r.created, 'record')} created before it stopped ${r.created === 1 ? 'is' : 'are'} in the report with ${r.created === 1 ? 'its ID' : 'their IDs'}: ${reportPath}. ` +

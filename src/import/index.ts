@@ -1,4 +1,4 @@
-export { sendRecord, isEstimateExists, type RecordKind, type SendRecordInput } from './send-record.ts';
+export { sendRecord, isEstimateExists, markerLostWhy, type RecordKind, type SendRecordInput } from './send-record.ts';
 export { ignoredLine, importSummary, importExitCode, importOutcome, lineNameOf, reportCsv, reportCsvChunks, writeReport, writeReportIfPossible, REPORT_COLUMNS, type ImportSummary } from './report.ts';
 export type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 export { importHeaderRule, planEstimates, planBills, streamBills, streamEstimates, dryRunReport, dryRunReportLines, projectResolverFromListing, type PlanOptions, type ProjectResolver } from './plan.ts';

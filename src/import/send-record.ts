@@ -46,11 +46,11 @@ function stoppedOutcome(why: string): RecordOutcome {
   };
 }
 
-/** The ledger's marker was gone (`''`) or another when a record was to be sent; undefined: one of the two. */
-function markerLostWhy(found?: string): string {
-  if (found === '') return `the ledger's marker is gone from Redis (it restarted empty, or its data was flushed), so the ledger no longer knows what was created`;
+/** Why sending stopped when the ledger's marker was gone (`''`) or another (its value); undefined: one of the two. */
+export function markerLostWhy(found?: string): string {
+  if (found === '') return `the ledger's marker is gone from Redis (it restarted empty, or its data was flushed), so the ledger no longer knows what this import created`;
   if (found !== undefined) return `the ledger's marker is another than when the import started (Redis's data was replaced), so the ledger no longer knows what this import created`;
-  return `the ledger's marker is gone or another than when the import started (Redis restarted empty, was flushed, or its data was replaced), so the ledger no longer knows what was created`;
+  return `the ledger's marker is gone or another than when the import started (Redis restarted empty, was flushed, or its data was replaced), so the ledger no longer knows what this import created`;
 }
 
 /** One sender's name in the ledger: this process and a fresh id per attempt. */
