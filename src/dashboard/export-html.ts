@@ -4,8 +4,11 @@
  * `status` region) are the interface tests and users' scripts rely on.
  */
 
-export function renderExportPage(d: { accounts: string[] }): string {
+import type { ScheduledExport } from './scheduled-exports.ts';
+
+export function renderExportPage(d: { accounts: string[]; scheduled: ReadonlyMap<string, ScheduledExport> }): string {
   const options = d.accounts.map((a) => `<option value="${esc(a)}">${esc(a)}</option>`).join('');
+  const scheduled = d.accounts.map((a, i) => scheduledLine(a, i, d.scheduled.get(a))).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Export projects · buildsync</title>
@@ -14,7 +17,7 @@ body{font:15px/1.45 system-ui,sans-serif;color:#1b1b1b;background:#fff;margin:0 
 h1{font-size:1.4rem}label{margin-right:1rem}select,button,a.button{font:inherit;min-height:44px}
 button{padding:.35rem .9rem;margin:.3rem .3rem .3rem 0}
 [role=status]{font-weight:600;background:#eef5ff;padding:.5rem .7rem;border-radius:4px;min-height:1.5em}
-.err{color:#b00020}a{color:#0645ad}a.button{display:inline-flex;align-items:center;padding:0 .9rem;border:1px solid #0645ad;border-radius:4px;text-decoration:none}
+[hidden]{display:none!important}.err{color:#b00020}a{color:#0645ad}a.button{display:inline-flex;align-items:center;padding:0 .9rem;border:1px solid #0645ad;border-radius:4px;text-decoration:none}
 </style></head><body>
 <nav><a href="/queues/">Queues</a> · <a href="/budget">Budget</a> · <a href="/import/">Import</a></nav>
 <h1>Export projects</h1>
@@ -24,7 +27,7 @@ button{padding:.35rem .9rem;margin:.3rem .3rem .3rem 0}
 <div role="status" id="status" aria-live="polite"></div>
 <p id="msg" class="err" role="alert"></p>
 <p><a id="download" class="button" href="#" hidden>Download projects</a></p>
-<script>${SCRIPT}</script>
+${scheduled}<script>${SCRIPT}</script>
 </body></html>`;
 }
 
@@ -56,11 +59,30 @@ function start(format){
     .then(function(x){if(!x.ok){$('status').textContent='';$('msg').textContent=x.b.error;end();return}show(x.b);follow(x.b.id)})
     .catch(function(e){$('msg').textContent='lost the dashboard: '+e.message;end()});
 }
+function account(){var v=$('account').value,all=document.querySelectorAll('[data-account]');for(var i=0;i<all.length;i++)all[i].hidden=all[i].getAttribute('data-account')!==v}
+$('account').addEventListener('change',account);account();
 $('status').tabIndex=-1;
 $('xlsx').addEventListener('click',function(){start('xlsx')});
 $('csv').addEventListener('click',function(){start('csv')});
 })();
 `;
+
+/**
+ * The account's last scheduled export: a link `Last scheduled export` described by its date and
+ * time when the dashboard can read the file, otherwise its time and path as text.
+ */
+function scheduledLine(account: string, i: number, s: ScheduledExport | undefined): string {
+  if (!s) return '';
+  const when = `${new Date(s.at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const what = `${when}, ${s.projects.toLocaleString('en-US')} projects, schedule ${esc(s.schedule)}`;
+  const attrs = `data-account="${esc(account)}"${i === 0 ? '' : ' hidden'}`;
+  if (s.readable && s.path) {
+    const file = s.path.slice(s.path.lastIndexOf('/') + 1);
+    return `<p ${attrs}><a class="button" href="/export/scheduled?account=${encodeURIComponent(account)}" aria-describedby="sched-${i}">Last scheduled export</a> <span id="sched-${i}">${what} (${esc(file)})</span></p>`;
+  }
+  const where = s.path ? `written to ${esc(s.path)}, which this dashboard cannot read (it is on the disk of the worker that ran it)` : 'written to the database, not to a file';
+  return `<p ${attrs}>Last scheduled export: ${what}; ${where}.</p>`;
+}
 
 function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -6,6 +6,7 @@
  * guard (same-origin.ts) and basic auth come before it, as before every route.
  */
 import { createReadStream } from 'node:fs';
+import type { Queue } from 'bullmq';
 import express from 'express';
 import type { Logger } from 'pino';
 import type { Env } from '../config.ts';
@@ -14,10 +15,13 @@ import { listAccounts } from './accounts.ts';
 import { renderExportPage } from './export-html.ts';
 import { ExportRuns } from './export-runs.ts';
 import { PageError, pageErrorHandler } from './http-errors.ts';
+import { lastScheduledExports } from './scheduled-exports.ts';
 
 export interface ExportRouterOptions {
   redis: RedisConnection;
   prefix: string;
+  /** The exports queue, whose schedules say which files `Last scheduled export` may offer. */
+  exportsQueue: Queue;
   env: Env;
   timeScale?: number;
   /** How long a finished file waits for its download. */
@@ -28,16 +32,32 @@ export interface ExportRouterOptions {
 const TYPES = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   csv: 'text/csv; charset=utf-8',
+  jsonl: 'application/x-ndjson; charset=utf-8',
 } as const;
 
 export function exportRouter(opts: ExportRouterOptions): { router: express.Router; close(): Promise<void> } {
   const runs = new ExportRuns({ redis: opts.redis, prefix: opts.prefix, env: opts.env, timeScale: opts.timeScale, keepMs: opts.keepMs, log: opts.log });
   const router = express.Router();
   router.get('/', (_req, res, next) => {
-    listAccounts(opts.env, opts.redis, opts.prefix).then(
-      (accounts) => res.set('Cache-Control', 'no-store').type('html').send(renderExportPage({ accounts })),
+    Promise.all([listAccounts(opts.env, opts.redis, opts.prefix), lastScheduledExports(opts.redis, opts.prefix, opts.exportsQueue)]).then(
+      ([accounts, scheduled]) => res.set('Cache-Control', 'no-store').type('html').send(renderExportPage({ accounts, scheduled })),
       next,
     );
+  });
+
+  // The file the account's last scheduled export wrote, when the dashboard can read it.
+  router.get('/scheduled', (req, res, next) => {
+    (async () => {
+      const accounts = await listAccounts(opts.env, opts.redis, opts.prefix);
+      const account = req.query.account;
+      if (typeof account !== 'string' || !accounts.includes(account)) throw new PageError(400, 'choose one of the configured accounts');
+      const last = (await lastScheduledExports(opts.redis, opts.prefix, opts.exportsQueue)).get(account);
+      if (!last?.readable || !last.path) throw new PageError(404, 'no scheduled export of this account is on the dashboard\'s disk; its time and path are shown on the export page');
+      const ext = last.path.slice(last.path.lastIndexOf('.') + 1);
+      const name = last.path.slice(last.path.lastIndexOf('/') + 1).replace(/["\\\r\n]/g, '_');
+      res.set({ 'Content-Type': TYPES[ext as keyof typeof TYPES] ?? 'application/octet-stream', 'Content-Disposition': `attachment; filename="${name}"`, 'Cache-Control': 'no-store' });
+      createReadStream(last.path).on('error', next).pipe(res);
+    })().catch(next);
   });
 
   router.post('/run', express.json({ limit: '4kb' }), (req, res, next) => {

@@ -52,7 +52,7 @@ export async function startDashboard(opts: DashboardOptions & ImportPageOptions)
     : undefined;
   // `--allow-imports` allows the page actions that send records or produce files: the export page too.
   const exports = opts.allowImports
-    ? exportRouter({ redis, prefix, env, timeScale: opts.timeScale, keepMs: uploadKeepMs(env), log: opts.log })
+    ? exportRouter({ redis, prefix, exportsQueue: queues.exports, env, timeScale: opts.timeScale, keepMs: uploadKeepMs(env), log: opts.log })
     : undefined;
   const app = express();
   app.disable('x-powered-by');

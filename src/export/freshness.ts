@@ -17,6 +17,8 @@ export interface ExportSuccess {
   added: number | null;
   changed: number | null;
   removed: number | null;
+  /** The file written (absent for `--to postgres`), so that the export page can offer it. */
+  path?: string;
 }
 
 export function exportSuccessKey(redis: RedisConnection, prefix: string): string {
@@ -36,6 +38,7 @@ export async function recordExportSuccess(
     added: e.result.changes?.added ?? null,
     changed: e.result.changes?.changed ?? null,
     removed: e.result.changes?.removed ?? null,
+    ...(e.result.to !== 'postgres' && e.result.path ? { path: e.result.path } : {}),
   };
   await redis.hset(exportSuccessKey(redis, prefix), `${e.account}\t${e.schedule}`, JSON.stringify(value));
 }
