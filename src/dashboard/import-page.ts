@@ -219,6 +219,8 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       up.page = { kind, layout: state.layout ?? 'detect' };
       up.vendorIds = check.typedVendors;
       const throttle = new AccountThrottle({ redis: opts.redis, account: account.name, limits: account.limits, prefix: opts.prefix, timeScale: opts.timeScale });
+      // What would stop Send is said at Check (the same decision Send takes again): a Redis that would not keep the ledger through a crash.
+      const durability = await redisDurability(opts.redis, opts.env);
       const invalidLines = new Set(plan.statics.filter((s) => s.status === 'invalid').map((s) => s.line));
       res.json({
         ...check.response,
@@ -229,6 +231,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
         // .csv and .xlsx alike: the edits are part of the page state, read over the upload as it is (src/import/cell-edits.ts).
         editable: true,
         budget: await budgetOf(throttle, check.response.recordCount, cfg.account.limitsText),
+        durability: durability.mode === 'refuse' ? { refused: scrub(durability.message) } : { warning: durability.warning },
       });
     })().catch(next);
   });

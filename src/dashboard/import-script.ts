@@ -147,6 +147,8 @@ function showCheck(j){
  say('summary',count(j.rows,'row')+': '+count(j.recordCount,noun)+' to create, '+count(S.invalid,'invalid row')+'.');
  $('already').hidden=!j.alreadyCreated;say('already',j.alreadyCreated?count(j.alreadyCreated,noun)+' already created: this account\'s ledger has '+(j.alreadyCreated===1?'it':'them')+', and Send does not create '+(j.alreadyCreated===1?'it':'them')+' again.':'');
  showRecords(j,noun);showBudget(j.budget);showRows(j);showIgnored(j.ignored,noun);renderVendors(j.vendors);
+ // What would stop Send (Redis would not keep the ledger safely) is said now, beside Send, not only when it is pressed.
+ var d=j.durability||{};S.refused=d.refused||null;say('send-msg',d.refused?'Send is not possible: '+d.refused:(d.warning?'warning: '+d.warning:''));
  S.checked=true;$('checked').hidden=false;sendState();
  $('checked').focus();var first=document.querySelector('#rows [aria-invalid="true"]');if(first)$('rows').scrollLeft=Math.max(0,first.offsetLeft-$('rows').clientWidth/4)}
 function table(caption,heads){var t=make('table');t.appendChild(make('caption',{},caption));var tr=make('tr');heads.forEach(function(h){tr.appendChild(make('th',{scope:'col','class':/^(Lines|Items|Categories|Total)$/.test(h)?'num':''},h))});t.appendChild(tr);return t}
@@ -185,7 +187,7 @@ function showIgnored(ig,noun){
  var box=$('ignored'),list=$('ignored-list');list.textContent='';box.hidden=!ig||ig.count===0;if(box.hidden)return;
  say('ignored-text',ig.text+'. These rows are no part of any '+noun+': nothing is sent for them, and there is nothing to fix.'+(ig.count>ig.lines.length?' The first '+ig.lines.length+' are listed.':''));
  ig.lines.forEach(function(l){list.appendChild(make('li',{},'Line '+l.line+': '+(REASONS[l.reason]?REASONS[l.reason]+' \u2014 ':'')+l.message))})}
-function sendState(){$('send').disabled=!S.upload||!S.checked||(S.invalid>0&&!$('skip').checked)}
+function sendState(){$('send').disabled=!S.upload||!S.checked||!!S.refused||(S.invalid>0&&!$('skip').checked)}
 $('skip').addEventListener('change',sendState);
 $('send').addEventListener('click',async function(){
  say('send-msg');
