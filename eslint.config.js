@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'bin/**', '**/*.mjs', '**/*.js'] },
   {
-    files: ['src/**/*.ts', 'jobs/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'vitest.config.ts'],
+    files: ['src/**/*.ts', 'jobs/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'vitest.config.ts', 'vitest.quick.config.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
