@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { FileError, MAX_LISTED, listAtMost, parseFailureReason, UsageError } from '../errors/index.ts';
+import { EXIT, FileError, firstExit, MAX_LISTED, listAtMost, parseFailureReason, UsageError } from '../errors/index.ts';
 import { formatEta, AccountThrottle } from '../throttle/index.ts';
 import { encodingNote, ignoredLine, importOutcome, errorsFilePath, refuseOverwritingInput, readingNote, wirePayload, mappingOption, parseFillDown, type ImportSummary, type PlanOptions } from '../import/index.ts';
 import type { DelimiterOption, EncodingOption } from '../tables/index.ts';
@@ -151,7 +151,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     noteIgnored(ctx.err, r.ignored);
     noteReading(ctx, planned.table);
     // Ignored rows are no part of any record: they change no exit code.
-    const exitCode = invalid > 0 ? 1 : 0;
+    const exitCode = firstExit([invalid > 0 && EXIT.partial]);
     if (flags.json) {
       ctx.out(importJson({ status: 'dry-run', kind, file: resolve(file), rows: planned.rows, records: planned.records.length, counts: { invalidRows: invalid } as ImportJson['counts'], ignored: r.ignored, report: reportPath, errorsFile: r.fixRows > 0 ? errorsPath : null, exitCode }));
     }
