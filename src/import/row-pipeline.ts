@@ -114,9 +114,9 @@ export function errorsFileRowRules(kind: Kind, file: string, headers: readonly s
   const extra = sectionColumns(kind, options, has, headers.length);
   const cols = (c: string): Col | undefined => {
     const i = columns.indexOf(c);
-    if (i >= 0) return { header: headers[i]!, index: i, constant: null };
+    if (i >= 0) return { header: headers[i]!, index: i, constant: null, shows: false };
     const e = extra.find((x) => x.column === c);
-    return e === undefined ? undefined : { header: e.header, index: e.index, constant: null };
+    return e === undefined ? undefined : { header: e.header, index: e.index, constant: null, shows: false };
   };
   const rules = buildRowRules({ kind, file, cols, options, rules: undefined, kindIndex: kindIndexOf(headers, options), summaryIndex: summaryIndexOf(headers, options), numberColumns: kind === 'bills' ? BILL_NUMBER_COLUMNS : ESTIMATE_NUMBER_COLUMNS, skip });
   return { rules, added: extra.map((e) => ({ header: e.header, index: e.index })) };

@@ -13,7 +13,7 @@ export interface Col {
   index: number;
   constant: CellValue;
   /** A name, description or note field: a number is read as the text its format shows (`SHOWN_TEXT_COLUMNS`). */
-  shows?: boolean;
+  shows: boolean;
 }
 
 /**
@@ -30,9 +30,8 @@ export const SHOWN_TEXT_COLUMNS: ReadonlySet<string> = new Set([
 export function colOf(columns: ColumnMap, column: string): Col | undefined {
   const s = columns.source(column);
   if (s === undefined) return undefined;
-  const col: Col = { header: s.header, index: s.index, constant: s.constant ?? null };
-  if (SHOWN_TEXT_COLUMNS.has(column)) col.shows = true;
-  return col;
+  // Every Col has the same shape (`shows` always set), for the groupers' hot loops.
+  return { header: s.header, index: s.index, constant: s.constant ?? null, shows: SHOWN_TEXT_COLUMNS.has(column) };
 }
 
 /** The column's cell of a row: the constant, or the cell (null when the row is short). */

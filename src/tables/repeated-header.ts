@@ -17,11 +17,23 @@ export async function* withoutRepeatedHeaders(batches: AsyncIterable<SourceRow[]
   const firsts = new Set([head.cells, ...head.above.map((r) => r.cells)].map((cells) => (cells[0] ?? '').trim()));
   /** Rows equal to a title line, held until the next row says whether they head a page. */
   let held: SourceRow[] = [];
+  const candidate = (row: SourceRow): boolean => {
+    const first = row.values[0];
+    return firsts.has(typeof first === 'string' ? trimmed(first) : xlsxHeaderText(first ?? null).trim());
+  };
   for await (const batch of batches) {
+    // Most batches hold no row that could be a header or title line printed again: handed on as they are.
+    if (held.length === 0) {
+      let i = 0;
+      while (i < batch.length && !candidate(batch[i]!)) i++;
+      if (i === batch.length) {
+        yield batch;
+        continue;
+      }
+    }
     const kept: SourceRow[] = [];
     for (const row of batch) {
-      const first = row.values[0];
-      const k = firsts.has(typeof first === 'string' ? first.trim() : xlsxHeaderText(first ?? null).trim()) ? keyOfRow(row.values) : '';
+      const k = candidate(row) ? keyOfRow(row.values) : '';
       if (k === header) {
         for (const h of held) out.push({ line: h.line, reason: 'header', message });
         held = [];
@@ -41,6 +53,11 @@ export async function* withoutRepeatedHeaders(batches: AsyncIterable<SourceRow[]
     if (kept.length > 0) yield kept;
   }
   if (held.length > 0) yield held;
+}
+
+/** `s` without spaces at either end (the string itself when it has none, as most cells). */
+function trimmed(s: string): string {
+  return s.length > 0 && s.charCodeAt(0) > 32 && s.charCodeAt(s.length - 1) > 32 ? s : s.trim();
 }
 
 /** A row's cells as one comparable text: trailing empty cells and spaces at either end of a cell left out. */
