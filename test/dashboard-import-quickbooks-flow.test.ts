@@ -144,6 +144,11 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
       expect(await page.getByRole('textbox', { name: `Vendor ID for ${KEYSTONE}` }).inputValue()).toBe('57');
       expect(await page.locator('#already').innerText()).toMatch(/^2 bills already created/);
       expect((await recordRows(page)).map((r) => r.at(-1))).toEqual(['already created', 'already created']);
+      // Nothing is left to create: Send is disabled, and its description says why.
+      const send = page.getByRole('button', { name: 'Send' });
+      expect(await send.isDisabled()).toBe(true);
+      const why = await send.evaluate((b) => b.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)!.textContent).join(' '));
+      expect(why).toBe('2 bills of this file are already created: nothing is left to send.');
       expect(await pageText(page)).not.toContain('--');
       await shot('5-again', '#checked');
       expect(rig.sandbox.bills().length).toBe(before + 2);

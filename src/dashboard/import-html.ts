@@ -72,7 +72,7 @@ ${d.workers === 0 ? '<p class="warn" id="no-worker">No worker is running: the pa
 <h3>Rows of the file</h3><p><small>Fix a marked cell in place and press Check again.</small></p>
 <p><label class="choice"><input type="checkbox" id="onlybad"> Only rows with problems</label></p>
 <div id="rows" class="scroll" role="region" aria-label="Rows of the file" tabindex="0"></div>
-<p class="send"><label class="choice"><input type="checkbox" id="skip"> Skip invalid rows</label> <button type="button" id="send" disabled>Send</button></p>
+<p class="send"><label class="choice"><input type="checkbox" id="skip"> Skip invalid rows</label> <button type="button" id="send" disabled aria-describedby="send-why">Send</button> <span id="send-why" class="note"></span></p>
 <p id="send-msg" class="err" role="alert"></p>
 </section>
 </form>

@@ -40,7 +40,7 @@ function refreshMap(){var n=++S.mapSeq;S.mapReady=(async function(){
 // A click before the latest choices are written waits for them: the file saved is always the one of the choices shown.
 $('dlmap').addEventListener('click',function(e){if(S.mapDone!==S.mapSeq||!S.upload){e.preventDefault();if(S.upload)S.mapReady.then(function(){if(S.mapDone===S.mapSeq)$('dlmap').click()})}});
 /** A choice changed after a check: the result shown no longer says what Send would do. */
-function stale(){if(S.checked){S.checked=false;$('send').disabled=true;say('send-msg','A choice changed since the check: press Check again before sending.')}refreshMap()}
+function stale(){if(S.checked){S.checked=false;$('send').disabled=true;say('send-why');say('send-msg','A choice changed since the check: press Check again before sending.')}refreshMap()}
 function kindChanged(){
  var k=kind();document.querySelectorAll('.bills-only').forEach(function(e){e.hidden=k!=='bills'});
  var lay=$('layout');Array.prototype.forEach.call(lay.options,function(o){var off=!!o.dataset.kind&&o.dataset.kind!==k;o.hidden=off;o.disabled=off});
@@ -143,7 +143,7 @@ $('check').addEventListener('click',async function(){
  }catch(e){say('check-msg',e.message)}
 });
 function showCheck(j){
- var noun=kind()==='bills'?'bill':'estimate';var rows={};j.invalid.forEach(function(x){rows[String(x.line)]=1});S.invalid=Object.keys(rows).length;
+ var noun=kind()==='bills'?'bill':'estimate';var rows={};j.invalid.forEach(function(x){rows[String(x.line)]=1});S.invalid=Object.keys(rows).length;S.left=j.recordCount;S.already=j.alreadyCreated||0;S.noun=noun;
  say('summary',count(j.rows,'row')+': '+count(j.recordCount,noun)+' to create, '+count(S.invalid,'invalid row')+'.');
  $('already').hidden=!j.alreadyCreated;say('already',j.alreadyCreated?count(j.alreadyCreated,noun)+' already created: this account\'s ledger has '+(j.alreadyCreated===1?'it':'them')+', and Send does not create '+(j.alreadyCreated===1?'it':'them')+' again.':'');
  showRecords(j,noun);showBudget(j.budget);showRows(j);showIgnored(j.ignored,noun);renderVendors(j.vendors);
@@ -187,7 +187,9 @@ function showIgnored(ig,noun){
  var box=$('ignored'),list=$('ignored-list');list.textContent='';box.hidden=!ig||ig.count===0;if(box.hidden)return;
  say('ignored-text',ig.text+'. These rows are no part of any '+noun+': nothing is sent for them, and there is nothing to fix.'+(ig.count>ig.lines.length?' The first '+ig.lines.length+' are listed.':''));
  ig.lines.forEach(function(l){list.appendChild(make('li',{},'Line '+l.line+': '+(REASONS[l.reason]?REASONS[l.reason]+' \u2014 ':'')+l.message))})}
-function sendState(){$('send').disabled=!S.upload||!S.checked||!!S.refused||(S.invalid>0&&!$('skip').checked)}
+// Nothing left to create (every record already created, or none in the file): Send stays disabled and says why beside it.
+function sendState(){var why=S.checked&&S.left===0?(S.already?count(S.already,S.noun)+' of this file '+(S.already===1?'is':'are')+' already created: nothing is left to send.':'No row of the file makes '+(S.noun==='bill'?'a bill':'an estimate')+': nothing to send.'):'';
+ say('send-why',why);$('send').disabled=!S.upload||!S.checked||!!S.refused||why!==''||(S.invalid>0&&!$('skip').checked)}
 $('skip').addEventListener('change',sendState);
 $('send').addEventListener('click',async function(){
  say('send-msg');
