@@ -147,7 +147,7 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
       // Nothing is left to create: Send is disabled, and its description says why.
       const send = page.getByRole('button', { name: 'Send' });
       expect(await send.isDisabled()).toBe(true);
-      const why = await send.evaluate((b) => b.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)!.textContent).join(' '));
+      const why = await page.locator(`#${(await send.getAttribute('aria-describedby'))!}`).innerText();
       expect(why).toBe('2 bills of this file are already created: nothing is left to send.');
       expect(await pageText(page)).not.toContain('--');
       await shot('5-again', '#checked');

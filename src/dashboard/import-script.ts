@@ -187,8 +187,9 @@ function showIgnored(ig,noun){
  var box=$('ignored'),list=$('ignored-list');list.textContent='';box.hidden=!ig||ig.count===0;if(box.hidden)return;
  say('ignored-text',ig.text+'. These rows are no part of any '+noun+': nothing is sent for them, and there is nothing to fix.'+(ig.count>ig.lines.length?' The first '+ig.lines.length+' are listed.':''));
  ig.lines.forEach(function(l){list.appendChild(make('li',{},'Line '+l.line+': '+(REASONS[l.reason]?REASONS[l.reason]+' \u2014 ':'')+l.message))})}
-// Nothing left to create (every record already created, or none in the file): Send stays disabled and says why beside it.
-function sendState(){var why=S.checked&&S.left===0?(S.already?count(S.already,S.noun)+' of this file '+(S.already===1?'is':'are')+' already created: nothing is left to send.':'No row of the file makes '+(S.noun==='bill'?'a bill':'an estimate')+': nothing to send.'):'';
+// Nothing left to create (every record already created, or none in the file) and no row to fix
+// (sending with Skip invalid rows still writes the rows to fix): Send stays disabled and says why beside it.
+function sendState(){var why=S.checked&&S.left===0&&S.invalid===0?(S.already?count(S.already,S.noun)+' of this file '+(S.already===1?'is':'are')+' already created: nothing is left to send.':'No row of the file makes '+(S.noun==='bill'?'a bill':'an estimate')+': nothing to send.'):'';
  say('send-why',why);$('send').disabled=!S.upload||!S.checked||!!S.refused||why!==''||(S.invalid>0&&!$('skip').checked)}
 $('skip').addEventListener('change',sendState);
 $('send').addEventListener('click',async function(){
