@@ -125,11 +125,27 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
       expect(await pageText(page)).not.toContain('--');
       await shot('3-check', '#checked');
 
+      const named = (await recordRows(page)).map((r) => r[0]);
       await page.getByRole('button', { name: 'Send' }).click();
       await expect.poll(() => focusedLabel(page)).toBe('status:status');
       await expect.poll(() => page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 2 · exists 0 · skipped 0 · failed 0 · unknown 0 of 2/);
       const created = rig.sandbox.bills().slice(before).map((b) => b.payload as { VENDOR_ID: string; ITEMS: Array<{ RATE: string }> });
       expect(created.map((b) => [b.VENDOR_ID, b.ITEMS.map((i) => i.RATE)]).sort()).toEqual([['56', ['1250.00', '85.00', '112.40']], ['57', ['3480.00']]]);
+      // Results: the table Created, each bill as the check named it, with the ID the sandbox gave it.
+      const createdTable = page.getByRole('table', { name: 'Created' });
+      await createdTable.waitFor({ timeout: 10_000 });
+      const trs = createdTable.locator('tr');
+      const createdRows: string[][] = [];
+      for (let i = 1; i < (await trs.count()); i++) createdRows.push((await trs.nth(i).locator('th, td').allInnerTexts()).map((t) => t.trim()));
+      const sandboxBills = rig.sandbox.bills().slice(before);
+      // Named as the check and the report name each record (its bill number first, then its project and vendor).
+      expect(createdRows.map((r) => r[0]!.match(/^bill (\S+) \//)?.[1]).sort()).toEqual([...named].sort());
+      expect(createdRows.map((r) => Number(r[1])).sort()).toEqual(sandboxBills.map((b) => b.id).sort());
+      for (const [name, id] of createdRows) {
+        const bill = sandboxBills.find((b) => b.id === Number(id))!;
+        const payload = bill.payload as { VENDOR_ID: string };
+        expect(name).toBe(`${name!.split(' / ')[0]} / project ${bill.projectId} / vendor ${payload.VENDOR_ID}`);
+      }
       await shot('4-done', '#follow');
 
       // The same file again: the vendor IDs come from the account's list, every bill is already created.

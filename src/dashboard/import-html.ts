@@ -78,6 +78,7 @@ ${d.workers === 0 ? '<p class="warn" id="no-worker">No worker is running: the pa
 </form>
 <section id="follow" ${id ? '' : 'hidden'}><h2>Progress</h2>
 <div role="status" id="status" aria-live="polite" tabindex="-1">${id ? 'loading…' : ''}</div>
+<div id="created" class="scroll" role="region" aria-label="Created records" tabindex="0" hidden></div><p id="created-note" class="note"></p>
 <p><a id="report" class="action" href="${id ? `/import/report.csv?id=${esc(id)}` : '#'}">Download report</a> · <a id="tofix" class="action" href="${id ? `/import/errors.csv?id=${esc(id)}` : '#'}">Download rows to fix</a></p>
 </section>
 <script>

@@ -44,6 +44,8 @@ import { nothingToFixPage, rowsToFixText } from './rows-to-fix.ts';
 import { UploadReader, type CallBacks } from './upload-reader.ts';
 import { IMPORT_PAGE_DEFAULTS, safeName, uploadKeepMs, uploadReaderLimits, UploadStore } from './upload-store.ts';
 
+/** How many created records the page's `Created` table lists (the report has them all). */
+const CREATED_SHOWN = 500;
 export { IMPORT_PAGE_DEFAULTS, uploadKeepMs };
 
 /** What `startDashboard` takes for the import page (`--allow-imports`, `--max-upload-mb`). */
@@ -306,6 +308,24 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       res.set('Content-Disposition', `attachment; filename="${id}.report.csv"`).type('text/csv');
       for (const chunk of reportCsvChunks(lines)) res.write(chunk);
       res.end();
+    })().catch(next);
+  });
+
+  // The records the import created, each as the check named it, with the ID the service gave (the
+  // report's created lines, one per record); the first CREATED_SHOWN, and how many in all.
+  router.get('/created.json', (req, res, next) => {
+    (async () => {
+      const id = String(req.query.id ?? '');
+      const meta = await store.meta(id);
+      if (!meta) throw new PageError(404, `import ${id} is unknown or expired`);
+      const job = await opts.queues.imports.getJob(id);
+      const running = !job || !['completed', 'failed'].includes(await job.getState());
+      const created = new Map<string, { record: string; id: number }>();
+      for (const l of await store.report(id, { running })) {
+        if (l.status === 'created' && l.id !== '') created.set(`${l.record}\t${l.id}`, { record: l.record, id: l.id });
+      }
+      const all = [...created.values()];
+      res.set('Cache-Control', 'no-store').json({ total: all.length, records: all.slice(0, CREATED_SHOWN) });
     })().catch(next);
   });
 

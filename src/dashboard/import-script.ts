@@ -198,12 +198,18 @@ $('send').addEventListener('click',async function(){
   $('send').disabled=true;S.checked=false;if(j.warning)say('send-msg','warning: '+j.warning);history.replaceState(null,'','/import?id='+encodeURIComponent(j.importId));follow(j.importId);$('status').focus();
  }catch(e){say('send-msg',e.message)}
 });
+/** Results: the table Created, each record as the check named it with the ID the service gave. */
+async function showCreated(id){var box=$('created');
+ try{var c=await answer(await fetch('/import/created.json?id='+encodeURIComponent(id)));box.textContent='';box.hidden=!c.total;
+  say('created-note',c.total>c.records.length?'The first '+c.records.length+' of '+c.total+' are listed; Download report has them all.':'');if(!c.total)return;
+  var t=table('Created',['Record','ID']);c.records.forEach(function(r){var tr=make('tr');tr.appendChild(make('th',{scope:'row'},r.record));tr.appendChild(make('td',{'class':'num'},r.id));t.appendChild(tr)});box.appendChild(t)
+ }catch(e){say('created-note',e.message)}}
 function follow(id){
  $('follow').hidden=false;$('report').href='/import/report.csv?id='+encodeURIComponent(id);$('tofix').href='/import/errors.csv?id='+encodeURIComponent(id);
  var tick=async function(){
   try{var s=await answer(await fetch('/import/status.json?id='+encodeURIComponent(id)));var c=s.counts;
    $('status').textContent='import '+s.importId+': '+(s.done?(s.state==='failed'?'failed: '+(s.failedReason||''):'done'):'running')+' · created '+c.created+' · exists '+c.exists+' · skipped '+c.skipped+' · failed '+c.failed+' · unknown '+c.unknown+' of '+s.records+(s.invalidRows?' · '+count(s.invalidRows,'invalid row')+' not sent':'')+(s.done?'':' · '+s.eta)+(s.workers===0&&!s.done?' · no worker is running: start buildsync worker':'');
-   if(!s.done)setTimeout(tick,1000);
+   if(!s.done)setTimeout(tick,1000);else showCreated(id);
   }catch(e){$('status').textContent=e.message;setTimeout(tick,3000)}
  };tick()}
 kindChanged();
