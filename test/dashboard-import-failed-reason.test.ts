@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureReason, RedisUnavailableError } from '../src/errors/index.ts';
 import { ImportStore, pageFailedReason } from '../src/import-service/index.ts';
 import { importableProjects, startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
+import { hasChromium } from './helpers/chromium.ts';
 import { pageClient, waitFor } from './helpers/page-client.ts';
 import { noRedisAnswers } from '../src/redis/failures.ts';
 
@@ -15,7 +16,7 @@ describe('a failed import on the import page', () => {
   let rig: ImportPageRig;
 
   beforeAll(async () => {
-    rig = await startImportPageRig({ limits: 'none', browser: false, worker: false });
+    rig = await startImportPageRig({ limits: 'none', browser: hasChromium, worker: false });
   }, 60_000);
 
   afterAll(() => rig?.close());
@@ -44,6 +45,19 @@ describe('a failed import on the import page', () => {
     expect(status!.failedReason).toBe(`import ${id} is unknown or expired: its plan and outcomes are not in Redis (never submitted, removed, or past their retention); choose the file again under "Read file", check it and Send it: the records it created before are not created twice`);
     expect(status!.failedReason).not.toMatch(/--|BUILDSYNC_|buildsync /);
     expect(rig.sandbox.bills()).toEqual([]);
+
+    // In the browser: the page following this import says, in its status region, that it failed and why.
+    if (rig.browser) {
+      const page = await rig.browser.newPage();
+      try {
+        await page.goto(`${rig.dashboard.url}/import?id=${encodeURIComponent(id)}`);
+        const region = page.getByRole('status');
+        await expect.poll(() => region.innerText(), { timeout: 10_000 }).toMatch(/failed/);
+        expect(await region.innerText()).toContain(`import ${id}: failed: ${status!.failedReason!}`);
+      } finally {
+        await page.close();
+      }
+    }
 
     // An import the queue does not know is still unknown.
     expect((await client.call('/import/status.json?id=import-never-sent')).status).toBe(404);
