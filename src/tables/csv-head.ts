@@ -2,6 +2,20 @@ import { FileError } from '../errors/index.ts';
 import { DELIMITERS, delimiterOption, delimiterShown, detectDelimiter, headerLineEnd, type Delimiter } from './delimiter.ts';
 import { closestSearch, HeaderSearch } from './header-search.ts';
 import type { HeaderCandidate, HeaderRule, IgnoredLine } from './types.ts';
+import { columnLetter } from './xlsx-cell.ts';
+
+/**
+ * docs/reading-rules.md: the most columns a row may have. The header search splits a row only up
+ * to one cell past it (`headRecords`), so a 100,000-column line costs no per-column work: every
+ * step after the split (names, repeated names, the mapping's check) is bounded by this.
+ */
+export const MAX_COLUMNS = 1000;
+
+/** A row wider than `MAX_COLUMNS` under `delimiter`: the stop names its line and the first column past the limit. */
+export function tooManyColumns(file: string, line: number, delimiter: Delimiter): FileError {
+  const past = MAX_COLUMNS + 1;
+  return new FileError(file, `${file}:${line}: the row has more than ${MAX_COLUMNS.toLocaleString('en-US')} columns (read with the delimiter ${delimiterShown(delimiter)}, column ${past.toLocaleString('en-US')}, ${columnLetter(past)}, is past the ${MAX_COLUMNS.toLocaleString('en-US')} an import reads). Is the delimiter right, and is this the file you meant? Delete the unused columns and save it again.`);
+}
 
 /** Where the table of a CSV file starts, known from its first lines. */
 export interface CsvTableStart {
@@ -57,6 +71,7 @@ export function findCsvTableStart(
   const run = (d: Delimiter): Attempt => searchWith(d, text, from, complete, cut, new HeaderSearch(file, rule, headerRow, 'line'));
   const decided = (attempt: Attempt): CsvTableStart | undefined => {
     if (attempt.found !== undefined) return attempt.found;
+    if (attempt.wide !== undefined) throw tooManyColumns(file, attempt.wide, attempt.delimiter);
     if (attempt.needMore) return undefined;
     if (attempt.unfinished) return unreadable(attempt.delimiter, text, from);
     const failure = attempt.search.failure();
@@ -66,7 +81,7 @@ export function findCsvTableStart(
   const given = forced ?? (sep ? (sep[1] as Delimiter) : undefined);
   if (given !== undefined) {
     const attempt = run(given);
-    if (attempt.found === undefined && !attempt.needMore && !attempt.unfinished && attempt.search.failure() !== undefined) {
+    if (attempt.wide === undefined && attempt.found === undefined && !attempt.needMore && !attempt.unfinished && attempt.search.failure() !== undefined) {
       const fits = DELIMITERS.filter((d) => d !== given).map(run).find((a) => a.found !== undefined);
       if (fits !== undefined) throw delimiterFits(file, given, fits.found!, forced !== undefined);
     }
@@ -83,6 +98,8 @@ export function findCsvTableStart(
   const preferred = detectDelimiter(headEnd === -1 ? body : body.slice(0, headEnd));
   const quick = run(preferred);
   if (quick.found?.first) return quick.found;
+  // The delimiter the header line shows splits a row past the limit: that is the stop.
+  if (quick.wide !== undefined) return decided(quick);
   // Read as it always was, the start of the file does not end: say so, rather than guess another delimiter.
   if (quick.unfinished) return unreadable(preferred, text, from);
   const attempts = DELIMITERS.map((d) => (d === preferred ? quick : run(d)));
@@ -93,6 +110,8 @@ export function findCsvTableStart(
     if (best === undefined || found.headerLine < best.headerLine || (found.headerLine === best.headerLine && found.delimiter === detectDelimiter(found.raw))) best = found;
   }
   if (best !== undefined) return best;
+  const wide = attempts.find((a) => a.wide !== undefined);
+  if (wide !== undefined) return decided(wide);
   // No delimiter finds the header row: the error names the row that came closest under any of them.
   const closest = closestSearch(attempts.map((a) => a.search));
   return decided(attempts.find((a) => a.search === closest)!);
@@ -137,6 +156,8 @@ interface Attempt {
   found?: Found;
   needMore?: boolean;
   unfinished?: boolean;
+  /** The line of a row wider than `MAX_COLUMNS` under this delimiter: the search stopped there. */
+  wide?: number;
 }
 
 function searchWith(delimiter: Delimiter, text: string, from: { offset: number; line: number }, complete: boolean, cut: boolean, search: HeaderSearch): Attempt {
@@ -155,6 +176,7 @@ function searchWith(delimiter: Delimiter, text: string, from: { offset: number; 
       search.end();
       return search.settled !== undefined ? settled() : { delimiter, search, unfinished: true };
     }
+    if (r.wide) return { delimiter, search, wide: r.line };
     if (r.open) unfinished = true;
     records.push(r);
     search.offer(r.cells, r.line);
@@ -189,6 +211,8 @@ interface HeadRecord {
   open: boolean;
   /** It ends where the text ends, with no line break. */
   atEnd: boolean;
+  /** It has more than `MAX_COLUMNS` cells: `cells` holds the first `MAX_COLUMNS + 1`, and the records end with it. */
+  wide?: boolean;
 }
 
 /**
@@ -251,6 +275,11 @@ function* headRecords(text: string, from: { offset: number; line: number }, deli
       }
       if (ch === delimiter) {
         cells.push(cell);
+        if (cells.length > MAX_COLUMNS) {
+          // Past the limit: no more of it is split, and nothing after it is read.
+          yield { line: startLine, cells, raw: text.slice(start, i), open: false, atEnd: false, wide: true };
+          return;
+        }
         cell = '';
         atFieldStart = true;
         i++;

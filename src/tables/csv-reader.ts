@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { concatWorded, FileError, InterruptedError, RowError } from '../errors/index.ts';
 import { createCsvEngine, type CsvEngine } from './csv-engine.ts';
-import { findCsvTableStart, type CsvTableStart } from './csv-head.ts';
+import { findCsvTableStart, MAX_COLUMNS, tooManyColumns, type CsvTableStart } from './csv-head.ts';
 import { delimiterOf, delimiterShown, type Delimiter, type DelimiterOption } from './delimiter.ts';
 import { encodingFits } from './header-fit.ts';
 import { FooterWatch } from './footer.ts';
@@ -31,10 +31,9 @@ export interface CsvHead {
  */
 const MAX_HEADER_CHARS = 1024 * 1024;
 
-/** docs/reading-rules.md limits: Excel's own cell limit, a row, and columns. */
+/** docs/reading-rules.md limits: Excel's own cell limit and a row (the columns: `MAX_COLUMNS`, csv-head.ts). */
 export const MAX_CELL_CHARS = 32_767;
 export const MAX_RECORD_BYTES = 1024 * 1024;
-export const MAX_COLUMNS = 1000;
 
 /** Large reads keep the per-read work (system calls, stream bookkeeping) negligible next to parsing. */
 const CHUNK_BYTES = 256 * 1024;
@@ -112,7 +111,7 @@ export async function* readCsv(
       // The title block (and a `sep=` line) above the header row: no rows.
       if (line < start!.headerLine) return;
       if (line > start!.headerLine) throw headerNotParsed(file, start!.headerLine);
-      if (fields.length > MAX_COLUMNS) throw tooManyColumns(file, line, fields.length);
+      if (fields.length > MAX_COLUMNS) throw tooManyColumns(file, line, delimiter);
       if (fields.every((h) => h.trim() === '')) throw noHeader(file, line);
       head = { headers: fields, headerLine: line, encoding: decoder.encoding, delimiter, titles: start!.titles, above: start!.above };
       width = fields.length;
@@ -283,9 +282,6 @@ function plainHeader(found: CsvTableStart, encoding: InputEncoding): CsvHead | u
   return { headers, headerLine: found.headerLine, encoding, delimiter: found.delimiter, titles: found.titles, above: found.above };
 }
 
-function tooManyColumns(file: string, line: number, count: number): FileError {
-  return new FileError(file, `${file}:${line}: the header row has ${count.toLocaleString('en-US')} columns, over the ${MAX_COLUMNS.toLocaleString('en-US')} an import reads. Is the delimiter right, and is this the file you meant? Delete the unused columns and save it again.`);
-}
 
 function cellTooLong(file: string, line: number, index: number, header: string | undefined, cell: string): RowError {
   const name = header?.trim() ? `${index + 1} (${quote(header)})` : `${index + 1}`;
