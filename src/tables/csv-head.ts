@@ -235,7 +235,11 @@ function* headRecords(text: string, from: { offset: number; line: number }, deli
     const start = i;
     const startLine = line;
     const cells: string[] = [];
+    // A cell is `cell` (its text before the last `""` or closing quote) then text[seg, i): slices
+    // of the text, never one string per character (a 1 MiB cell would be a million string pieces,
+    // for each delimiter tried and each time more of the file is read).
     let cell = '';
+    let seg = i;
     let atFieldStart = true;
     let quoted = false;
     let ended = false;
@@ -244,26 +248,22 @@ function* headRecords(text: string, from: { offset: number; line: number }, deli
       if (quoted) {
         if (ch === '"') {
           if (text[i + 1] === '"') {
-            cell += '"';
+            cell += text.slice(seg, i + 1);
             i += 2;
+            seg = i;
             continue;
           }
+          cell += text.slice(seg, i);
           quoted = false;
           i++;
+          seg = i;
           continue;
         }
         if (ch === '\r' || ch === '\n') {
-          if (ch === '\r' && text[i + 1] === '\n') {
-            cell += '\r\n';
-            i += 2;
-          } else {
-            cell += ch;
-            i++;
-          }
+          i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
           line++;
           continue;
         }
-        cell += ch;
         i++;
         continue;
       }
@@ -271,10 +271,11 @@ function* headRecords(text: string, from: { offset: number; line: number }, deli
         quoted = true;
         atFieldStart = false;
         i++;
+        seg = i;
         continue;
       }
       if (ch === delimiter) {
-        cells.push(cell);
+        cells.push(cell + text.slice(seg, i));
         if (cells.length > MAX_COLUMNS) {
           // Past the limit: no more of it is split, and nothing after it is read.
           yield { line: startLine, cells, raw: text.slice(start, i), open: false, atEnd: false, wide: true };
@@ -283,13 +284,13 @@ function* headRecords(text: string, from: { offset: number; line: number }, deli
         cell = '';
         atFieldStart = true;
         i++;
+        seg = i;
         continue;
       }
       if (ch === '\r' || ch === '\n') {
         ended = true;
         break;
       }
-      cell += ch;
       atFieldStart = false;
       i++;
     }
@@ -297,7 +298,7 @@ function* headRecords(text: string, from: { offset: number; line: number }, deli
       yield NEED_MORE;
       return;
     }
-    cells.push(cell);
+    cells.push(cell + text.slice(seg, i));
     yield { line: startLine, cells, raw: text.slice(start, i), open: quoted, atEnd: !ended };
   }
   if (!complete) yield NEED_MORE;
