@@ -99,7 +99,7 @@ describe.skipIf(!hasChromium)('the import page words its messages for the page',
     expect(status).toBe(400);
     expect(body).not.toContain('--');
     expect((JSON.parse(body) as { error: string }).error).toBe(
-      'extra.csv:1: unknown column "Qty Ordered". Known columns: bill_ref, project_id, project_number, project_name, vendor_id, vendor, title, due_date, invoice_date, received_date, active, ready_for_payment, approver, approval_date, notes, trade, bill_type, traffic_color, item_name, rate, qty, unit, item_description, cost_code_id, tax_type_id, tax_percent (case, spaces, _, - and . do not matter). ' +
+      'extra.csv:1: unknown column "Qty Ordered". Known columns: bill_ref, project_id, project_number, project_name, vendor_id, vendor, title, due_date, invoice_date, received_date, active, ready_for_payment, approver, approval_date, notes, trade, bill_type, traffic_color, item_name, rate, qty, unit, item_description, cost_code_id, tax_type_id, tax_percent, tax_amount, currency (case, spaces, _, - and . do not matter). ' +
         'To skip it, choose Ignore in its list under "Match columns" above; to read one as a known column, choose that column there.',
     );
   }, 60_000);

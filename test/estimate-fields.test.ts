@@ -35,7 +35,8 @@ describe('the estimate field list is the one definition of the estimate fields',
   it('gives the estimate file its field columns (lower-cased) and its number columns', () => {
     const placing = ['project_id', 'project_number', 'project_name', 'estimate_name', 'category', 'subcategory', 'item'];
     const markup = ['markup_name', 'markup_value', 'markup_type'];
-    expect(ESTIMATE_COLUMNS).toEqual([...placing, ...columns(ESTIMATE_COMMON_FIELDS), ...columns(ESTIMATE_LINE_FIELDS), ...columns(ESTIMATE_TOP_FIELDS), ...markup]);
+    // `currency` is read from the file and checked against the account's currency; it is no payload field.
+    expect(ESTIMATE_COLUMNS).toEqual([...placing, ...columns(ESTIMATE_COMMON_FIELDS), ...columns(ESTIMATE_LINE_FIELDS), ...columns(ESTIMATE_TOP_FIELDS), ...markup, 'currency']);
     const numbers = [...ESTIMATE_LINE_FIELDS, ...ESTIMATE_TOP_FIELDS].filter(([, t]) => t === 'num');
     expect(ESTIMATE_NUMBER_COLUMNS).toEqual([...columns(numbers), 'markup_value', 'markup_type']);
   });
