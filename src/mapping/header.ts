@@ -294,14 +294,21 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
 function copiesOf(headers: readonly string[], names: ReadonlySet<string>): { of: Map<string, number[]>; baseOf: Map<string, string> } {
   const of = new Map<string, number[]>();
   const baseOf = new Map<string, string>();
+  // Each header normalised once, and the first column of each name found once: linear in the header.
+  const normalized = headers.map((h) => normalizeHeader(h));
+  const firstOf = new Map<string, number>();
+  normalized.forEach((name, index) => {
+    if (!firstOf.has(name)) firstOf.set(name, index);
+  });
   headers.forEach((header, index) => {
     const m = REPEAT.exec(header.trim());
     if (m === null || Number(m[2]) < 2) return;
     const base = normalizeHeader(m[1]!);
     if (!names.has(base)) return;
-    baseOf.set(normalizeHeader(header), base);
-    const first = headers.findIndex((h) => normalizeHeader(h) === base);
-    of.set(base, [...(of.get(base) ?? [first]), index]);
+    baseOf.set(normalized[index]!, base);
+    const columns = of.get(base);
+    if (columns) columns.push(index);
+    else of.set(base, [firstOf.get(base) ?? -1, index]);
   });
   return { of, baseOf };
 }
