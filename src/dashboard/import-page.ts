@@ -103,6 +103,15 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
 
   const router = express.Router();
 
+  /** An import's report lines (`pending` while it runs), or a 404 for an id that names nothing. */
+  const reportLines = async (id: string) => {
+    const meta = await store.meta(id);
+    if (!meta) throw new PageError(404, `import ${id} is unknown or expired`);
+    const job = await opts.queues.imports.getJob(id);
+    const running = !job || !['completed', 'failed'].includes(await job.getState());
+    return store.report(id, { running });
+  };
+
   router.get('/', (req, res, next) => {
     (async () => {
       const accounts = await listAccounts(opts.env, opts.redis, opts.prefix);
@@ -300,11 +309,7 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
   router.get('/report.csv', (req, res, next) => {
     (async () => {
       const id = String(req.query.id ?? '');
-      const meta = await store.meta(id);
-      if (!meta) throw new PageError(404, `import ${id} is unknown or expired`);
-      const job = await opts.queues.imports.getJob(id);
-      const running = !job || !['completed', 'failed'].includes(await job.getState());
-      const lines = await store.report(id, { running });
+      const lines = await reportLines(id);
       res.set('Content-Disposition', `attachment; filename="${id}.report.csv"`).type('text/csv');
       for (const chunk of reportCsvChunks(lines)) res.write(chunk);
       res.end();
@@ -316,12 +321,8 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
   router.get('/created.json', (req, res, next) => {
     (async () => {
       const id = String(req.query.id ?? '');
-      const meta = await store.meta(id);
-      if (!meta) throw new PageError(404, `import ${id} is unknown or expired`);
-      const job = await opts.queues.imports.getJob(id);
-      const running = !job || !['completed', 'failed'].includes(await job.getState());
       const created = new Map<string, { record: string; id: number }>();
-      for (const l of await store.report(id, { running })) {
+      for (const l of await reportLines(id)) {
         if (l.status === 'created' && l.id !== '') created.set(`${l.record}\t${l.id}`, { record: l.record, id: l.id });
       }
       const all = [...created.values()];
