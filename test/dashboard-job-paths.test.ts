@@ -125,6 +125,9 @@ describe.skipIf(!hasChromium)('bull-board\'s own page through the guard, in Chro
       mkdirSync(resolve(import.meta.dirname, 'artifacts'), { recursive: true });
       await page.screenshot({ path: resolve(import.meta.dirname, 'artifacts', 'dashboard-job-path-refused.png') });
       expect(await queues.exports.getJobCounts('waiting')).toEqual({ waiting: 1 });
+      // bull-board's error toast is a dialog too: the next duplicate starts once it and the
+      // Duplicate dialog have both gone.
+      await page.getByRole('dialog', { name: 'Forbidden' }).waitFor({ state: 'hidden', timeout: 20_000 });
       await page.getByRole('dialog').waitFor({ state: 'hidden' });
       expect(await duplicate(undefined)).toBe(200);
       expect((await queues.exports.getJobs(['waiting'])).map((j) => j.data as unknown)).toEqual([{ account: 'default' }, { account: 'default' }]);
