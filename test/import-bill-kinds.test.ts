@@ -167,3 +167,32 @@ describe('a Sage-style export read with a mapping file of kinds rules (README ex
     expect(r.ignoredSummary).toBe('1 row ignored: kind 1');
   });
 });
+
+describe('kinds values are compared as every key is (values/key-text.ts): NFKC, ß as ss, any spaces', () => {
+  const vendors = join(files.dir, 'german-vendors.csv');
+  writeFileSync(vendors, 'vendor,vendor_id\r\nKEYST001,57\r\n');
+  const mapping = join(files.dir, 'german.json');
+  writeFileSync(mapping, JSON.stringify({
+    columns: { Lieferant: 'vendor', Belegnummer: 'bill_ref', Text: 'item_name', Betrag: 'rate', Projekt: 'project_id' },
+    kinds: { column: 'Type', bill: ['Rechnung'], credit: ['Gutschrift'], ignore: ['Abschlußzahlung'] },
+  }));
+
+  it('"ABSCHLUSSZAHLUNG" is the rule\'s "Abschlußzahlung", full-width "Ｒｅｃｈｎｕｎｇ" the rule\'s "Rechnung"; refs "RE-Straße-1" and "RE-STRASSE-1" are one bill', async () => {
+    const file = files.write('german-kinds.csv', [
+      'Type,Lieferant,Belegnummer,Text,Betrag,Projekt',
+      'Rechnung,KEYST001,RE-Straße-1,Kabelkanal,100.00,1042',
+      'Ｒｅｃｈｎｕｎｇ,KEYST001,RE-STRASSE-1,Befestigung,20.00,1042',
+      'ABSCHLUSSZAHLUNG,KEYST001,Z-9,Zahlung,120.00,1042',
+      '\u00a0ABSCHLUẞZAHLUNG,KEYST001,Z-10,Zahlung,5.00,1042',
+    ]);
+    const r = await files.dryRun(file, ['--mapping', mapping, '--vendors', vendors]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.payloads).toEqual([{ PRJ_ID: '1042', VENDOR_ID: '57', ITEMS: [{ NAME: 'Kabelkanal', RATE: '100.00' }, { NAME: 'Befestigung', RATE: '20.00' }] }]);
+    expect(r.lines.map(([line, status, message]) => [line, status, status === 'ignored' ? message : ''])).toEqual([
+      [2, 'skipped', ''],
+      [3, 'skipped', ''],
+      [4, 'ignored', 'Type "ABSCHLUSSZAHLUNG"'],
+      [5, 'ignored', 'Type "ABSCHLUẞZAHLUNG"'],
+    ]);
+  });
+});

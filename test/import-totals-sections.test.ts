@@ -386,3 +386,27 @@ describe('estimates: a section heading with no item row under it', () => {
     });
   });
 });
+
+describe('estimates: a heading\'s estimate keys are compared as every key is (values/key-text.ts)', () => {
+  it('an empty last heading whose estimate_name differs only by ß/ss and full-width letters stops that estimate', async () => {
+    // "Straße" and "STRASSE" are one estimate everywhere; the heading names it "ＳＴＲＡＳＳＥ" (full-width, as pasted from a PDF).
+    const path = file('strasse.csv', [
+      'project_id,estimate_name,item,qty,unit_cost',
+      '10039,Straße,Demolition,,',
+      '10039,Straße,Remove curb,12,45',
+      '10039,STRASSE,Haul debris,2,125',
+      '10039,ＳＴＲＡＳＳＥ,Painting,,',
+      '',
+    ].join('\n'));
+    const r = await dryRun('estimates', path, '--layout', 'sections');
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.payloads).toEqual([]);
+    expect(r.report.map((l) => [l.line, l.record, l.status])).toEqual([
+      ['2', '', 'ignored'],
+      ['3', 'project 10039 / Straße', 'invalid'],
+      ['4', 'project 10039 / Straße', 'invalid'],
+      ['5', 'project 10039 / Straße', 'invalid'],
+    ]);
+    expect(r.report.find((l) => l.line === '5')!.message).toBe(`${path}:5: section heading "Painting" has no item row under it before the end of the file; add its items or delete the heading`);
+  });
+});

@@ -5,7 +5,8 @@
  * "ignore": [...]}`), credits, and the `Type`/`Status` columns no rule covers.
  *
  *   - A value in none of its column's lists is a row error naming it. Values are compared as
- *     keys are: ignoring case and leading, trailing and repeated spaces.
+ *     keys are (`keyText`, values/key-text.ts): ignoring case and leading, trailing and
+ *     repeated spaces, whichever spaces they are; `ß` is `ss`, full-width `Ｂｉｌｌ` is `Bill`.
  *   - An empty kind (or status) continues the transaction above: a split line of the row above,
  *     whatever that row was (a bill, a credit, an ignored payment). At the top of the file there
  *     is no transaction to continue: a row error.
@@ -20,6 +21,7 @@
  */
 import type { Worded } from '../errors/index.ts';
 import type { SourceRow } from '../tables/index.ts';
+import { keyText } from '../values/key-text.ts';
 import { auxColumns, auxText, type AuxColumn } from './aux-columns.ts';
 import type { ColumnMap } from './header.ts';
 import { normalizeHeader } from './header.ts';
@@ -33,11 +35,6 @@ type Verdict = 'bill' | 'credit' | 'ignore';
 const KIND_HEADERS: ReadonlySet<string> = new Set(['type', 'transactiontype', 'status']);
 /** Words that show such a column holds rows that are not bills. */
 const NOT_BILL_WORDS = /credit|payment|check|expense|deposit|journal|void|delete/i;
-
-/** A kind or status value as compared: case, and leading, trailing and repeated spaces ignored. */
-function valueKey(text: string): string {
-  return text.replace(/[\s\u00a0]+/g, ' ').trim().toLowerCase();
-}
 
 /** What one row of a rule's column said: its verdict, the value as written, and its line. */
 interface Said {
@@ -66,7 +63,7 @@ class RuleColumn {
       else if (above.verdict === 'unlisted') problems.push([this.header, `${this.header} is empty: this split line continues line ${above.line}, whose ${this.header} ${JSON.stringify(above.value)} is in none of the mapping's ${this.lists} lists`]);
       return above;
     }
-    const said: Said = { verdict: this.verdicts.get(valueKey(text)) ?? 'unlisted', value: text, line };
+    const said: Said = { verdict: this.verdicts.get(keyText(text)) ?? 'unlisted', value: text, line };
     if (said.verdict === 'unlisted') problems.push([this.header, `${this.header} ${JSON.stringify(text)} is in none of the mapping's ${this.lists} lists; add it to one of them`]);
     this.last = said;
     return said;
@@ -111,7 +108,7 @@ export class BillKinds {
     const { values, line } = row;
     for (const g of this.guarded) {
       const text = auxText(values, g.index);
-      if (text !== '' && valueKey(text) !== 'bill') {
+      if (text !== '' && keyText(text) !== 'bill') {
         const rules = g.name === 'status' ? `"status": {"column": ${JSON.stringify(g.header)}, "keep": [...], "ignore": [...]}` : `"kinds": {"column": ${JSON.stringify(g.header)}, "bill": [...], "credit": [...], "ignore": [...]}`;
         problems.push([g.header, [`${g.header} ${JSON.stringify(text)}: this column says what each row is, and without rules for it only "Bill" rows are bills. `, { kind: 'kinds-rules', rules }]]);
       }
@@ -149,7 +146,7 @@ function indexOf(headers: readonly string[], mapping: MappingFile | undefined, w
 
 function verdicts(lists: ReadonlyArray<[Verdict, readonly string[]]>): Map<string, Verdict> {
   const out = new Map<string, Verdict>();
-  for (const [verdict, values] of lists) for (const v of values) out.set(valueKey(v), verdict);
+  for (const [verdict, values] of lists) for (const v of values) out.set(keyText(v), verdict);
   return out;
 }
 

@@ -17,6 +17,7 @@
  */
 import type { CellValue, SourceRow } from '../../tables/index.ts';
 import { FileError } from '../../errors/index.ts';
+import { sameKeyText } from '../../values/key-text.ts';
 import type { Col } from '../column-cells.ts';
 import type { RowContext, RowReport, RowRule } from './row-rules.ts';
 import type { ColumnsOf } from './totals.ts';
@@ -69,7 +70,7 @@ class RowShape {
     for (const i of this.keys) {
       const a = heading[i] ?? null;
       const b = item[i] ?? null;
-      if (filled(a) && filled(b) && keyText(a) !== keyText(b)) return false;
+      if (filled(a) && filled(b) && !sameKeyText(String(a), String(b))) return false;
     }
     return true;
   }
@@ -230,11 +231,6 @@ export class SectionsGuard implements RowRule {
 
 function cell(col: Col | undefined, row: SourceRow): CellValue {
   return col === undefined || col.index < 0 ? null : (row.values[col.index] ?? null);
-}
-
-/** A key cell as a person reads it (case, leading, trailing and repeated spaces ignored). */
-function keyText(v: CellValue): string {
-  return String(v).trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
 function filled(v: CellValue): boolean {
