@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planBills } from '../src/import/index.ts';
-import { pageImportOptions, parsePageState, type PageState } from '../src/import-service/index.ts';
+import { importPlanOptions, pageImportOptions, parsePageState, type PageState } from '../src/import-service/index.ts';
 import { detectPreset, parseMappingFile } from '../src/mapping/index.ts';
 import { tempCsvFiles } from './helpers/temp-csv.ts';
 
@@ -143,5 +143,27 @@ describe('pageImportOptions: the file encoding and delimiter the page passes (do
   it('refuses an encoding that names none and a delimiter the page has no choice for', () => {
     expect(() => pageImportOptions({ kind: 'bills', layout: 'plain', encoding: 'iso-2022-kr' }, 'bills')).toThrow('encoding "iso-2022-kr" is no encoding buildsync reads');
     expect(() => parsePageState({ kind: 'bills', delimiter: '#' })).toThrow('"Delimiter" must be auto, ",", ";", tab or pipe (delimiter)');
+  });
+});
+
+describe('one options builder: the page\'s state and the CLI\'s flags become plan options in one place', () => {
+  const account = { dateFormat: 'DMY' as const, dateFormatVariable: 'BUILDSYNC_DATE_FORMAT', currency: 'EUR', currencyVariable: 'BUILDSYNC_CURRENCY' };
+
+  it('the page\'s options are the CLI\'s flags (`choices`) built by importPlanOptions, the account\'s date order and currency included', () => {
+    const state: PageState = { kind: 'bills', layout: 'plain', columns: { Ref: 'bill_ref', Job: 'project_id', Vendor: 'vendor_id', Item: 'item_name', Rate: 'rate' }, sheet: 'Bills', hidden: 'skip', credits: 'negative', edits: [{ line: 3, header: 'Rate', value: '12.50' }] };
+    const page = pageImportOptions(state, 'bills', undefined, account);
+    expect(page.planOptions).toEqual(importPlanOptions(page.choices, account));
+    expect(page.planOptions).toMatchObject({ sheet: 'Bills', hidden: 'skip', credits: 'negative', accountDateFormat: 'DMY', accountCurrency: 'EUR', currencyVariable: 'BUILDSYNC_CURRENCY', cellEdits: state.edits });
+    // Without an account (Download mapping, a reading): the defaults, no account's reading.
+    expect(pageImportOptions(state, 'bills').planOptions.accountDateFormat).toBeUndefined();
+  });
+
+  it('a plan read with the page\'s options and one read with the CLI\'s flags (the downloaded mapping as --mapping) are the same plan', async () => {
+    const file = await files.csv('bills.csv', ['Ref,Job,Vendor,Item,Rate', 'B-1,10008,55,Gravel,"1.234,50"', 'B-1,10008,55,Sand,"2,00"']);
+    const page = pageImportOptions({ kind: 'bills', layout: 'plain', columns: { Ref: 'bill_ref', Job: 'project_id', Vendor: 'vendor_id', Item: 'item_name', Rate: 'rate' }, decimalSeparator: ',' }, 'bills', undefined, account);
+    const cli = importPlanOptions({ mapping: parseMappingFile(JSON.parse(JSON.stringify(page.mapping)), 'mapping.json'), decimalSeparator: ',' }, account);
+    const [a, b] = [await planBills(file, page.planOptions), await planBills(file, cli)];
+    expect(a.records.map((r) => r.payload)).toEqual(b.records.map((r) => r.payload));
+    expect(a.records.map((r) => (r.payload as { ITEMS: Array<{ RATE: unknown }> }).ITEMS.map((i) => i.RATE))).toEqual([['1234.50', '2.00']]);
   });
 });

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, FileError, firstExit, MAX_LISTED, listAtMost, parseFailureReason, UsageError } from '../errors/index.ts';
 import { formatEta, AccountThrottle } from '../throttle/index.ts';
-import { encodingNote, ignoredLine, importOutcome, errorsFilePath, refuseOverwritingInput, readingNote, wirePayload, mappingOption, parseFillDown, type ImportSummary, type PlanOptions } from '../import/index.ts';
+import { encodingNote, ignoredLine, importOutcome, errorsFilePath, refuseOverwritingInput, readingNote, wirePayload, mappingOption, parseFillDown, type ImportSummary } from '../import/index.ts';
 import type { DelimiterOption, EncodingOption } from '../tables/index.ts';
 import type { DateOrder, IgnoredCounts, ReadingRules } from '../mapping/index.ts';
-import { collectResults, dryRunImport, EarlierReport, ImportStore, reportAfterLostLedger, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
+import { collectResults, dryRunImport, EarlierReport, importPlanOptions, ImportStore, reportAfterLostLedger, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
 import { LocalReport, markerLostWhy } from '../import/index.ts';
 import { LedgerUnsafeError } from '../errors/index.ts';
 import { Ledger } from '../ledger/index.ts';
@@ -89,28 +89,25 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     throw new UsageError(`--report ${flags.report} and --out ${flags.out} name two places for the report; give one of them`);
   }
   const cfg = configFor(ctx);
-  const planOpts: PlanOptions = {
+  // The one options builder of the CLI and the import page (src/import-service/import-options.ts).
+  const planOpts = importPlanOptions({
     sheet: flags.sheet,
     hidden: flags.hidden,
     fillDown: flags.fillDown === undefined ? undefined : parseFillDown(flags.fillDown),
     layout: flags.layout,
     headerRow: flags.headerRow === undefined ? undefined : intOption('--header-row', flags.headerRow, 1, MAX_HEADER_ROW),
     vendorsFile: flags.vendors,
-    signal: ctx.signal,
     encoding: flags.encoding,
     delimiter: flags.delimiter,
     dateFormat: flags.dateFormat,
     decimalSeparator: flags.decimalSeparator,
     resendUnknown: flags.resendUnknown,
-    accountDateFormat: cfg.account.dateFormat,
-    dateFormatVariable: cfg.account.dateFormatVariable,
     credits: flags.credits,
     discounts: flags.discounts,
     ignoreTax: flags.ignoreTax,
-    accountCurrency: cfg.account.currency,
-    currencyVariable: cfg.account.currencyVariable,
-  };
-  if (flags.mapping !== undefined) planOpts.mapping = await mappingOption(kind, flags.mapping);
+    // Loaded after the flags are checked, as before: a bad flag is said first.
+    mapping: flags.mapping === undefined ? undefined : await mappingOption(kind, flags.mapping),
+  }, cfg.account, ctx.signal);
   const reportPath = resolve(flags.report ?? flags.out ?? `${file}.report.csv`);
   const errorsPath = errorsFilePath(reportPath);
   refuseOverwritingInput(file, [

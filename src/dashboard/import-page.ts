@@ -19,7 +19,7 @@ import express from 'express';
 import type { RedisConnection as Redis } from '../redis/layout.ts';
 import type { Logger } from 'pino';
 import { loadConfig, requireService, type Env } from '../config.ts';
-import { reportCsvChunks, type PlanOptions } from '../import/index.ts';
+import { reportCsvChunks } from '../import/index.ts';
 import {
   accountVendorList,
   ImportStore,
@@ -206,18 +206,13 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       if (typeof body.columns !== 'object' || body.columns === null) throw new PageError(400, 'no column choices');
       // The whole state, edits included, every time: a check is the upload read with it, never a copy changed by an earlier one.
       const state = parsePageState(body);
-      const page = pageImportOptions(state, kind);
       const accounts = await listAccounts(opts.env, opts.redis, opts.prefix);
       if (!accounts.includes(body.account)) throw new PageError(400, 'choose one of the configured accounts');
       const cfg = loadConfig({ env: opts.env, account: body.account });
       const account = requireService(cfg.account);
-      const planOpts: PlanOptions = {
-        ...page.planOptions,
-        accountDateFormat: cfg.account.dateFormat,
-        dateFormatVariable: cfg.account.dateFormatVariable,
-        accountCurrency: cfg.account.currency,
-        currencyVariable: cfg.account.currencyVariable,
-      };
+      // The plan options as the CLI's flags make them, with the account's reading (import-options.ts).
+      const page = pageImportOptions(state, kind, undefined, cfg.account);
+      const planOpts = page.planOptions;
       // The whole file is read first in the reader thread: one that would take more memory or time
       // than it has stops there, and the check below reads a file known to read within them.
       await reader.run(up.name, 'readThrough', { file: up.file, sheet: planOpts.sheet, encoding: planOpts.encoding, kind, mapping: page.mapping, headerRow: page.mapping.headerRow });

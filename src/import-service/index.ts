@@ -1,5 +1,6 @@
 // The import service: the one check-and-submit sequence of the CLI's `import` and the dashboard's import page.
 export { collectResults, listProjects, planImport, redisDurability, requireDurableRedis, submitChecked, submitFile, type ImportKind, type SessionPlace, type SubmitFileOptions, type SubmittedFile } from './run-import.ts';
+export { importPlanOptions, type AccountReading, type ImportChoices } from './import-options.ts';
 export { EarlierReport } from './earlier-report.ts';
 export { reportAfterLostLedger } from './lost-ledger.ts';
 export { dryRunImport, writeEmptyReport, type DryRunImport, type DryRunImportOptions } from './dry-run-import.ts';

@@ -2,7 +2,8 @@
  * The import page's state (the controls the page sends on read, `mapping.json` and check: README,
  * The import page) turned into what the CLI's `import` reads: its mapping file and the options
  * its flags set. One function (`pageImportOptions`) does it, so that the page's check, the mapping
- * it downloads and the CLI given that mapping read a file the same way.
+ * it downloads and the CLI given that mapping read a file the same way; the flags become plan
+ * options through the CLI's own builder (`importPlanOptions`, import-options.ts).
  *
  * `File layout`: `quickbooks` / `xero` are the built-in preset's rules (kinds, status, fill-down,
  * its column names) with the page's column choices; `detect` is a preset when the header row is
@@ -26,6 +27,7 @@ import {
   type MappingFile, type MappingRules,
 } from '../mapping/index.ts';
 import type { ImportKind } from './run-import.ts';
+import { importPlanOptions, type AccountReading, type ImportChoices } from './import-options.ts';
 
 export type PageLayout = 'detect' | 'plain' | 'quickbooks' | 'xero' | 'sections';
 export type AppliedLayout = Exclude<PageLayout, 'detect'>;
@@ -170,6 +172,9 @@ export function rulesText(rules: MappingRules | undefined): string {
 /** What the CLI reads a file with: its mapping file and the options its `import` flags set. */
 export interface PageImportOptions {
   mapping: MappingFile;
+  /** The CLI's flags that the page's choices are (`--mapping` the mapping above). */
+  choices: ImportChoices;
+  /** `choices` as the import reads them (`importPlanOptions`), with the account's reading when given. */
   planOptions: PlanOptions;
   layout: AppliedLayout;
 }
@@ -182,7 +187,7 @@ export interface PageImportOptions {
  * state's own `rules` are the mapping's (its kinds and status over a preset's, where the file has
  * their column).
  */
-export function pageImportOptions(state: PageState, kind: ImportKind, headers: readonly string[] = Object.keys(state.columns ?? {})): PageImportOptions {
+export function pageImportOptions(state: PageState, kind: ImportKind, headers: readonly string[] = Object.keys(state.columns ?? {}), account?: AccountReading): PageImportOptions {
   const layout = appliedLayout(state.layout ?? 'detect', kind, headers);
   const preset = layoutPreset(layout);
   const bills = kind === 'bills';
@@ -231,7 +236,8 @@ export function pageImportOptions(state: PageState, kind: ImportKind, headers: r
     ...(layout === 'sections' ? { layout: 'sections' } : {}),
     ...(state.rules?.totalLabels !== undefined && state.rules.totalLabels.length > 0 ? { totalLabels: state.rules.totalLabels } : {}),
   }, 'the page\'s choices');
-  const planOptions: PlanOptions = {
+  // The flags that say what the mapping says, so that either read alone reads the file the same way.
+  const choices: ImportChoices = {
     mapping,
     sheet: state.sheet === undefined || state.sheet === '' ? undefined : state.sheet,
     hidden: mapping.hidden,
@@ -244,9 +250,10 @@ export function pageImportOptions(state: PageState, kind: ImportKind, headers: r
     decimalSeparator: mapping.decimalSeparator,
     ...(bills ? { credits: mapping.credits, discounts: mapping.discounts === 'apply' ? 'apply' : undefined, ignoreTax: mapping.ignoreTax === true ? true : undefined } : {}),
     // Cells edited in place: read over the upload at their own lines (src/import/cell-edits.ts).
-    ...(state.edits !== undefined && state.edits.length > 0 ? { cellEdits: state.edits } : {}),
+    cellEdits: state.edits,
   };
-  return { mapping, planOptions, layout };
+  const planOptions = importPlanOptions(choices, account);
+  return { mapping, choices, planOptions, layout };
 }
 
 /** The page's layout a saved mapping reads with: sections, the preset whose rules it carries, else plain. */
