@@ -61,3 +61,38 @@ describe('serial days of a 1904-date-system workbook', () => {
     expect(() => parseDate(44620)).toThrow('got the number 44620');
   });
 });
+
+describe('serials before 1900-03-01 in a 1900-date-system workbook, as Excel shows them', () => {
+  /** Four bills whose due dates are date cells of serials 1, 59, 60 and 61 (60 at 06:00). */
+  function earlyWorkbook(name: string, date1904: boolean): string {
+    const file = path.join(dir, name);
+    const row = (r: number, values: (string | number)[], styles: Record<number, number> = {}) =>
+      `<row r="${r}">${values.map((v, i) => cell(`${COLS[i]}${r}`, v, styles[i])).join('')}</row>`;
+    const bill = (r: number, serial: number) => row(r, [`B-${serial}`, 10008, 55, 'x', serial, 'Ready-mix', 1250, 6], { 4: STYLE.date });
+    writeExcelXlsx(file, {
+      date1904,
+      sheets: [{ name: 'Sheet1', rows: row(1, HEADER) + bill(2, 1) + bill(3, 59) + bill(4, 60.25) + bill(5, 61) }],
+    });
+    return file;
+  }
+  const noInvoiceDate = parseMappingFile({ ignore: ['invoice_date'] }, 'map.json');
+
+  it('serial 1 is 1900-01-01, 59 is 1900-02-28, 61 is 1900-03-01; 60 (Excel\'s 1900-02-29, a day that never was) is a row error naming its cell', async () => {
+    const file = earlyWorkbook('early-1900.xlsx', false);
+    const plan = await planBills(file, { mapping: noInvoiceDate });
+    expect(plan.records.map((r) => [r.payload.DUE_DATE, r.lines])).toEqual([
+      ['1900-01-01T00:00:00', [2]],
+      ['1900-02-28T00:00:00', [3]],
+      ['1900-03-01T00:00:00', [5]],
+    ]);
+    expect(plan.statics.map((s) => [s.line, s.message])).toEqual([
+      [4, `${file}:4 column due_date (Sheet1!E4): Sheet1!E4 holds 1900-02-29 (serial 60), a day that never was: Excel counts one for a leap-year bug of 1900; type the date it should be, then save the workbook again`],
+    ]);
+  });
+
+  it('the 1904 system has no such day: serial 60 is 1904-03-01', async () => {
+    const plan = await planBills(earlyWorkbook('early-1904.xlsx', true), { mapping: noInvoiceDate });
+    expect(plan.records.map((r) => r.payload.DUE_DATE)).toEqual(['1904-01-02T00:00:00', '1904-02-29T00:00:00', '1904-03-01T06:00:00', '1904-03-02T00:00:00']);
+    expect(plan.statics).toEqual([]);
+  });
+});

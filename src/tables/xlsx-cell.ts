@@ -1,4 +1,4 @@
-import { EXCEL_ERROR_MEANINGS, excelSerialToDate, isSerialMoment } from '../values/index.ts';
+import { EXCEL_ERROR_MEANINGS, excelSerialToDate, isFictitiousLeapDay, isSerialMoment } from '../values/index.ts';
 import { UnreadableCell, type CellValue } from './types.ts';
 
 /**
@@ -79,7 +79,9 @@ export function readRawCell(c: RawCell, ctx: CellContext, ref: () => string): Ce
       if (!NUMBER.test(text)) return damaged(ref(), `the number ${quote(text)}`, text);
       const n = Number(text);
       if (!Number.isFinite(n)) return damaged(ref(), `the number ${quote(text)}`, text);
-      if (ctx.isDateStyle(c.s) && isSerialMoment(n, ctx.date1904)) return excelSerialToDate(n, ctx.date1904);
+      if (ctx.isDateStyle(c.s) && isSerialMoment(n, ctx.date1904)) {
+        return isFictitiousLeapDay(n, ctx.date1904) ? fictitiousLeapDay(ref()) : excelSerialToDate(n, ctx.date1904);
+      }
       return n;
     }
     case 's': {
@@ -163,6 +165,11 @@ function errorValue(ref: string, error: string, hasFormula: boolean): Unreadable
 function noSavedResult(ref: string, formula: string): UnreadableCell {
   const typed = `=${formula}`;
   return new UnreadableCell(ref, `${ref} holds the formula ${cut(typed)} but no saved result (the workbook was written by a program that does not compute formulas); open it in Excel or LibreOffice and save it again`, typed);
+}
+
+/** A date cell of serial 60, which Excel shows as 1900-02-29: no such day was (values/excel-serial.ts). */
+function fictitiousLeapDay(ref: string): UnreadableCell {
+  return new UnreadableCell(ref, `${ref} holds 1900-02-29 (serial 60), a day that never was: Excel counts one for a leap-year bug of 1900; type the date it should be, then save the workbook again`, '1900-02-29');
 }
 
 function damaged(ref: string, what: string, typed: string): UnreadableCell {

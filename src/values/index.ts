@@ -20,7 +20,7 @@ export {
 export { asciiNumberForm, decimalEvidence, endsInThreeDecimals, looksLikeDecimalComma, readWrittenNumber, type DecimalSeparator } from './written-number.ts';
 export { excelErrorRefusal, EXCEL_ERROR_MEANINGS } from './excel-errors.ts';
 export { dateExpected, dayMonthEvidence, formatDateTime, readWrittenDate, type DateOrder } from './dates.ts';
-export { excelSerialToDate, isSerialDay, isSerialMoment, lastSerialDay } from './excel-serial.ts';
+export { excelSerialToDate, isFictitiousLeapDay, isSerialDay, isSerialMoment, lastSerialDay, serialOfDays1970 } from './excel-serial.ts';
 export { percentShown, storedNumber, storedNumberText } from './stored-number.ts';
 export { showNumber, showWholeNumber } from './number-format.ts';
 export { isENotation, keyText, sameKeyText } from './key-text.ts';

@@ -1,4 +1,5 @@
 import { PROJECT_FIELDS } from '../../api/project-fields.ts';
+import { serialOfDays1970 } from '../../values/excel-serial.ts';
 import { writeAscii, writeWholeNumber } from '../ascii-bytes.ts';
 import { decodePercentText } from '../project-writer.ts';
 import { STYLE } from './workbook-parts.ts';
@@ -39,15 +40,13 @@ export function columnLetters(n: number): string {
 
 export const LAST_COLUMN = columnLetters(FIELDS.length);
 
-/** 1899-12-30 is Excel's day 0 (in the 1900 system, for every date from 1900-03-01 on): 25,569 days before 1970-01-01. */
-const EPOCH_1970 = 25_569;
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
  * The Excel serial of an ISO date-time without a zone (`YYYY-MM-DDTHH:MM[:SS[.fff]]`, or a space
  * for the `T`), read as the wall-clock time it names (so the cell shows what the service sent, in
- * every reader's zone); undefined when `text` is not one, or before 1900-03-01 (where Excel's
- * 1900 leap-year bug moves serials by a day).
+ * every reader's zone); undefined when `text` is not one, or before 1900-01-01 (serials as
+ * Excel counts them, its 1900 leap-year bug included: `serialOfDays1970`, values/excel-serial.ts).
  *
  * Read digit by digit rather than with a regular expression and a Date: it runs twice per
  * project, and the match arrays and Date objects were a tenth of the sheet's formatting time.
@@ -65,7 +64,6 @@ export function excelSerial(text: string): number | undefined {
   if (text.charCodeAt(4) !== 0x2d || text.charCodeAt(7) !== 0x2d || (sep !== 0x54 && sep !== 0x20) || text.charCodeAt(13) !== 0x3a) return undefined;
   const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
   if (d > DAYS_IN_MONTH[mo - 1]! || (mo === 2 && d === 29 && !leap)) return undefined;
-  if (y < 1900 || (y === 1900 && mo < 3)) return undefined;
   let seconds = 0;
   if (n > 16) {
     seconds = digits(text, 17, 2);
@@ -77,7 +75,7 @@ export function excelSerial(text: string): number | undefined {
       seconds += fraction / 10 ** (n - 20);
     }
   }
-  return daysFromCivil(y, mo, d) + EPOCH_1970 + (h * 3600 + mi * 60 + seconds) / 86_400;
+  return serialOfDays1970(daysFromCivil(y, mo, d) + (h * 3600 + mi * 60 + seconds) / 86_400);
 }
 
 /** The value of `count` decimal digits at `at`; -1 when one is not a digit. */
