@@ -2,9 +2,11 @@
  * The check-fix-check loop of the import page in Chromium, by accessible name (README, The import
  * page): a QuickBooks bill report (title block, a split line, a bill's total, a payment, a bad
  * amount, a grand total, a footer) read, its vendor IDs typed, checked twice, one cell fixed,
- * checked twice again, sent; every row the page shows and every line of the report compared with
- * the file's physical lines. The test files give the file (.csv or .xlsx) as its program writes it.
+ * checked twice again, sent; every row the page shows, every ignored line it lists and every line
+ * of the report (its bill, vendor and the service's ID, or what an ignored line holds) compared
+ * with the file's physical lines. The test files give the file (.csv or .xlsx) as its program writes it.
  */
+import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { ImportPageRig } from './import-page-rig.ts';
@@ -100,6 +102,29 @@ function billOfLine(line: number): string | undefined {
   return undefined;
 }
 
+/**
+ * What an ignored line's message must say of the file's physical line `line`: above the header a
+ * title naming the header's line (a sheet's row), after the last blank line the footer, otherwise
+ * the line's own first cell quoted (`"Total for FX-3004"`, `Type "Bill Payment (Check)"`,
+ * `"TOTAL"`): a message read from another line says another text.
+ */
+function namesItsLine(line: number, message: string): void {
+  const header = REPORT_LINES.findIndex((cells) => cells[0] === 'Type') + 1;
+  const lastBlank = REPORT_LINES.findLastIndex((cells) => cells.length === 0) + 1;
+  if (line < header) expect([line, message]).toEqual([line, expect.stringMatching(new RegExp(`^title above the header row \\((?:line|row) ${header}\\)`))]);
+  else if (line > lastBlank) expect([line, message]).toEqual([line, expect.stringMatching(/^footer/)]);
+  else expect([line, message]).toEqual([line, expect.stringContaining(`"${REPORT_LINES[line - 1]![0]}"`)]);
+}
+
+/** The page's ignored list, each item compared with the physical line it names. */
+function ignoredNameTheirLines(items: string[]): void {
+  for (const item of items) {
+    const [, line, message] = /^Line (\d+): (?:[^\u2014]*\u2014 )?(.*)$/s.exec(item) ?? [];
+    expect(line, item).toBeDefined();
+    namesItsLine(Number(line), message!);
+  }
+}
+
 export async function fixLoopFlow(rig: ImportPageRig, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
   const page = await rig.browser!.newPage({ viewport: { width: 1280, height: 900 } });
   const before = rig.sandbox.bills().length;
@@ -126,6 +151,7 @@ export async function fixLoopFlow(rig: ImportPageRig, file: { name: string; mime
     expect(first.invalid[1]![1]).toMatch(/TOTAL/);
     expect(await page.getByRole('textbox', { name: `${BAD.header} line ${BAD.line}` }).inputValue()).toBe(REPORT_LINES[BAD.line - 1]![8]);
     expect(first.ignored.map((t) => t.split(':')[0])).toEqual(['Line 1', 'Line 2', 'Line 3', 'Line 8', 'Line 9', 'Line 15']);
+    ignoredNameTheirLines(first.ignored);
 
     // Check again, nothing changed: the same result, the typed IDs kept.
     expect(await check(page)).toEqual(first);
@@ -138,6 +164,7 @@ export async function fixLoopFlow(rig: ImportPageRig, file: { name: string; mime
     expect(fixed.vendorIds).toEqual(Object.values(VENDOR_IDS));
     expect(fixed.rows).toEqual(first.rows);
     expect(fixed.ignored.map((t) => t.split(':')[0])).toEqual(['Line 1', 'Line 2', 'Line 3', 'Line 8', 'Line 9', 'Line 13', 'Line 15']);
+    ignoredNameTheirLines(fixed.ignored);
     expect(fixed.records.map((r) => [r[0], r.at(-2)])).toEqual([['FX-3004', '1,335.00'], ['FX-3005', '3,480.00'], ['FX-3006', '2,100.00'], ['FX-3007', '960.00']]);
     const cell = page.getByRole('table', { name: 'Rows of the file' }).locator('tr').filter({ has: page.getByRole('rowheader', { name: String(BAD.line), exact: true }) });
     expect(await cell.locator('td').nth(8).innerText()).toBe(BAD.fixed);
@@ -145,17 +172,29 @@ export async function fixLoopFlow(rig: ImportPageRig, file: { name: string; mime
 
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => page.getByRole('status').innerText(), { timeout: 60_000, interval: 250 }).toMatch(/done · created 4 · exists 0 · skipped 0 · failed 0 · unknown 0 of 4/);
-    const created = rig.sandbox.bills().slice(before).map((b) => b.payload as { VENDOR_ID: string; ITEMS: Array<{ RATE: string }> });
-    expect(created.map((b) => [b.VENDOR_ID, b.ITEMS.map((i) => i.RATE)]).sort()).toEqual([['56', ['1250.00', '85.00']], ['57', ['3480.00']], ['58', ['2100.00']], ['59', ['960.00']]]);
+    const created = rig.sandbox.bills().slice(before);
+    const sent = created.map((b) => b.payload as { VENDOR_ID: string; ITEMS: Array<{ RATE: string }> });
+    expect(sent.map((b) => [b.VENDOR_ID, b.ITEMS.map((i) => i.RATE)]).sort()).toEqual([['56', ['1250.00', '85.00']], ['57', ['3480.00']], ['58', ['2100.00']], ['59', ['960.00']]]);
+    // The ID the service gave each bill, by its vendor (one bill each here).
+    const idOfVendor = new Map(created.map((b, i) => [sent[i]!.VENDOR_ID, String(b.id)]));
 
-    // The report names every line by its physical line: each created line is a row of the bill it names.
+    // The report names every line by its physical line: each created line is a row of the bill it
+    // names, with the vendor of that bill's row and the ID the service gave it; each ignored line
+    // says what the file holds at that line.
     const href = await page.getByRole('link', { name: 'Download report' }).getAttribute('href');
     const report = await page.evaluate(async (url) => (await fetch(url!)).text(), href);
-    const lines = report.trim().split(/\r?\n/).slice(1).map((l) => ({ line: Number(l.split(',')[0]), status: /,(created|ignored|invalid|skipped|failed|unknown|exists),/.exec(l)?.[1], bill: /bill (FX-\d+)/.exec(l)?.[1] }));
-    expect(lines.map((l) => [l.line, l.status]).sort((a, b) => (a[0] as number) - (b[0] as number))).toEqual([
+    const lines = (parse(report, { columns: true, bom: true }) as Array<{ line: string; record: string; status: string; id: string; message: string }>)
+      .map((l) => ({ ...l, line: Number(l.line) }))
+      .sort((a, b) => a.line - b.line);
+    expect(lines.map((l) => [l.line, l.status])).toEqual([
       [1, 'ignored'], [2, 'ignored'], [3, 'ignored'], [6, 'created'], [7, 'created'], [8, 'ignored'], [9, 'ignored'], [10, 'created'], [11, 'created'], [12, 'created'], [13, 'ignored'], [15, 'ignored'],
     ]);
-    for (const l of lines.filter((x) => x.status === 'created')) expect([l.line, l.bill]).toEqual([l.line, billOfLine(l.line)]);
+    for (const l of lines.filter((x) => x.status === 'created')) {
+      const bill = billOfLine(l.line)!;
+      const vendorId = VENDOR_IDS[REPORT_LINES.find((cells) => cells[0] === 'Bill' && cells[1] === bill)![2]!]!;
+      expect([l.line, /^bill (FX-\d+) \/ project \d+ \/ vendor (\d+)$/.exec(l.record)?.slice(1), l.id]).toEqual([l.line, [bill, vendorId], idOfVendor.get(vendorId)]);
+    }
+    for (const l of lines.filter((x) => x.status === 'ignored')) namesItsLine(l.line, l.message);
   } finally {
     await page.close();
   }
