@@ -1,4 +1,18 @@
-import { defineConfig } from 'vitest/config';
+import { readFileSync } from 'node:fs';
+import { defineConfig, type Plugin } from 'vitest/config';
+
+/**
+ * A Redis script imported from its .lua file (src/lua.d.ts) is the file's text, as esbuild's text
+ * loader makes it in the bundle (bin/build.mjs) and bin/source-loader.mjs under tsx.
+ */
+export const luaAsText: Plugin = {
+  name: 'buildsync-lua-as-text',
+  enforce: 'pre',
+  load(id) {
+    const file = id.split('?')[0]!;
+    return file.endsWith('.lua') ? `export default ${JSON.stringify(readFileSync(file, 'utf8'))};` : null;
+  },
+};
 
 /**
  * The files that run a second time, on a real Redis Cluster (the `cluster` project): the queue,
@@ -33,10 +47,12 @@ const common = {
 };
 
 export default defineConfig({
+  plugins: [luaAsText],
   test: {
     ...common,
     projects: [
       {
+        plugins: [luaAsText],
         test: {
           ...common,
           name: 'single',
@@ -48,6 +64,7 @@ export default defineConfig({
       {
         // A three-master Redis Cluster started once for the project (test/cluster-global-setup.ts);
         // test/cluster-env.ts sets REDIS_URL to it and REDIS_CLUSTER=1 before each file.
+        plugins: [luaAsText],
         test: {
           ...common,
           name: 'cluster',

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config.ts';
+import base, { luaAsText } from './vitest.config.ts';
 
 /**
  * `npm run test:quick`: the test files that start no other process and no browser, on one Redis
@@ -41,6 +41,7 @@ const quick = readdirSync('test', { recursive: true, encoding: 'utf8' })
 const single = (base.test?.projects as Array<{ test: Record<string, unknown> }>)[0]!.test;
 
 export default defineConfig({
+  plugins: [luaAsText],
   test: {
     ...single,
     name: 'quick',

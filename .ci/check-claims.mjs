@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const read = (f) => readFileSync(join(root, f), 'utf8');
@@ -22,7 +23,7 @@ const tree = JSON.parse(
     process.execPath,
     [
       '--import',
-      'tsx',
+      pathToFileURL(join(root, 'bin', 'source-loader.mjs')).href,
       '--input-type=module',
       '-e',
       `const { buildProgram } = await import(${JSON.stringify(join(root, 'src/cli/program/index.ts'))});

@@ -29,7 +29,7 @@
  * does not say unknown or failed with a reason), `false_unknown` (reported unknown, and the
  * sandbox never received its request), `unknown` (reported unknown at all). Goal: the first three 0.
  *
- *   npx tsx bench/faults.ts [--rounds N] [--redis-rounds M] [--ledger-rounds L] [--seed S]      (or: npm run bench -- faults [-- ARGS])
+ *   npm run bench -- faults [--rounds N] [--redis-rounds M] [--ledger-rounds L] [--seed S]
  *
  * --rounds: worker-kill rounds of (b) (default 20); --redis-rounds: rounds of (c) and of (d) each
  * (default 3; 0 skips them); --ledger-rounds: rounds of (e) and of (f) each (default 2; 0 skips them).

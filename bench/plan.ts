@@ -207,7 +207,7 @@ async function main(bills: number, xlsxRows: number): Promise<void> {
   const sb = await forkSandbox({});
   try {
     const { build } = await import('esbuild');
-    await build({ entryPoints: [path.resolve(here, '../src/cli/main.ts')], outfile: BUNDLE, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+    await build({ entryPoints: [path.resolve(here, '../src/cli/main.ts')], outfile: BUNDLE, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', loader: { '.lua': 'text' }, logLevel: 'warning' });
     // The CLI's own peak RSS, read by the kernel's accounting when it exits.
     await writeFile(path.join(dir, 'rss.mjs'), "import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n");
     const projects = sb.projectIds.slice(0, 50);

@@ -28,7 +28,7 @@
  * figure as measured before (all bills over the first submit to the last bill, first windows in).
  * The sandbox has three users, so seven sandboxes (in this process) hold the 20 accounts.
  *
- *   npx tsx bench/throttle.ts          (or: npm run bench -- throttle)
+ *   npm run bench -- throttle
  *   npm run bench -- throttle many-accounts     (the cluster run alone)
  *
  * The sandboxes run in processes of their own. The last stdout line is one JSON object.

@@ -7,7 +7,7 @@
  * - bare undici: a Pool doing the same 2,000 POSTs with 10 in flight;
  * - bare BullMQ: 2,000 jobs that each wait 20 ms, at worker concurrency 10.
  *
- *   npx tsx bench/throughput.ts        (or: npm run bench -- throughput)
+ *   npm run bench -- throughput
  *
  * The sandbox runs in a process of its own. The last stdout line is one JSON object.
  */

@@ -36,6 +36,8 @@ export async function buildBundle(outdir = join(ROOT, 'dist'), opts = {}) {
       target: 'node20',
       format: 'esm',
       packages: 'external',
+      // The Redis scripts (src/**/*.lua) are imported as their text (src/lua.d.ts).
+      loader: { '.lua': 'text' },
       metafile: true,
       logLevel: opts.logLevel ?? 'warning',
     });

@@ -57,9 +57,8 @@ if (!fresh) {
     why = err;
   }
   if (!fresh) {
-    let tsx;
     try {
-      tsx = await import('tsx/esm/api');
+      await import('tsx/esm/api');
     } catch {
       const reason = why?.code === 'ERR_MODULE_NOT_FOUND' ? 'esbuild is not installed' : `building it failed: ${why?.message ?? why}`;
       process.stderr.write(
@@ -73,7 +72,8 @@ if (!fresh) {
       const where = first?.location ? `${first.location.file}:${first.location.line}: ${first.text}` : (why?.message ?? String(why));
       process.stderr.write(`buildsync: could not build dist/buildsync.mjs (${where}); running the sources through tsx\n`);
     }
-    tsx.register();
+    // tsx, and the Redis scripts' .lua files as their text (esbuild's text loader in the bundle).
+    await import('./source-loader.mjs');
     await import(pathToFileURL(join(ROOT, 'src', 'cli', 'main.ts')).href);
   }
 }

@@ -4,16 +4,18 @@
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /**
  * The node arguments that start a child role of `self`: an esbuild bundle of it under
  * node_modules/.cache/buildsync-bench/NAME (so that its bare imports resolve), split into chunks
  * as `npm run build` splits the CLI (bin/build.mjs): unsplit, esbuild hoists every package any
  * bundled module imports (pg, ioredis…) to the top of the one file, and each child would load
- * them all, which the CLI does not. With `useTsx`, `--import tsx` and the source instead.
+ * them all, which the CLI does not. With `useTsx`, the source through tsx (bin/source-loader.mjs)
+ * instead.
  */
 export async function childEntryFor(self: string, name: string, useTsx: boolean): Promise<string[]> {
-  if (useTsx) return ['--import', 'tsx', self];
+  if (useTsx) return ['--import', pathToFileURL(path.resolve(path.dirname(self), '../bin/source-loader.mjs')).href, self];
   const dir = path.resolve(path.dirname(self), '../node_modules/.cache/buildsync-bench', name);
   const { build } = await import('esbuild');
   await rm(dir, { recursive: true, force: true });
@@ -28,6 +30,7 @@ export async function childEntryFor(self: string, name: string, useTsx: boolean)
     format: 'esm',
     target: 'node20',
     packages: 'external',
+    loader: { '.lua': 'text' },
     logLevel: 'warning',
   });
   return [path.join(dir, `${name}.mjs`)];

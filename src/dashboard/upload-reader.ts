@@ -37,7 +37,7 @@ export type CallBacks = Partial<Record<'lastMapping' | 'vendorList', (...args: n
  * TypeScript sources (the tests, a checkout), the module and what it imports are bundled once per
  * process with esbuild (a dev dependency) beside the package's node_modules, so that the thread
  * loads one file rather than transpiling some hundred modules through tsx (seconds, each time the
- * thread starts); without esbuild, through tsx.
+ * thread starts); without esbuild, through tsx (bin/source-loader.mjs).
  */
 function bootstrap(): string {
   if (!READING_MODULE.endsWith('.ts')) return `import(${JSON.stringify(READING_MODULE)});`;
@@ -45,13 +45,13 @@ function bootstrap(): string {
   try {
     const esbuild = require('esbuild') as typeof import('esbuild');
     const outfile = join(packageRoot(), 'node_modules', '.cache', 'buildsync-reader', `upload-reading-${process.pid}.mjs`);
-    esbuild.buildSync({ entryPoints: [fileURLToPath(READING_MODULE)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
+    esbuild.buildSync({ entryPoints: [fileURLToPath(READING_MODULE)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', loader: { '.lua': 'text' }, logLevel: 'silent' });
     process.once('exit', () => rmSync(outfile, { force: true }));
     return `import(${JSON.stringify(pathToFileURL(outfile).href)});`;
   } catch {
-    // tsx's ESM entry (`tsx/esm/api` as `import` resolves it; require resolves its CommonJS twin).
-    const tsx = JSON.stringify(pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href);
-    return `import(${tsx}).then((t) => { t.register(); return import(${JSON.stringify(READING_MODULE)}); });`;
+    // tsx, and the Redis scripts' .lua files as text (bin/source-loader.mjs).
+    const loader = JSON.stringify(pathToFileURL(join(packageRoot(), 'bin', 'source-loader.mjs')).href);
+    return `import(${loader}).then(() => import(${JSON.stringify(READING_MODULE)}));`;
   }
 }
 

@@ -6,6 +6,7 @@ import type { RedisConnection } from '../redis/layout.ts';
 import { HeapTrim } from '../heap-trim.ts';
 // copy-row.ts, not the warehouse's index: the index loads the PostgreSQL driver, which `--changes` alone does not need.
 import { base64Bits48, copyRow, legacySha1 } from './postgres/copy-row.ts';
+import STATE_BATCH_LUA from './changes-state-batch.lua';
 
 /**
  * `--changes` (docs/data-teams.md): what was added, changed or removed since the previous successful
@@ -264,32 +265,6 @@ export class ChangeTracker {
 const COLON = 0x3a;
 /** Bytes of a batch of entries before it grows (about 75 bytes per entry). */
 const ENTRY_BATCH_BYTES = 256 * 1024;
-
-/**
- * KEYS[1] the next state; ARGV[1] entries `ID:LLLLLLLL:VALUE` one after the other (see
- * `addEntry`); ARGV[2] a TTL in ms to set, or 0. HSETs them, 256 fields per call (Lua's unpack
- * has a stack limit). Returns the number of entries.
- */
-const STATE_BATCH_LUA = `
-local data = ARGV[1]
-local at, n, size = 1, 0, #data
-local fields = {}
-while at <= size do
-  local colon = string.find(data, ':', at, true)
-  local len = tonumber(string.sub(data, colon + 1, colon + 8))
-  fields[#fields + 1] = string.sub(data, at, colon - 1)
-  fields[#fields + 1] = string.sub(data, colon + 10, colon + 9 + len)
-  at = colon + 10 + len
-  n = n + 1
-  if #fields >= 512 then
-    redis.call('HSET', KEYS[1], unpack(fields))
-    fields = {}
-  end
-end
-if #fields > 0 then redis.call('HSET', KEYS[1], unpack(fields)) end
-if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return n
-`;
 
 interface StateCommands {
   bsExportStateBatch(key: string, entries: Buffer, ttlMs: number): Promise<number>;

@@ -4,6 +4,7 @@ import { importKeyOf, type RedisConnection } from '../redis/layout.ts';
 import { Ledger, type LedgerEntry } from '../ledger/ledger.ts';
 import type { IgnoredCounts, RowStatus, StaticLine } from '../mapping/report-line.ts';
 import { withLineNote } from '../mapping/record-key.ts';
+import SETTLE_LUA from './import-settle.lua';
 
 export type { IgnoredCounts, RowStatus, StaticLine };
 
@@ -95,20 +96,6 @@ const gunzip = promisify(gunzipCb);
 export const IMPORT_TTL_SECONDS = 30 * 24 * 3600;
 /** A plan still being written expires this long after its last batch (ImportStore.appendPlan). */
 const PLANNING_TTL_SECONDS = 24 * 3600;
-
-// First outcome wins; the per-status counter moves only when the outcome was new, and the outcome
-// goes on the import's log, which the command following it reads as it grows (`outcomeLog`).
-const SETTLE_LUA = `
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
-  redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
-  redis.call('RPUSH', KEYS[3], ARGV[1] .. '\\n' .. ARGV[2])
-  redis.call('EXPIRE', KEYS[1], ARGV[4])
-  redis.call('EXPIRE', KEYS[2], ARGV[4])
-  redis.call('EXPIRE', KEYS[3], ARGV[4])
-  return 1
-end
-return 0
-`;
 
 /**
  * An import's plan and outcomes in Redis, shared by every worker: the report is assembled from

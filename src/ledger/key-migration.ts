@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from '../redis/layout.ts';
 import { LEDGER_KEYS_VERSION, ledgerFieldOf, MIGRATED_FIELDS } from './record-key.ts';
+import COPY_LUA from './lua/copy-fields.lua';
+import FINISH_LUA from './lua/keys-finish.lua';
 
 /**
  * Brings a ledger written before record keys were compared as a person reads them
@@ -18,36 +20,6 @@ import { LEDGER_KEYS_VERSION, ledgerFieldOf, MIGRATED_FIELDS } from './record-ke
 
 /** HSCAN's COUNT hint and the pairs per copy script. */
 const BATCH = 500;
-
-// ARGV: oldField, newField, … pairs. Returns how many were copied.
-const COPY_LUA = `
-local n = 0
-local function state(v)
-  local ok, e = pcall(cjson.decode, v)
-  if ok and type(e) == 'table' then return e.state end
-  return nil
-end
-for i = 1, #ARGV, 2 do
-  local old = redis.call('HGET', KEYS[1], ARGV[i])
-  if old then
-    local cur = redis.call('HGET', KEYS[1], ARGV[i + 1])
-    if (not cur) or (state(old) == 'created' and state(cur) ~= 'created') then
-      redis.call('HSET', KEYS[1], ARGV[i + 1], old)
-      n = n + 1
-    end
-  end
-end
-return n
-`;
-
-// Sets the marker to ARGV[2] only if it still holds ARGV[1] ('' for none): a `ledger import` of
-// old entries that came during the migration leaves a token of its own, and the next claim migrates again.
-const FINISH_LUA = `
-local cur = redis.call('GET', KEYS[1]) or ''
-if cur ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2])
-return 1
-`;
 
 type MigrationRedis = RedisConnection & {
   bsLedgerCopyFields(ledgerKey: string, ...pairs: string[]): Promise<number>;

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { FileError } from '../errors/index.ts';
 import { Ledger } from './ledger.ts';
 import { isOldField, markLedgerKeysStale } from './key-migration.ts';
+import MERGE from './lua/merge.lua';
+import DELETE_IF_SAME_LUA from './lua/delete-if-same.lua';
 
 /**
  * The ledger as JSON Lines, to back it up, move it to another Redis and keep it bounded
@@ -255,50 +257,8 @@ function badLines(source: string, messages: string[], count: number): FileError 
   );
 }
 
-// ARGV: groups of 4 (field, entryJson, state, id or ''). Returns {added, kept, conflicts, conflictKey…}.
-// An existing value that is not JSON counts as not created (pcall): a created record replaces it.
-const MERGE_LUA = `
-local added, kept, conflicts = 0, 0, 0
-local keys = {}
-for i = 1, #ARGV, 4 do
-  local field, value, state, id = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
-  local cur = redis.call('HGET', KEYS[1], field)
-  if not cur then
-    redis.call('HSET', KEYS[1], field, value)
-    added = added + 1
-  else
-    local ok, e = pcall(cjson.decode, cur)
-    if ok and type(e) == 'table' and e.state == 'created' then
-      local a, b = tonumber(e.id), tonumber(id)
-      if state == 'created' and not ((a ~= nil and a == b) or tostring(e.id) == id) then
-        conflicts = conflicts + 1
-        if #keys < ${MAX_CONFLICT_KEYS} then keys[#keys + 1] = field end
-      else
-        kept = kept + 1
-      end
-    elseif state == 'created' then
-      redis.call('HSET', KEYS[1], field, value)
-      added = added + 1
-    else
-      kept = kept + 1
-    end
-  end
-end
-local out = {added, kept, conflicts}
-for _, k in ipairs(keys) do out[#out + 1] = k end
-return out
-`;
-
-// ARGV: pairs (field, value seen by the scan). Deletes a field only while it still holds that value.
-const DELETE_IF_SAME_LUA = `
-local n = 0
-for i = 1, #ARGV, 2 do
-  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
-    n = n + redis.call('HDEL', KEYS[1], ARGV[i])
-  end
-end
-return n
-`;
+// lua/merge.lua reads MAX_CONFLICT_KEYS, given here (one home for the number).
+const MERGE_LUA = `local MAX_CONFLICT_KEYS = ${MAX_CONFLICT_KEYS}\n${MERGE}`;
 
 type AdminRedis = Redis & {
   bsLedgerMerge(key: string, ...argv: string[]): Promise<Array<number | string>>;

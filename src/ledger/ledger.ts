@@ -5,6 +5,13 @@ import { ledgerKeyOf, ledgerKeysMarkerOf, ledgerMarkerKeyOf, nodeForKey, type Re
 import { isNodeLost } from '../redis/failures.ts';
 import { migrateRecordKeys } from './key-migration.ts';
 import { LEDGER_KEYS_VERSION, ledgerFieldOf } from './record-key.ts';
+import CLOCK from './lua/clock.lua';
+import CLAIM from './lua/claim.lua';
+import HOLD from './lua/hold.lua';
+import RELEASE_LUA from './lua/release.lua';
+import SETTLE from './lua/settle.lua';
+import MARKER_LUA from './lua/marker.lua';
+import ADOPT from './lua/adopt.lua';
 
 /**
  * What this tool knows about each record it ever tried to create, per account, in Redis:
@@ -74,127 +81,12 @@ export type BeginResult =
    */
   | { action: 'lost'; marker: string };
 
-const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
-
-// One round trip, atomic: two senders racing on one key cannot both get 'send'.
-// KEYS: ledger, its keys marker, its own marker. ARGV: recordKey, owner, importId, contentHash, leaseMs,
-// allowResend, reasonIfExpiredSending, keysVersion, expected marker ('' for any), resend lease ms ('' for
-// none: an estimate). 'lost': the marker is not the one the import started with; nothing is claimed.
-// 'migrate': the ledger holds entries keyed the old way; migrate, then claim.
-const CLAIM_LUA = `
-if ARGV[9] ~= '' then
-  local marker = redis.call('GET', KEYS[3])
-  if marker ~= ARGV[9] then return {'lost', marker or ''} end
-end
-if redis.call('GET', KEYS[2]) ~= ARGV[8] then return {'migrate', ''} end
-${NOW}
-local cur = redis.call('HGET', KEYS[1], ARGV[1])
-local function claim(resend)
-  local e = {state = 'claimed', owner = ARGV[2], importId = ARGV[3], contentHash = ARGV[4], leaseUntil = now + tonumber(ARGV[5]), at = now}
-  if resend and ARGV[10] ~= '' then
-    e.resentBy = ARGV[3]
-    e.resendUntil = now + tonumber(ARGV[10])
-  end
-  redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(e))
-end
-if not cur then
-  claim()
-  return {'send', ''}
-end
-local e = cjson.decode(cur)
-if e.state == 'created' then return {'skip', cur} end
-if (e.state == 'claimed' or e.state == 'sending') and e.owner ~= ARGV[2] and (tonumber(e.leaseUntil) or 0) > now then
-  return {'busy', cur}
-end
-if e.state == 'claimed' then
-  claim()
-  return {'send', cur}
-end
--- A bill another import resent a moment ago (its lease): not resent again by this one.
-local leased = ARGV[10] ~= '' and e.resentBy ~= nil and e.resentBy ~= ARGV[3] and (tonumber(e.resendUntil) or 0) > now
-if ARGV[6] == '1' and not leased then
-  claim(true)
-  return {'resend', cur}
-end
-if e.state == 'sending' then
-  e.state = 'unknown'
-  e.reason = ARGV[7]
-  e.owner = nil
-  e.leaseUntil = nil
-  e.at = now
-  cur = cjson.encode(e)
-  redis.call('HSET', KEYS[1], ARGV[1], cur)
-end
-return {'unknown', cur}
-`;
-
-// The owner's claimed (or already sending) entry becomes `sending` with a fresh lease; 0 when
-// the caller no longer holds it, -1 when the ledger's marker is not the expected one (the ledger
-// the import started with is gone). KEYS: ledger, its marker. ARGV: recordKey, owner, leaseMs,
-// state ('sending' or '' to only renew), expected marker ('' for any)
-const HOLD_LUA = `
-if ARGV[5] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[5] then return -1 end
-${NOW}
-local cur = redis.call('HGET', KEYS[1], ARGV[1])
-if not cur then return 0 end
-local e = cjson.decode(cur)
-if e.owner ~= ARGV[2] or (e.state ~= 'claimed' and e.state ~= 'sending') then return 0 end
-if ARGV[4] ~= '' then e.state = ARGV[4] end
-e.leaseUntil = now + tonumber(ARGV[3])
-e.at = now
-redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(e))
-return 1
-`;
-
-// Removes the entry only while the caller still holds it. ARGV: recordKey, owner
-const RELEASE_LUA = `
-local cur = redis.call('HGET', KEYS[1], ARGV[1])
-if not cur then return 0 end
-local e = cjson.decode(cur)
-if e.owner ~= ARGV[2] or (e.state ~= 'claimed' and e.state ~= 'sending') then return 0 end
-redis.call('HDEL', KEYS[1], ARGV[1])
-return 1
-`;
-
-// Writes an outcome (created / unknown) unless a created entry is already there; an unknown one
-// keeps the resend lease of the entry it replaces. ARGV: recordKey, entryJson
-const SETTLE_LUA = `
-${NOW}
-local cur = redis.call('HGET', KEYS[1], ARGV[1])
-local before = cur and cjson.decode(cur)
-if before and before.state == 'created' then return 0 end
-local e = cjson.decode(ARGV[2])
-if before and e.state == 'unknown' and before.resentBy then
-  e.resentBy = before.resentBy
-  e.resendUntil = before.resendUntil
-end
-e.at = now
-redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(e))
-return 1
-`;
-
-// The marker there, or `fresh` written as the marker when there is none. KEYS: the marker. ARGV: fresh
-const MARKER_LUA = `
-local m = redis.call('GET', KEYS[1])
-if m then return m end
-redis.call('SET', KEYS[1], ARGV[1])
-return ARGV[1]
-`;
-
-// Writes entries where the ledger has none, `at` now. ARGV: pairs (field, entryJson). Returns how many were written.
-const ADOPT_LUA = `
-${NOW}
-local n = 0
-for i = 1, #ARGV, 2 do
-  if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 0 then
-    local e = cjson.decode(ARGV[i + 1])
-    e.at = now
-    redis.call('HSET', KEYS[1], ARGV[i], cjson.encode(e))
-    n = n + 1
-  end
-end
-return n
-`;
+// The scripts are files of lua/ (what each takes and answers in its header), read at build time
+// as text; those that stamp an entry start with lua/clock.lua.
+const CLAIM_LUA = CLOCK + CLAIM;
+const HOLD_LUA = CLOCK + HOLD;
+const SETTLE_LUA = CLOCK + SETTLE;
+const ADOPT_LUA = CLOCK + ADOPT;
 
 type LedgerRedis = RedisConnection & {
   bsLedgerClaim(key: string, keysMarker: string, marker: string, recordKey: string, owner: string, importId: string, contentHash: string, leaseMs: string, allowResend: string, reason: string, keysVersion: string, expectedMarker: string, resendLeaseMs: string): Promise<[string, string]>;
