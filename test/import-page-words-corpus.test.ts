@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { advise, FileError, messageFor, RowError, type Advice } from '../src/errors/index.ts';
+import { advise, FileError, messageFor, pageControlOf, RowError, type Advice } from '../src/errors/index.ts';
 import { mappingOption, parseFillDown, type PlanOptions } from '../src/import/index.ts';
 import { ignoredRows, planImport } from '../src/import-service/index.ts';
 import { staticLine, UnresolvedProjects } from '../src/mapping/index.ts';
@@ -179,8 +179,32 @@ const SAMPLES: { [K in Advice['kind']]: Array<Extract<Advice, { kind: K }>> } = 
   'unnamed-column': [{ kind: 'unnamed-column' }],
   'constant-and-column': [{ kind: 'constant-and-column', header: '"Job"' }],
   'own-mapping': [{ kind: 'own-mapping' }],
+  'summary-rows': [{ kind: 'summary-rows' }],
   'account-variables': [{ kind: 'account-variables' }],
 };
+
+describe('a stop about the whole file names the page control that settles it', () => {
+  it('date order, decimal separator, encoding, delimiter, header row, sheet, layout, hidden and summary rows each name their control, which the page words name too', () => {
+    const tied: Array<[Advice, string]> = [
+      [{ kind: 'date-order', variable: 'BUILDSYNC_DATE_FORMAT' }, 'Date format'],
+      [{ kind: 'decimal-marks-mixed' }, 'Decimal separator'],
+      [{ kind: 'encoding-choose', labels: ['windows-1250', 'macintosh'], none: false }, 'File encoding'],
+      [{ kind: 'option', option: 'delimiter', value: 'pipe' }, 'Delimiter'],
+      [{ kind: 'header-row' }, 'Header row'],
+      [{ kind: 'choose-sheet', sheet: 'Rev B' }, 'Sheet'],
+      [{ kind: 'layout-sections', fill: false }, 'File layout'],
+      [{ kind: 'hidden' }, 'Hidden rows'],
+      [{ kind: 'summary-rows' }, 'Summary rows'],
+    ];
+    for (const [a, control] of tied) {
+      expect(pageControlOf(['The file stops: ', a]), a.kind).toBe(control);
+      expect(advise(a, 'page'), a.kind).toContain(`"${control}"`);
+    }
+    // A message about one row, or with no advice, is tied to nothing.
+    expect(pageControlOf([{ kind: 'apply-discounts' }])).toBeUndefined();
+    expect(pageControlOf('plain text')).toBeUndefined();
+  });
+});
 
 describe('one wording table for the CLI and the page', () => {
   it("every kind of advice has the page's own words: no flag, no mapping file, never the CLI's", () => {

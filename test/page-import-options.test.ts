@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { planBills } from '../src/import/index.ts';
 import { importPlanOptions, pageImportOptions, parsePageState, type PageState } from '../src/import-service/index.ts';
 import { detectPreset, parseMappingFile } from '../src/mapping/index.ts';
+import { messageFor, pageControlOf, type Wording } from '../src/errors/index.ts';
 import { tempCsvFiles } from './helpers/temp-csv.ts';
 
 const files = tempCsvFiles('bs-page-options-');
@@ -72,20 +73,30 @@ describe('pageImportOptions: the page state as the CLI reads it', () => {
     expect(mapping.ignore).toEqual(['Note']);
     expect(mapping.kinds).toBeUndefined();
     expect(mapping).toMatchObject({ columns: { Type: 'bill_type', Ref: 'bill_ref' }, discounts: 'apply', ignoreTax: true });
-    expect(() => pageImportOptions({ kind: 'bills', layout: 'sections', columns: {} }, 'bills')).toThrow(/"Sections" reads sectioned estimates/);
     expect(() => pageImportOptions({ kind: 'estimates', layout: 'xero', columns: {} }, 'estimates')).toThrow(/QuickBooks and Xero layouts read bill exports/);
     expect(() => pageImportOptions({ kind: 'bills', columns: { Ref: 'bill_number' } }, 'bills')).toThrow(/"Ref": "bill_number" is not a column of a bill import/);
-    for (const fn of [() => pageImportOptions({ kind: 'bills', layout: 'sections', columns: {} }, 'bills'), () => pageImportOptions({ kind: 'bills', columns: { Ref: 'x' } }, 'bills')]) {
+    for (const fn of [() => pageImportOptions({ kind: 'estimates', layout: 'quickbooks', columns: {} }, 'estimates'), () => pageImportOptions({ kind: 'bills', columns: { Ref: 'x' } }, 'bills')]) {
       expect(() => fn()).not.toThrow(/--/);
     }
   });
 
-  it('Sections for estimates; estimates carry no bill options', () => {
-    const { mapping, planOptions } = pageImportOptions({ kind: 'estimates', layout: 'sections', columns: { Job: 'project_id', Estimate: 'estimate_name', Item: 'item' }, fillDown: ['project_id', 'estimate_name'], hidden: 'skip', headerRow: 4, sheet: 'Bid' }, 'estimates');
+  it('Sections for estimates; estimates carry no bill options, but Ignore tax as --ignore-tax does', () => {
+    const state: PageState = { kind: 'estimates', layout: 'sections', columns: { Job: 'project_id', Estimate: 'estimate_name', Item: 'item' }, fillDown: ['project_id', 'estimate_name'], hidden: 'skip', headerRow: 4, sheet: 'Bid', credits: 'negative', discounts: true, summaryRows: 'none' };
+    const { mapping, planOptions } = pageImportOptions(state, 'estimates');
     expect(mapping).toMatchObject({ layout: 'sections', fillDown: ['project_id', 'estimate_name'], hidden: 'skip', headerRow: 4 });
-    expect(mapping).not.toHaveProperty('discounts');
-    expect(mapping).not.toHaveProperty('ignoreTax');
+    for (const key of ['discounts', 'credits', 'ignoreTax', 'summaryRows']) expect(mapping).not.toHaveProperty(key);
     expect(planOptions).toMatchObject({ layout: 'sections', hidden: 'skip', headerRow: 4, sheet: 'Bid', fillDown: ['project_id', 'estimate_name'] });
+    expect(planOptions.ignoreTax).toBeUndefined();
+    const taxed = pageImportOptions({ ...state, ignoreTax: true }, 'estimates');
+    expect(taxed.mapping.ignoreTax).toBe(true);
+    expect(taxed.planOptions.ignoreTax).toBe(true);
+  });
+
+  it('Sections for bills, as --layout sections reads a vendor-grouped report', () => {
+    const { mapping, planOptions, layout } = pageImportOptions({ kind: 'bills', layout: 'sections', columns: { Ref: 'bill_ref', Job: 'project_id', Item: 'item_name', Amount: 'rate' } }, 'bills');
+    expect(layout).toBe('sections');
+    expect(mapping.layout).toBe('sections');
+    expect(planOptions.layout).toBe('sections');
   });
 });
 
@@ -165,5 +176,53 @@ describe('one options builder: the page\'s state and the CLI\'s flags become pla
     const [a, b] = [await planBills(file, page.planOptions), await planBills(file, cli)];
     expect(a.records.map((r) => r.payload)).toEqual(b.records.map((r) => r.payload));
     expect(a.records.map((r) => (r.payload as { ITEMS: Array<{ RATE: unknown }> }).ITEMS.map((i) => i.RATE))).toEqual([['1234.50', '2.00']]);
+  });
+});
+
+describe('pageImportOptions: Summary rows, Amounts already in the account\'s currency and Same for every row reach the mapping as the CLI reads it', () => {
+  const columns = { bill_ref: 'bill_ref', project_id: 'project_id', vendor_id: 'vendor_id', item_name: 'item_name', rate: 'rate', 'Main Line': 'ignore' };
+  // Each bill's first row repeats its total: NetSuite's Main Line rows.
+  const lines = ['bill_ref,project_id,vendor_id,item_name,rate,Main Line', 'S-1,1042,55,Bill S-1,150.00,*', 'S-1,1042,55,Concrete,100.00,', 'S-1,1042,55,Pump,50.00,', 'S-2,1042,55,Bill S-2,30.00,*', 'S-2,1042,55,Rebar,10.00,', 'S-2,1042,55,Ties,20.00,'];
+
+  it('Stop when found writes nothing and the file stops naming "Summary rows"; a column reads every row with a value in it as a summary row; None reads them as lines', async () => {
+    const file = await files.csv('main-line.csv', lines);
+    const stop = pageImportOptions({ kind: 'bills', layout: 'plain', columns, summaryRows: 'stop' }, 'bills');
+    expect(stop.mapping).not.toHaveProperty('summaryRows');
+    const stopped = await planBills(file, stop.planOptions).catch((e: unknown) => e);
+    expect(messageFor(stopped, 'page')).toMatch(/"Summary rows" above/);
+    expect(pageControlOf((stopped as { wording?: Wording }).wording)).toBe('Summary rows');
+
+    const byColumn = pageImportOptions({ kind: 'bills', layout: 'plain', columns, summaryRows: { column: 'Main Line' } }, 'bills');
+    expect(byColumn.mapping.summaryRows).toEqual({ column: 'Main Line' });
+    const plan = await planBills(file, byColumn.planOptions);
+    expect(plan.records.map((r) => r.payload.ITEMS.map((i) => i.RATE))).toEqual([['100.00', '50.00'], ['10.00', '20.00']]);
+    expect(plan.statics.filter((s) => s.reason === 'total').map((s) => s.line)).toEqual([2, 5]);
+    // The CLI given the downloaded mapping reads the file the same way.
+    const cli = await planBills(file, { mapping: parseMappingFile(JSON.parse(JSON.stringify(byColumn.mapping)), 'mapping.json') });
+    expect(cli.records.map((r) => r.payload)).toEqual(plan.records.map((r) => r.payload));
+
+    const none = pageImportOptions({ kind: 'bills', layout: 'plain', columns, summaryRows: 'none' }, 'bills');
+    expect(none.mapping.summaryRows).toBe('none');
+    expect((await planBills(file, none.planOptions)).records.map((r) => r.payload.ITEMS.length)).toEqual([3, 3]);
+  });
+
+  it('Amounts already in the account\'s currency is "amountCurrency": "account"; a saved mapping\'s notCurrency is carried; Same for every row are constants', async () => {
+    const state: PageState = { kind: 'bills', layout: 'plain', columns: { bill_ref: 'bill_ref', item_name: 'item_name', rate: 'rate', Currency: 'currency' }, amountCurrency: true, notCurrency: ['Area'], constants: { project_id: 1042, vendor: 'Acme Supply' } };
+    const { mapping, planOptions } = pageImportOptions(state, 'bills');
+    expect(mapping).toMatchObject({ amountCurrency: 'account', notCurrency: ['Area'], constants: { project_id: 1042, vendor: 'Acme Supply' } });
+    expect(planOptions.mapping).toBe(mapping);
+    expect(pageImportOptions({ ...state, amountCurrency: false }, 'bills').mapping).not.toHaveProperty('amountCurrency');
+    // A bill in euros to a dollar account: stopped unless its amounts are already dollars.
+    const file = await files.csv('eur.csv', ['bill_ref,project_id,vendor_id,item_name,rate,Currency', 'E-1,1042,55,Steel,100.00,EUR']);
+    const base: PageState = { kind: 'bills', layout: 'plain', columns: { bill_ref: 'bill_ref', project_id: 'project_id', vendor_id: 'vendor_id', item_name: 'item_name', rate: 'rate', Currency: 'currency' } };
+    const account = { accountCurrency: 'USD', currencyVariable: 'BUILDSYNC_CURRENCY' };
+    const stopped = await planBills(file, { ...pageImportOptions(base, 'bills').planOptions, ...account });
+    expect(stopped.records).toEqual([]);
+    const sent = await planBills(file, { ...pageImportOptions({ ...base, amountCurrency: true }, 'bills').planOptions, ...account });
+    expect(sent.records.map((r) => r.payload.ITEMS)).toEqual([[{ NAME: 'Steel', RATE: '100.00' }]]);
+  });
+
+  it('refuses a Summary rows choice the control cannot have', () => {
+    expect(() => parsePageState({ kind: 'bills', summaryRows: 'sometimes' })).toThrow(/"Summary rows" must be Stop when found, None in this file, or a column of the file/);
   });
 });

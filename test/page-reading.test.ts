@@ -43,9 +43,12 @@ describe('readPage: a QuickBooks report below its title block', () => {
     expect(byHeader(r)).toEqual({ Type: 'ignore', Date: 'invoice_date', Num: 'bill_ref', Vendor: 'vendor', Memo: 'notes', Account: 'ignore', Amount: 'rate' });
     // The preset's fill-down, one box per key column the file has.
     expect(r.fillDown).toEqual(['bill_ref', 'vendor', 'invoice_date', 'notes'].map((column) => ({ column, checked: true })));
-    expect(r.known).toContainEqual({ name: 'rate', type: 'number' });
-    expect(r.known).toContainEqual({ name: 'invoice_date', type: 'date' });
-    expect(r.options).toEqual({ dateFormat: 'auto', decimalSeparator: 'auto', credits: 'ignore', discounts: false, ignoreTax: false });
+    expect(r.known).toContainEqual({ name: 'rate', words: 'Unit price', type: 'number' });
+    expect(r.known).toContainEqual({ name: 'invoice_date', words: 'Invoice date', type: 'date' });
+    expect(r.known).toContainEqual({ name: 'bill_ref', words: 'Bill number', type: 'text' });
+    expect(r.options).toEqual({ dateFormat: 'auto', decimalSeparator: 'auto', encoding: 'auto', delimiter: 'auto', credits: 'ignore', discounts: false, ignoreTax: false, summaryRows: 'stop', amountCurrency: false });
+    // No column gives the project: offered as one value for every row (the vendor has its column).
+    expect(r.same).toEqual([{ field: 'project', label: 'project', value: '' }]);
     // No item or project column: said in the page's words.
     expect(r.messages.join('\n')).toMatch(/Still to match: project_id \(or project_number \/ project_name\); item_name; choose the column each header holds/);
     noFlags(r);
@@ -148,5 +151,44 @@ describe('readPage: a workbook', () => {
     expect(skip.columns.find((c) => c.header === 'item_name')?.samples).toEqual(['Gravel']);
     const all = await readPage(file, 'revisions.xlsx', { kind: 'bills', sheet: 'all', hidden: 'include' });
     expect(all).toMatchObject({ sheet: 'all', headerRow: 3, hidden: { rows: 2, columns: 1 }, messages: [] });
+  });
+});
+
+describe('readPage: the better match wins a field; a mere guess never takes it', () => {
+  it("an estimator's sheet: Unit Cost is the unit cost, its Amount (the line total) is left at Ignore, Item the item and Description its description", async () => {
+    const r = await readPage(await files.csv('estimator.csv', [
+      'Project,Estimate,Category,Subcategory,Item,Description,Qty,Unit,Amount,Unit Cost',
+      'P-100,Base bid,Concrete,Footings,Ready-mix,4000 psi delivered,10,cy,1500.00,150.00',
+    ]), 'estimator.csv', { kind: 'estimates' });
+    expect(byHeader(r)).toMatchObject({ Item: 'item', Description: 'description', 'Unit Cost': 'unit_cost', Amount: 'ignore', Qty: 'qty', Unit: 'unit' });
+    // Without a unit cost column the amount is the only price there is: still guessed.
+    const alone = await readPage(await files.csv('estimator-amount.csv', ['Project,Estimate,Category,Subcategory,Item,Qty,Amount', 'P-100,Base bid,Concrete,Footings,Ready-mix,10,1500.00']), 'estimator-amount.csv', { kind: 'estimates' });
+    expect(byHeader(alone).Amount).toBe('rate');
+  });
+
+  it('bills: a later Unit Price is the rate even after an Amount; a Line Description is the item description, not the plain Description before it', async () => {
+    const r = await readPage(await files.csv('bill-amount-first.csv', [
+      'Invoice #,Job,Supplier,Description,Line Description,Qty,Amount,Unit Price',
+      'INV-1,P-100,Acme,March delivery,Ready-mix,10,1500.00,150.00',
+    ]), 'bill-amount-first.csv', { kind: 'bills' });
+    expect(byHeader(r)).toMatchObject({ 'Invoice #': 'bill_ref', 'Unit Price': 'rate', Amount: 'ignore', 'Line Description': 'item_description', Description: 'ignore' });
+  });
+});
+
+describe('readPage: Same for every row, for each required field no column gives', () => {
+  it('an estimate sheet without project, estimate name or category columns offers all three, each with the constant the state gives', async () => {
+    const file = await files.csv('no-project.csv', ['Subcategory,Item,Qty,Unit Cost', 'Footings,Ready-mix,10,150.00']);
+    const r = await readPage(file, 'no-project.csv', { kind: 'estimates' });
+    expect(r.same).toEqual([
+      { field: 'project', label: 'project', value: '' },
+      { field: 'estimate_name', label: 'estimate name', value: '' },
+      { field: 'category', label: 'category', value: '' },
+    ]);
+    const given = await readPage(file, 'no-project.csv', { kind: 'estimates', constants: { project_id: 1042, estimate_name: 'Base bid' } });
+    expect(given.same.map((s) => s.value)).toEqual(['1042', 'Base bid', '']);
+    // With them, nothing is still to match.
+    expect(given.messages.join('\n')).not.toMatch(/Still to match/);
+    // Sections give the category.
+    expect((await readPage(file, 'no-project.csv', { kind: 'estimates', layout: 'sections' })).same.map((s) => s.field)).toEqual(['project', 'estimate_name']);
   });
 });

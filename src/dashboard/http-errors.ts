@@ -3,11 +3,12 @@
  * error is the user's (400) when its stable code means "your input" in the one exit-code table
  * (exit 2, `exitCodeOf`), the server's when Redis or the export database is missing (503;
  * a Redis failure in the words of src/redis/failures.ts, as the CLI says it), else 500. Messages never show where
- * uploads are kept.
+ * uploads are kept. A stop about the whole file carries `control`: the accessible name of the
+ * page's control that settles it (`pageControlOf`), which the page ties it to.
  */
 import type { Request, Response, NextFunction, ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { BuildsyncError, coerceError, EXIT, exitCodeOf, messageFor } from '../errors/index.ts';
+import { BuildsyncError, coerceError, EXIT, exitCodeOf, messageFor, pageControlOf, type Wording } from '../errors/index.ts';
 import { redisFailureOf } from '../redis/failures.ts';
 
 /** A refusal the page decides itself, with its HTTP status. */
@@ -62,7 +63,9 @@ export function pageErrorHandler(opts: { maxBytes: number; log?: Logger }): Erro
       res.status(503).json({ error: redis.message });
       return;
     }
-    // In the page's words: its controls, never the CLI's flags (errors/wording.ts).
-    res.status(httpStatusOf(c)).json({ error: scrub(messageFor(c, 'page')) });
+    // In the page's words: its controls, never the CLI's flags (errors/wording.ts); a stop about
+    // the whole file names the control that settles it (`control`: its accessible name).
+    const control = pageControlOf((c as { wording?: Wording }).wording);
+    res.status(httpStatusOf(c)).json({ error: scrub(messageFor(c, 'page')), ...(control === undefined ? {} : { control }) });
   };
 }

@@ -24,6 +24,7 @@ import {
   accountVendorList,
   ImportStore,
   LastMappings,
+  listProjects,
   matchVendorList,
   pageCheck,
   pageFailedReason,
@@ -151,6 +152,17 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
       const state = parsePageState(req.body);
       const up = uploads.get(state.upload);
       res.json({ upload: up.id, ...(await readUploadPage(up.file, up.name, state)) });
+    })().catch(next);
+  });
+
+  /** `Same for every row: project`: the account's projects by number and name (one listing request of its budget). */
+  router.get('/projects.json', (req, res, next) => {
+    (async () => {
+      const name = String(req.query.account ?? '');
+      if (!(await listAccounts(opts.env, opts.redis, opts.prefix)).includes(name)) throw new PageError(400, 'choose one of the configured accounts in "Service account"');
+      const account = requireService(loadConfig({ env: opts.env, account: name }).account);
+      const projects = await listProjects(account, { redis: opts.redis, prefix: opts.prefix, connections: 1, timeScale: opts.timeScale });
+      res.set('Cache-Control', 'no-store').json({ projects: projects.targets?.() ?? [] });
     })().catch(next);
   });
 

@@ -113,6 +113,8 @@ export type Advice =
   | { kind: 'item-as-subcategory'; header: string }
   /** A built-in bill mapping given for estimates. */
   | { kind: 'own-mapping' }
+  /** Summary rows known by their sums: say how they are known, or that the file has none. */
+  | { kind: 'summary-rows' }
   /** The credentials of an account of its own (`BUILDSYNC_<NAME>_…`). */
   | { kind: 'account-variables' };
 
@@ -127,8 +129,8 @@ type Table = { [K in Advice['kind']]: Record<Front, (a: Extract<Advice, { kind: 
 const OPTION: Record<OptionName, Record<Front, (value: string | undefined) => string>> = {
   sheet: { cli: (v) => flag('sheet', v), page: (v) => (v === 'all' ? '"All sheets"' : '"Sheet"') },
   'header-row': { cli: (v) => flag('header-row', v), page: (v) => `"Header row"${v === undefined ? '' : ` ${v}`}` },
-  delimiter: { cli: (v) => flag('delimiter', v), page: (v) => `the saved mapping's "delimiter"${v === undefined ? '' : ` "${v}"`}` },
-  encoding: { cli: (v) => flag('encoding', v), page: (v) => `the saved mapping's "encoding"${v === undefined ? '' : ` "${v}"`}` },
+  delimiter: { cli: (v) => flag('delimiter', v), page: (v) => (v === undefined ? '"Delimiter"' : `${DELIMITER_SHOWN[v] ?? v} in "Delimiter"`) },
+  encoding: { cli: (v) => flag('encoding', v), page: (v) => (v === undefined ? '"File encoding"' : `${v} in "File encoding"`) },
   'fill-down': { cli: (v) => flag('fill-down', v), page: (v) => `"Fill down${v === undefined ? '' : ` ${v}`}"` },
   layout: { cli: (v) => flag('layout', v), page: (v) => (v === undefined ? '"File layout"' : `${v === 'sections' ? 'Sections' : v} in "File layout"`) },
   vendors: { cli: (v) => flag('vendors', v), page: () => 'the vendor table' },
@@ -136,6 +138,9 @@ const OPTION: Record<OptionName, Record<Front, (value: string | undefined) => st
   'decimal-separator': { cli: (v) => flag('decimal-separator', v), page: (v) => `"Decimal separator"${v === undefined ? '' : ` ${v}`}` },
   account: { cli: (v) => flag('account', v), page: (v) => `the account${v === undefined ? '' : ` ${v}`}` },
 };
+
+/** How the page's `Delimiter` shows each `--delimiter` value. */
+const DELIMITER_SHOWN: Readonly<Record<string, string>> = { tab: 'Tab', pipe: '|', ',': ',', ';': ';' };
 
 function flag(name: string, value: string | undefined): string {
   return `--${name}${value === undefined ? '' : ` ${value}`}`;
@@ -268,23 +273,23 @@ export const WORDING: Table = {
   },
   'encoding-mixed': {
     cli: () => '--encoding utf8 or cp1252 forces one reading',
-    page: () => 'a saved mapping whose "encoding" is utf8 or cp1252 forces one reading',
+    page: () => 'choosing utf8 or cp1252 in "File encoding" above forces one reading',
   },
   'encoding-not-utf8': {
     cli: () => 'or pass the encoding it was saved in with --encoding LABEL (cp1252, windows-1250, macintosh, utf16le, …)',
-    page: () => 'or choose a saved mapping whose "encoding" is the one it was saved in (cp1252, windows-1250, macintosh, utf16le, …)',
+    page: () => 'or choose the encoding it was saved in in "File encoding" above (cp1252, windows-1250, macintosh, utf16le, …)',
   },
   'encoding-choose': {
     cli: (a) => (a.none
       ? 'Pass the encoding it was saved in with --encoding LABEL (a WHATWG label such as shift_jis, gb18030 or windows-1251), or save it again as "CSV UTF-8"'
       : `Pass the one it was saved in: ${a.labels.map((l) => `--encoding ${l}`).join(' or ')}`),
     page: (a) => (a.none
-      ? 'Save it again as "CSV UTF-8", or choose a saved mapping whose "encoding" is the one it was saved in (a WHATWG label such as shift_jis, gb18030 or windows-1251)'
-      : `Choose a saved mapping whose "encoding" is the one it was saved in (${a.labels.join(' or ')}), or save it again as "CSV UTF-8"`),
+      ? 'Choose the encoding it was saved in in "File encoding" above (shift_jis, gb18030, windows-1251, …), or save it again as "CSV UTF-8"'
+      : `Choose the one it was saved in in "File encoding" above (${a.labels.join(' or ')}), or save it again as "CSV UTF-8"`),
   },
   'encoding-given': {
     cli: (a) => `but --encoding ${a.encoding} was given. Leave --encoding out (${a.reads})`,
-    page: (a) => `but the saved mapping's "encoding" is ${a.encoding}. Remove it from the saved mapping (${a.reads})`,
+    page: (a) => `but "File encoding" says ${a.encoding}. Choose Detect there (${a.reads})`,
   },
   'iif-export': {
     cli: () => 'Export the bills from QuickBooks as a report instead (Reports > Vendors & Payables > Unpaid Bills Detail, or Transaction List by Vendor; then Excel > Create New Worksheet > Create a comma separated values (.csv) file) and import that CSV with --mapping quickbooks.',
@@ -292,7 +297,7 @@ export const WORDING: Table = {
   },
   'remove-option': {
     cli: (a) => `Remove --${a.option}.`,
-    page: (a) => (a.option === 'sheet' ? 'Leave "Sheet" empty.' : `Remove "${a.option}" from the saved mapping.`),
+    page: (a) => (a.option === 'sheet' ? 'Leave "Sheet" empty.' : `Choose Detect in "${a.option === 'encoding' ? 'File encoding' : 'Delimiter'}".`),
   },
   'choose-sheet': {
     cli: (a) => `Pass --sheet NAME to read one of them (--sheet "${a.sheet}"), or --sheet all to read every one.`,
@@ -330,10 +335,45 @@ export const WORDING: Table = {
     cli: (a) => `if ${a.header} names what you estimate, map it to subcategory ("columns": {${a.header}: "subcategory"} in the mapping file)`,
     page: (a) => `if ${a.header} names what you estimate, choose subcategory for it under "Match columns" above`,
   },
+  'summary-rows': {
+    cli: () => 'Say how the mapping file knows them: "summaryRows": {"column": "<the column that marks them>", "values": ["<its value>"]} (those rows are ignored, each checked against its bill), or "summaryRows": "none" (they are lines)',
+    page: () => 'Choose the column that marks them in "Summary rows" above (those rows are ignored, each checked against its bill), or "None in this file" (they are lines)',
+  },
   'own-mapping': {
     cli: () => 'Pass a mapping file (--mapping MAP.json) instead.',
     page: () => 'Choose the column of each header under "Match columns" instead.',
   },
+};
+
+/**
+ * The import page's control (by its accessible name) that settles a message about the whole file
+ * whose advice is of a kind: the page ties such a stop to it (its accessible description, and a
+ * link that moves focus to it; README, The import page).
+ */
+const OPTION_CONTROL: Partial<Record<OptionName, string>> = {
+  sheet: 'Sheet', 'header-row': 'Header row', encoding: 'File encoding', delimiter: 'Delimiter', layout: 'File layout', 'date-format': 'Date format', 'decimal-separator': 'Decimal separator',
+};
+
+export const PAGE_CONTROL: { [K in Advice['kind']]?: (a: Extract<Advice, { kind: K }>) => string | undefined } = {
+  'date-order': () => 'Date format',
+  'date-orders-mixed': () => 'Date format',
+  'decimal-marks-mixed': () => 'Decimal separator',
+  'header-row': () => 'Header row',
+  'name-header-row': () => 'Header row',
+  hidden: () => 'Hidden rows',
+  option: (a) => OPTION_CONTROL[a.option],
+  'encoding-mixed': () => 'File encoding',
+  'encoding-not-utf8': () => 'File encoding',
+  'encoding-choose': () => 'File encoding',
+  'encoding-given': () => 'File encoding',
+  'iif-export': () => 'File layout',
+  'remove-option': (a) => (a.option === 'sheet' ? 'Sheet' : a.option === 'encoding' ? 'File encoding' : 'Delimiter'),
+  'choose-sheet': () => 'Sheet',
+  'name-sheet': () => 'Sheet',
+  'one-sheet-at-a-time': () => 'Sheet',
+  'sheet-names': () => 'Sheet',
+  'layout-sections': () => 'File layout',
+  'summary-rows': () => 'Summary rows',
 };
 
 /** The three shapes of the unknown-columns advice: no header has a close known column, all do, some do. */

@@ -10,13 +10,28 @@
  * ignored row, `StaticLine`) carries its parts the same way: `message` the CLI's words (the
  * report and the ledger keep only those), `wording` the parts, when it holds advice.
  */
-import { WORDING, type Advice, type Front, type Worded, type Wording } from './wording-table.ts';
+import { PAGE_CONTROL, WORDING, type Advice, type Front, type Worded, type Wording } from './wording-table.ts';
 
 export type { Advice, Front, OptionName, QuotedHeader, Worded, Wording } from './wording-table.ts';
 
 /** One piece of advice in the words of `front`. */
 export function advise(advice: Advice, front: Front): string {
   return (WORDING[advice.kind][front] as (a: Advice) => string)(advice);
+}
+
+/**
+ * The import page's control that settles what a message says of the whole file (date order,
+ * decimal separator, encoding, delimiter, header row, sheet, layout, hidden rows, summary rows),
+ * by its accessible name: the one its first such advice names; undefined when none does.
+ */
+export function pageControlOf(wording: Worded | undefined): string | undefined {
+  if (wording === undefined || typeof wording === 'string') return undefined;
+  for (const part of wording) {
+    if (typeof part === 'string') continue;
+    const control = (PAGE_CONTROL[part.kind] as ((a: Advice) => string | undefined) | undefined)?.(part);
+    if (control !== undefined) return control;
+  }
+  return undefined;
 }
 
 /** A worded message as `front` shows it. */

@@ -4,14 +4,16 @@
  * reading (QuickBooks, Xero: its kind and status columns are read as the kind of each row, never
  * as a field), the column of the header's own name; then, for the headers left, a guess: close
  * spellings and other names of a column (`suggestColumn`: `UOM` → unit, `Unit Price` → unit_cost),
- * never a column another header already gives, and never one whose type the column's values do
+ * the better match first (a header's own name in another spelling, then another name of a column,
+ * then a near spelling, then a mere guess: `Amount` yields to `Unit Cost`, suggest.ts), never a
+ * column another header already gives, and never one whose type the column's values do
  * not fit (a column of text that is no number, such as QuickBooks' `Account` = "Job Materials",
  * is never a rate or a quantity; a column of non-dates never a date). A header a preset reads as the kind of a row (`Type`) is
  * never guessed as bill_type. The kind and status columns of a saved mapping's own rules (`rules`,
  * page-state.ts) are read as a preset's are: the kind or status of each row, never a field.
  */
 import {
-  cellFits, columnTypes, detectPreset, errorsFileColumnOf, normalizeHeader, presetMapping, ruleColumnHeaders, suggestColumn, type ColumnType, type MappingRules,
+  cellFits, columnTypes, detectPreset, errorsFileColumnOf, GUESS_STRENGTHS, guessColumn, normalizeHeader, presetMapping, ruleColumnHeaders, sameMeaning, type ColumnType, type MappingRules,
 } from '../mapping/index.ts';
 import type { CellValue } from '../tables/index.ts';
 import { knownColumns, presetChoices, type AppliedLayout } from './page-state.ts';
@@ -92,13 +94,19 @@ export function columnChoices(src: ChoiceSources): ColumnChoice[] {
     if (column === undefined) toGuess.push(choice);
     else if (column !== 'ignore') taken.add(column);
   });
-  for (const choice of toGuess) {
-    const values = src.values[choice.index];
-    const fits = (k: string) => !taken.has(k) && valuesFit(types.get(k), values) && !(k === 'bill_type' && kindHeaders.has(normalizeHeader(choice.header)));
-    const guess = suggestColumn(choice.header, known.filter(fits));
-    if (guess !== undefined) {
-      choice.column = guess;
-      taken.add(guess);
+  // The better match wins: every header's guess of one strength is taken before any weaker one
+  // (`GUESS_STRENGTHS`), each in file order; a mere guess (`Amount`) never takes a field whose
+  // meaning a column of the file already gives (`sameMeaning`: `Unit Cost` gives unit_cost).
+  for (const strength of GUESS_STRENGTHS) {
+    for (const choice of toGuess) {
+      if (choice.column !== 'ignore') continue;
+      const values = src.values[choice.index];
+      const fits = (k: string) => !taken.has(k) && valuesFit(types.get(k), values) && !(k === 'bill_type' && kindHeaders.has(normalizeHeader(choice.header)));
+      const guess = guessColumn(choice.header, known.filter(fits));
+      if (guess === undefined || guess.strength !== strength) continue;
+      if (strength === 'weak' && sameMeaning(guess.column).some((c) => taken.has(c))) continue;
+      choice.column = guess.column;
+      taken.add(guess.column);
     }
   }
   return out;

@@ -75,7 +75,8 @@ function headerRules(kind: ImportKind, name: string, o: PageHeadOptions): { stri
   const layouts: Array<MappingFile | undefined> = o.layout === 'detect'
     ? [undefined, ...(kind === 'bills' ? [presetMapping('quickbooks'), presetMapping('xero')] : [])]
     : [o.layout === 'quickbooks' || o.layout === 'xero' ? layoutPreset(o.layout) : undefined];
-  const strict = [...(o.mappings ?? []), ...layouts].map((m) => caught(importHeaderRule(name, kind, m), name));
+  const sections = o.layout === 'sections' ? 'sections' : undefined;
+  const strict = [...(o.mappings ?? []), ...layouts].map((m) => caught(importHeaderRule(name, kind, m, sections), name));
   return { strict, loose: looseRule(kind, name) };
 }
 

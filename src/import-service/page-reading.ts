@@ -7,7 +7,7 @@
  */
 import { advise, BuildsyncError, messageFor, render, type Wording } from '../errors/index.ts';
 import {
-  candidateColumns, columnTypes, detectPreset, missingBillColumns, missingEstimateColumns, missingList, normalizeHeader, presetOfRules, type MappingFile, type MappingRules,
+  candidateColumns, columnTypes, columnWords, detectPreset, missingBillColumns, PROJECT_REF_COLUMNS, missingEstimateColumns, missingList, normalizeHeader, presetOfRules, type MappingFile, type MappingRules,
   type PresetName,
 } from '../mapping/index.ts';
 import { isEncodingOption, viewTable, type CellValue, type OpenedTable } from '../tables/index.ts';
@@ -46,7 +46,10 @@ export interface PageReading {
   hidden: null | { rows: number; columns: number };
   layout: { chosen: PageLayout; detected: PresetName | null; applied: AppliedLayout };
   columns: Array<ColumnChoice & { samples: string[] }>;
-  known: Array<{ name: string; type: string }>;
+  /** Each known column: its name, its name in words (`Unit cost`), the type of its values. */
+  known: Array<{ name: string; words: string; type: string }>;
+  /** The required fields no column gives (`Same for every row: …`): each with the constant it is written as, and its value so far. */
+  same: SameForEveryRow[];
   fillDown: Array<{ column: string; checked: boolean }>;
   options: ReturnType<typeof mappingOptions>;
   lastMapping: null | { note: string };
@@ -56,6 +59,16 @@ export interface PageReading {
   kept: { constants: Record<string, string | number | boolean>; encoding?: string } | null;
   vendors: Array<{ name: string; vendorId: string }>;
   messages: string[];
+}
+
+/** A required field no column gives, offered as one value for every row (written to the mapping's constants). */
+export interface SameForEveryRow {
+  /** `project`, `estimate_name`, `category`, `vendor`. */
+  field: 'project' | 'estimate_name' | 'category' | 'vendor';
+  /** The control's name after `Same for every row: ` (`estimate name`). */
+  label: string;
+  /** The constant it is written as: project_id, estimate_name, category, vendor (a name) or vendor_id (digits). */
+  value: string;
 }
 
 export interface ReadPageOptions {
@@ -95,12 +108,16 @@ export async function readPage(file: string, name: string, state: PageState, opt
     : undefined;
   const columns = columnChoices({ kind, headers, layout: applied, values, requested: state.columns, saved: savedChoices, rules });
   const savedOptions = saved === undefined ? undefined : mappingOptions(saved.mapping);
-  const options = {
+  const options: PageReading['options'] = {
     dateFormat: state.dateFormat ?? savedOptions?.dateFormat ?? 'auto',
     decimalSeparator: state.decimalSeparator ?? savedOptions?.decimalSeparator ?? 'auto',
+    encoding: state.encoding ?? savedOptions?.encoding ?? 'auto',
+    delimiter: state.delimiter ?? savedOptions?.delimiter ?? 'auto',
     credits: state.credits ?? savedOptions?.credits ?? 'ignore',
     discounts: state.discounts ?? savedOptions?.discounts ?? false,
     ignoreTax: state.ignoreTax ?? savedOptions?.ignoreTax ?? false,
+    summaryRows: state.summaryRows ?? savedOptions?.summaryRows ?? 'stop',
+    amountCurrency: state.amountCurrency ?? savedOptions?.amountCurrency ?? false,
   };
   const filled = new Set(state.fillDown ?? saved?.mapping.fillDown ?? layoutPreset(applied)?.fillDown ?? []);
   const given = new Set(columns.map((c) => c.column));
@@ -128,7 +145,8 @@ export async function readPage(file: string, name: string, state: PageState, opt
     hidden,
     layout: { chosen, detected: kind === 'bills' ? detectPreset(headers) ?? null : null, applied },
     columns: columns.map((c) => ({ ...c, samples: samples[c.index] ?? [] })),
-    known: knownColumns(kind).map((k) => ({ name: k, type: columnTypes(kind).get(k) ?? 'text' })),
+    known: knownColumns(kind).map((k) => ({ name: k, words: columnWords(kind, k), type: columnTypes(kind).get(k) ?? 'text' })),
+    same: sameForEveryRow(kind, applied, columns, state.constants ?? lastKept?.constants ?? {}),
     fillDown,
     options,
     lastMapping: saved === undefined || opts.saved !== undefined ? null : { note: `The mapping last used for ${state.account ?? 'this account'}, ${kind} and these headers is preselected (sent ${shownTime(saved.sentAt)})${lastRules === undefined ? '' : `, with its ${rulesText(lastRules)}`}${keptText(lastKept)}.` },
@@ -246,12 +264,36 @@ function stillToMatch(kind: ImportKind, name: string, headers: readonly string[]
     return [...out, messageFor(err, 'page')];
   }
   const { columns: given } = candidateColumns(headers, knownColumns(kind), mapping, name);
-  const missing = kind === 'bills' ? missingBillColumns(given, true) : missingEstimateColumns(given);
+  const missing = kind === 'bills' ? missingBillColumns(given, true, mapping.layout === 'sections') : missingEstimateColumns(given);
   if (missing.length > 0) {
     const wording: Wording = [`Still to match: `, ...missingList(missing), '; ', { kind: 'map-header' }];
     out.push(render(wording, 'page'));
   }
   return out;
+}
+
+/** The fields each kind needs on every row, as `Same for every row` offers them (a layout in sections gives the category, a bill's vendor). */
+const SAME_FIELDS: Record<ImportKind, ReadonlyArray<{ field: SameForEveryRow['field']; label: string; columns: readonly string[]; sections?: 'given' }>> = {
+  estimates: [
+    { field: 'project', label: 'project', columns: PROJECT_REF_COLUMNS },
+    { field: 'estimate_name', label: 'estimate name', columns: ['estimate_name'] },
+    { field: 'category', label: 'category', columns: ['category'], sections: 'given' },
+  ],
+  bills: [
+    { field: 'project', label: 'project', columns: PROJECT_REF_COLUMNS },
+    { field: 'vendor', label: 'vendor', columns: ['vendor', 'vendor_id'], sections: 'given' },
+  ],
+};
+
+/** The required fields no column of `columns` gives (`Same for every row`), each with the value `constants` give it. */
+function sameForEveryRow(kind: ImportKind, layout: AppliedLayout, columns: readonly ColumnChoice[], constants: Readonly<Record<string, string | number | boolean>>): SameForEveryRow[] {
+  const given = new Set(columns.map((c) => c.column));
+  return SAME_FIELDS[kind]
+    .filter((f) => !f.columns.some((c) => given.has(c)) && !(f.sections === 'given' && layout === 'sections'))
+    .map((f) => {
+      const constant = f.columns.map((c) => constants[c]).find((v) => v !== undefined && v !== '');
+      return { field: f.field, label: f.label, value: constant === undefined ? '' : String(constant) };
+    });
 }
 
 /** `2026-03-20 14:05 UTC`. */

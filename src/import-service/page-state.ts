@@ -7,10 +7,18 @@
  *
  * `File layout`: `quickbooks` / `xero` are the built-in preset's rules (kinds, status, fill-down,
  * its column names) with the page's column choices; `detect` is a preset when the header row is
- * one's export (`detectPreset`), else `plain`; `sections` is `layout: "sections"` (estimates).
+ * one's export (`detectPreset`), else `plain`; `sections` is `layout: "sections"` (estimates: headings
+ * give the category; bills: a vendor's name alone in the first cell gives the vendor, as the
+ * CLI's `--layout sections` reads either).
  * A column left at Ignore is in the mapping's `ignore`, but it decides nothing about discounts and
  * tax: `Apply discounts` and `Ignore tax` do, written outright (`"discounts": false`, `"ignoreTax":
- * false` when unchecked, see amount-rules.ts).
+ * false` when unchecked, see amount-rules.ts); for estimates `Ignore tax` is `"ignoreTax": true`
+ * (tax lines left out) when checked, as `--ignore-tax` is.
+ *
+ * `Summary rows` (bills) is the mapping's `summaryRows`: `stop` (left out: the file stops at rows
+ * that repeat a bill's total), `none`, or a column of the file (every row with a value in it is a
+ * summary row; a saved mapping's `values` kept). `Amounts already in the account's currency` is
+ * `"amountCurrency": "account"`; a saved mapping's `notCurrency` is carried as it is.
  *
  * `rules`: a saved mapping's own rules of rows (`kinds`, `status`, `totalLabels`), kept by the page
  * from `POST /import/mapping` (or from the last mapping preselected) and sent back with every
@@ -51,6 +59,12 @@ const PageStateSchema = z.object({
   credits: optional(z.enum(['ignore', 'negative'], { error: '"Credits" must be ignore or negative' })),
   discounts: optional(z.boolean({ error: '"Apply discounts" must be checked or not' })),
   ignoreTax: optional(z.boolean({ error: '"Ignore tax" must be checked or not' })),
+  summaryRows: optional(z.union([
+    z.enum(['stop', 'none']),
+    z.object({ column: z.string().min(1), values: z.array(z.string().min(1)).min(1).optional() }).strict(),
+  ], { error: '"Summary rows" must be Stop when found, None in this file, or a column of the file' })),
+  amountCurrency: optional(z.boolean({ error: '"Amounts already in the account\'s currency" must be checked or not' })),
+  notCurrency: optional(z.array(z.string().min(1), { error: 'notCurrency must be a list of headers' })),
   fillDown: optional(z.array(z.string(), { error: 'the "Fill down" boxes must be a list of columns' })),
   vendorIds: optional(z.record(z.string(), z.string())),
   constants: optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
@@ -84,7 +98,6 @@ export function knownColumns(kind: ImportKind): readonly string[] {
 
 /** The layout `chosen` reads a file of `headers` with: `detect` settled, and a layout the kind has not refused. */
 export function appliedLayout(chosen: PageLayout, kind: ImportKind, headers: readonly string[]): AppliedLayout {
-  if (chosen === 'sections' && kind === 'bills') throw new UsageError('"Sections" reads sectioned estimates; bills have no sections. Choose another "File layout".');
   if ((chosen === 'quickbooks' || chosen === 'xero') && kind === 'estimates') throw new UsageError('QuickBooks and Xero layouts read bill exports. For estimates choose Plain or Sections in "File layout".');
   if (chosen !== 'detect') return chosen;
   return (kind === 'bills' ? detectPreset(headers) : undefined) ?? 'plain';
@@ -231,7 +244,10 @@ export function pageImportOptions(state: PageState, kind: ImportKind, headers: r
     ...(rules.kinds !== undefined ? { kinds: { ...(own?.kinds ?? preset!.kinds!), column: rules.kinds } } : {}),
     ...(rules.status !== undefined ? { status: { ...(own?.status ?? preset!.status!), column: rules.status } } : {}),
     ...(bills && state.credits === 'negative' ? { credits: 'negative' } : {}),
-    ...(bills ? { discounts: state.discounts === true ? 'apply' : false, ignoreTax: state.ignoreTax === true } : {}),
+    ...(bills ? { discounts: state.discounts === true ? 'apply' : false, ignoreTax: state.ignoreTax === true } : state.ignoreTax === true ? { ignoreTax: true } : {}),
+    ...(bills && state.summaryRows !== undefined && state.summaryRows !== 'stop' ? { summaryRows: state.summaryRows } : {}),
+    ...(state.amountCurrency === true ? { amountCurrency: 'account' } : {}),
+    ...(state.notCurrency !== undefined && state.notCurrency.length > 0 ? { notCurrency: state.notCurrency } : {}),
     fillDown,
     ...(layout === 'sections' ? { layout: 'sections' } : {}),
     ...(state.rules?.totalLabels !== undefined && state.rules.totalLabels.length > 0 ? { totalLabels: state.rules.totalLabels } : {}),
@@ -248,7 +264,8 @@ export function pageImportOptions(state: PageState, kind: ImportKind, headers: r
     delimiter: mapping.delimiter,
     dateFormat: mapping.dateFormat,
     decimalSeparator: mapping.decimalSeparator,
-    ...(bills ? { credits: mapping.credits, discounts: mapping.discounts === 'apply' ? 'apply' : undefined, ignoreTax: mapping.ignoreTax === true ? true : undefined } : {}),
+    ...(bills ? { credits: mapping.credits, discounts: mapping.discounts === 'apply' ? 'apply' : undefined } : {}),
+    ignoreTax: mapping.ignoreTax === true ? true : undefined,
     // Cells edited in place: read over the upload at their own lines (src/import/cell-edits.ts).
     cellEdits: state.edits,
   };
@@ -266,8 +283,12 @@ export function mappingOptions(mapping: MappingFile) {
   return {
     dateFormat: mapping.dateFormat ?? 'auto',
     decimalSeparator: mapping.decimalSeparator ?? 'auto',
+    encoding: mapping.encoding ?? 'auto',
+    delimiter: mapping.delimiter ?? 'auto',
     credits: mapping.credits === 'negative' ? 'negative' as const : 'ignore' as const,
     discounts: mapping.discounts === 'apply',
     ignoreTax: mapping.ignoreTax === true,
+    summaryRows: (mapping.summaryRows ?? 'stop') as NonNullable<PageState['summaryRows']>,
+    amountCurrency: mapping.amountCurrency === 'account',
   };
 }

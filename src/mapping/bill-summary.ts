@@ -127,7 +127,8 @@ export class SummaryRows {
     const more = this.matched - this.named.length;
     throw new FileError(this.file, [
       `${this.file}: every bill of two or more rows has a first or last row whose amount equals the sum of its other rows (line${this.matched > 1 ? 's' : ''} ${this.named.join(', ')}${more > 0 ? ` and ${more} more` : ''}): summary rows repeating each bill's total (as NetSuite's "Main Line" rows do), which would send every bill at twice its value. `,
-      'Say how the mapping file knows them: "summaryRows": {"column": "<the column that marks them>", "values": ["<its value>"]} (those rows are ignored, each checked against its bill), or "summaryRows": "none" (they are lines); nothing was sent.',
+      { kind: 'summary-rows' },
+      '; nothing was sent.',
     ]);
   }
 }

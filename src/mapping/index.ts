@@ -4,7 +4,7 @@ export {
 export { headerRule, missingColumnsError } from './header-rule.ts';
 export { missingBillColumns, missingEstimateColumns, missingList } from './required-columns.ts';
 export { IGNORED_REASONS, ignoredLines, staticLine, StaticTally, type IgnoredCounts, type IgnoredReason, type RowStatus, type StaticLine } from './report-line.ts';
-export { suggestColumn, suggestHeader } from './suggest.ts';
+export { GUESS_STRENGTHS, guessColumn, sameMeaning, suggestColumn, suggestHeader, type ColumnGuess, type GuessStrength } from './suggest.ts';
 export { loadMappingFile, MappingRulesSchema, parseMappingFile, type MappingFile, type MappingRules } from './mapping-file.ts';
 export {
   CellValueError,
@@ -39,5 +39,6 @@ export { XERO_MAPPING } from './xero.ts';
 export { presetMapping, isBuiltInPreset, PRESET_NAMES, ruleColumnHeaders } from './presets.ts';
 export { detectPreset, presetOfRules, type PresetName } from './detect-preset.ts';
 export { cellFits, columnTypes, type ColumnType } from './column-types.ts';
+export { columnWords, unwordedColumns } from './column-words.ts';
 export type { MappedRecord } from './mapped-record.ts';
 export { keyText, parseRef, sameKeyText, withLineNote } from './record-key.ts';

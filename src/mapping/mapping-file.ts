@@ -18,7 +18,7 @@ import { isEncodingOption, unknownEncodingText } from '../tables/encodings.ts';
  *   "status": {"column": "Status", "keep": ["PAID"], "ignore": ["VOIDED"]},
  *   "credits": "negative", "discounts": "apply", "ignoreTax": true,
  *   "fillDown": ["bill_ref", "vendor"], "layout": "sections", "totalLabels": ["Balance due"],
- *   "notCurrency": ["Area"], "amountCurrency": "account"
+ *   "notCurrency": ["Area"], "amountCurrency": "account",
  *   "summaryRows": {"column": "Main Line", "values": ["*"]}
  * }
  * ```
@@ -26,9 +26,8 @@ import { isEncodingOption, unknownEncodingText } from '../tables/encodings.ts';
  * `--date-format`, `--decimal-separator`, `--header-row`, `--hidden`, `--fill-down` and `--layout`
  * do (docs/reading-rules.md, §3a); a saved mapping thus reads next month's export the same way;
  * `totalLabels` adds labels of total rows; `notCurrency` and `amountCurrency` settle what a
- * currency column means (`currency-columns.ts`). `kinds` and `status` (bills) say which rows of an
- * `totalLabels` adds labels of total rows; `summaryRows` says how a bill file's summary rows are known
- * (or `"none"`: it has none). `kinds` and `status` (bills) say which rows of an
+ * currency column means (`currency-columns.ts`); `summaryRows` says how a bill file's summary rows
+ * are known (or `"none"`: it has none). `kinds` and `status` (bills) say which rows of an
  * accounting export are bills, credits or neither (`bill-kinds.ts`); `credits`, `discounts` and
  * `ignoreTax` are `--credits negative`, `--discounts apply` and `--ignore-tax` (given, either
  * decides whatever `ignore` lists; `false` says the amounts stop their rows).
@@ -101,17 +100,17 @@ export const MappingFileSchema = z
     /**
      * Bills: how the file's summary rows (a row repeating its bill's total without a label,
      * NetSuite's "Main Line") are known: the rows whose `column` holds one of `values` are
-     * ignored as totals, each checked against its bill's lines; `"none"`: the file has none, such
-     * rows are lines.
+     * ignored as totals, each checked against its bill's lines (without `values`: every row with a
+     * value in `column`); `"none"`: the file has none, such rows are lines.
      */
     summaryRows: z
       .union([
         z.literal('none'),
         z.object({
           column: z.string().min(1, 'summaryRows.column names the header of the column that marks summary rows'),
-          values: z.array(z.string().min(1, 'a value cannot be empty')).min(1, 'summaryRows.values lists the values that mark a summary row, e.g. ["*"]'),
+          values: z.array(z.string().min(1, 'a value cannot be empty')).min(1, 'summaryRows.values lists the values that mark a summary row, e.g. ["*"]; leave it out for any value').optional(),
         }).strict(),
-      ], { error: 'summaryRows must be "none" or {"column": "<header>", "values": ["<value>"]}' })
+      ], { error: 'summaryRows must be "none" or {"column": "<header>", "values": ["<value>"]} (without "values": any value)' })
       .optional(),
     /** More labels of total rows (besides Total, Subtotal, Sub-total, Grand total, Total for, Invoice total). */
     totalLabels: z.array(z.string().min(1, 'a total label cannot be empty'), { error: 'totalLabels must be a list of labels, e.g. ["Balance due"]' }).optional(),

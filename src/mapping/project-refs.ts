@@ -14,6 +14,8 @@ export interface ProjectResolver {
   resolve(ref: { kind: ProjectRefKind; value: string | number }): { id: number } | { error: string };
   /** The project's number and name as the listing names them ('' when it has none), undefined for a project it does not list. */
   listed?(id: number): { number: string; name: string } | undefined;
+  /** Every project a record may name (never "My Documents"), by number then name: the import page's `Same for every row: project`. */
+  targets?(): Array<{ id: number; number: string; name: string }>;
 }
 
 export const PROJECT_REF_COLUMNS = ['project_id', 'project_number', 'project_name'] as const;
@@ -85,6 +87,10 @@ export function projectResolverFromListing(projects: Iterable<Record<string, unk
     listed(id) {
       const p = byId.get(id);
       return p === undefined ? undefined : { number: p.number, name: p.name.trim() };
+    },
+    targets() {
+      const order = (a: ListedProject, b: ListedProject) => a.number.localeCompare(b.number, 'en', { numeric: true }) || a.name.localeCompare(b.name, 'en') || a.id - b.id;
+      return [...byId.values()].filter((p) => p.name !== MY_DOCUMENTS).sort(order).map((p) => ({ id: p.id, number: p.number, name: p.name.trim() }));
     },
   };
 }

@@ -31,10 +31,19 @@ export function looseName(name: string): string {
 }
 
 /**
+ * Marks names that are a mere guess of their column: a line's `Amount` is most often its total
+ * (quantity times the unit price), not the unit price; a `Description` may be any text of the
+ * row. A guess from such a name yields to every better match (`guessColumn`'s strength), and to
+ * any column of the same meaning the file gives (`SAME_MEANING`): a file with `Unit Cost` never
+ * has its `Amount` read as the rate.
+ */
+const WEAK = 'weak';
+
+/**
  * Other names of the canonical columns, written in any spelling (`looseName` is applied), each
  * with its columns in order of preference: the first one the importer knows is proposed.
  */
-const SYNONYMS: ReadonlyArray<[readonly string[], readonly string[]]> = [
+const SYNONYMS: ReadonlyArray<readonly [readonly string[], readonly string[], typeof WEAK?]> = [
   // Projects
   [['Job', 'Job number', 'Job #', 'Job No', 'Job num', 'Project No', 'Project #', 'Project num', 'Proj number', 'Proj No', 'Project code', 'Job code'], ['project_number']],
   [['Job name', 'Project', 'Project title', 'Proj name', 'Customer', 'Customer:Job', 'Customer job', 'Customer project'], ['project_name']],
@@ -44,13 +53,15 @@ const SYNONYMS: ReadonlyArray<[readonly string[], readonly string[]]> = [
   [['Cat', 'Category name', 'Cost category', 'Division', 'Cost division', 'Group'], ['category']],
   [['Subcat', 'Sub cat', 'Subcategory name', 'Sub category name', 'Cost group', 'Subgroup', 'Subdivision'], ['subcategory']],
   [['Item', 'Line item', 'Item name', 'Line', 'Product', 'Product/Service', 'Product service', 'Service', 'Line name'], ['item', 'item_name']],
-  [['Description', 'Desc', 'Descr', 'Item description', 'Line description', 'Details'], ['description', 'item_description']],
+  [['Description', 'Desc', 'Descr', 'Details'], ['description', 'item_description'], WEAK],
+  [['Item description', 'Line description'], ['description', 'item_description']],
   [['Code', 'Cost code name', 'Costcode', 'Phase code'], ['cost_code']],
   [['Cost code #', 'Cost code number'], ['cost_code_id', 'cost_code']],
   [['UOM', 'U/M', 'UM', 'Unit of measure', 'Unit of measurement', 'Units', 'Measure', 'Unit type'], ['unit']],
   [['Quantity', 'Qnty', 'Qtys', 'Quantities', 'Quant', 'Count', 'No of units', 'Number of units'], ['qty']],
   [['Unit Price', 'Price', 'Cost each', 'Price each', 'Each', 'Cost per unit', 'Price per unit', 'Unit costs', 'Cost', 'Unit rate'], ['unit_cost', 'rate']],
-  [['Amount', 'Line amount', 'Line amt', 'Amt', 'Line total', 'Extended amount', 'Ext amount', 'Unit amount'], ['rate']],
+  [['Amount', 'Line amount', 'Line amt', 'Amt', 'Line total', 'Extended amount', 'Ext amount'], ['rate'], WEAK],
+  [['Unit amount'], ['rate']],
   [['Total', 'Estimate total', 'Contract price', 'Total amount', 'Grand total'], ['total_price']],
   [['Markup', 'Markup label'], ['markup_name']],
   [['Markup amount', 'Markup percent', 'Markup %', 'Markup pct', 'Markup rate'], ['markup_value']],
@@ -78,6 +89,33 @@ const SYNONYM_INDEX: ReadonlyMap<string, readonly string[]> = (() => {
   for (const [names, columns] of SYNONYMS) for (const n of names) if (!index.has(looseName(n))) index.set(looseName(n), columns);
   return index;
 })();
+
+/** The loose names that are a mere guess (`WEAK`). */
+const WEAK_NAMES: ReadonlySet<string> = new Set(SYNONYMS.filter(([, , weak]) => weak === WEAK).flatMap(([names]) => names.map(looseName)));
+
+/**
+ * Columns that hold the same thing in two fields of the service: a line's price per unit is its
+ * `unit_cost` or its `rate`. A mere guess of one yields to the other given by a better match.
+ */
+const SAME_MEANING: ReadonlyArray<readonly string[]> = [['unit_cost', 'rate']];
+
+/** The columns of the same meaning as `column` (itself included). */
+export function sameMeaning(column: string): readonly string[] {
+  return SAME_MEANING.find((group) => group.includes(column)) ?? [column];
+}
+
+/**
+ * How well a header names a column, best first: its own name in a loose spelling (`Unit-Cost`),
+ * another name of it (`UOM`), a near spelling (`Quantiy`), a mere guess (`Amount`, `WEAK`).
+ */
+export const GUESS_STRENGTHS = ['name', 'synonym', 'spelling', 'weak'] as const;
+export type GuessStrength = (typeof GUESS_STRENGTHS)[number];
+
+/** A column a header most likely is, and how well it names it. */
+export interface ColumnGuess {
+  column: string;
+  strength: GuessStrength;
+}
 
 /** Names longer than this are not compared by spelling: no column name is near that long. */
 const MAX_FUZZY_LENGTH = 64;
@@ -134,23 +172,29 @@ function near(a: string, b: string): number | undefined {
  * match; among spelling matches the closest wins, ties going to the earlier column of `known`.
  */
 export function suggestColumn(header: string, known: readonly string[]): string | undefined {
+  return guessColumn(header, known)?.column;
+}
+
+/** `suggestColumn`'s column, with how well the header names it (`GuessStrength`). */
+export function guessColumn(header: string, known: readonly string[]): ColumnGuess | undefined {
   const name = looseName(header);
   if (name === '') return undefined;
   const byLoose = new Map<string, string>();
   for (const k of known) if (!byLoose.has(looseName(k))) byLoose.set(looseName(k), k);
   const direct = byLoose.get(name);
-  if (direct !== undefined) return direct;
+  if (direct !== undefined) return { column: direct, strength: 'name' };
   const synonym = firstKnown(SYNONYM_INDEX.get(name), known);
-  if (synonym !== undefined) return synonym;
+  if (synonym !== undefined) return { column: synonym, strength: WEAK_NAMES.has(name) ? 'weak' : 'synonym' };
 
-  let best: string | undefined;
+  let best: ColumnGuess | undefined;
   let bestDistance = Infinity;
   let bestRank = Infinity;
-  const consider = (column: string | undefined, d: number | undefined): void => {
+  // A near spelling of a mere guess (`Amout`) is a mere guess too.
+  const consider = (column: string | undefined, d: number | undefined, weak = false): void => {
     if (column === undefined || d === undefined) return;
     const rank = known.indexOf(column);
     if (d < bestDistance || (d === bestDistance && rank < bestRank)) {
-      best = column;
+      best = { column, strength: weak ? 'weak' : 'spelling' };
       bestDistance = d;
       bestRank = rank;
     }
@@ -158,7 +202,7 @@ export function suggestColumn(header: string, known: readonly string[]): string 
   for (const [loose, column] of byLoose) consider(column, near(name, loose));
   for (const [loose, columns] of SYNONYM_INDEX) {
     const column = firstKnown(columns, known);
-    if (column !== undefined) consider(column, near(name, loose));
+    if (column !== undefined) consider(column, near(name, loose), WEAK_NAMES.has(loose));
   }
   return best;
 }

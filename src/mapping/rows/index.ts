@@ -29,7 +29,7 @@ export interface RowRuleOptions {
   /** `"totalLabels"`: more labels of total rows. */
   totalLabels?: readonly string[];
   /** Bills: `"summaryRows"` of the mapping (a column and its values marking summary rows, or `none`). */
-  summaryRows?: 'none' | { column: string; values: readonly string[] };
+  summaryRows?: 'none' | { column: string; values?: readonly string[] };
   /**
    * With fill-down: the header of the mapping's kind column (`"kinds"`) as the file writes it. A
    * replay (the errors file, a streamed plan's first pass) stops fill-down at a row with a kind
