@@ -180,6 +180,7 @@ const SAMPLES: { [K in Advice['kind']]: Array<Extract<Advice, { kind: K }>> } = 
   'constant-and-column': [{ kind: 'constant-and-column', header: '"Job"' }],
   'own-mapping': [{ kind: 'own-mapping' }],
   'summary-rows': [{ kind: 'summary-rows' }],
+  'amount-currency': [{ kind: 'amount-currency', currency: 'USD' }],
   'account-variables': [{ kind: 'account-variables' }],
 };
 

@@ -113,6 +113,8 @@ export type Advice =
   | { kind: 'item-as-subcategory'; header: string }
   /** A built-in bill mapping given for estimates. */
   | { kind: 'own-mapping' }
+  /** A row in another currency whose amounts may be the account's already. `currency`: the account's. */
+  | { kind: 'amount-currency'; currency: string }
   /** Summary rows known by their sums: say how they are known, or that the file has none. */
   | { kind: 'summary-rows' }
   /** The credentials of an account of its own (`BUILDSYNC_<NAME>_…`). */
@@ -334,6 +336,10 @@ export const WORDING: Table = {
   'item-as-subcategory': {
     cli: (a) => `if ${a.header} names what you estimate, map it to subcategory ("columns": {${a.header}: "subcategory"} in the mapping file)`,
     page: (a) => `if ${a.header} names what you estimate, choose subcategory for it under "Match columns" above`,
+  },
+  'amount-currency': {
+    cli: (a) => `; if the amounts are in ${a.currency} already, say so in the mapping with "amountCurrency": "account"`,
+    page: (a) => `; if the amounts are in ${a.currency} already, tick "Amounts already in the account's currency" above`,
   },
   'summary-rows': {
     cli: () => 'Say how the mapping file knows them: "summaryRows": {"column": "<the column that marks them>", "values": ["<its value>"]} (those rows are ignored, each checked against its bill), or "summaryRows": "none" (they are lines)',

@@ -86,7 +86,7 @@ export class CurrencyColumns {
   private foreign(c: CurrencyColumn, text: string, code: string): Worded {
     const tail = c.byValue
       ? `; if ${c.header} names no currency, list it in the mapping's "notCurrency": [${JSON.stringify(c.header)}]`
-      : `; if the amounts are in ${this.currency} already, say so in the mapping with "amountCurrency": "account"`;
+      : { kind: 'amount-currency' as const, currency: this.currency };
     return [
       `${c.header} ${JSON.stringify(text)}: the account's currency is ${this.currency} (${this.variable}): ${this.records} carry no currency, so it is never sent as ${this.currency}. Convert the amount, or `,
       { kind: 'other-account', currency: code },
