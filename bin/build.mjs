@@ -6,11 +6,49 @@
 // with --packages=external a package imported by a lazily loaded module would otherwise be
 // hoisted to a static import at the top of one single file, so `--version` would load BullMQ,
 // exceljs and the rest. Split, each chunk imports its own packages when it is loaded.
+//
+// The dashboard's page scripts (src/dashboard/page-script/, TypeScript for the browser) are
+// bundled first, each into one classic script, and written into the CLI bundle as the constant
+// __BUILDSYNC_PAGE_SCRIPTS__ that src/dashboard/page-scripts.ts reads: the bundle needs no file
+// beside it. Run from the sources (tsx, vitest), page-scripts.ts calls bundlePageScripts itself.
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The page scripts: name -> entry module, each served inline by its page. */
+const PAGE_SCRIPTS = {
+  'import-page': 'src/dashboard/page-script/import-page.ts',
+  'export-page': 'src/dashboard/page-script/export-page.ts',
+};
+
+/**
+ * Bundles each page script (PAGE_SCRIPTS) for the browser into the text of one classic script;
+ * returns name -> text. Readable, not minified: the page's source in the browser is this.
+ */
+export async function bundlePageScripts(opts = {}) {
+  const { build } = await import('esbuild');
+  const out = {};
+  for (const [name, entry] of Object.entries(PAGE_SCRIPTS)) {
+    const result = await build({
+      absWorkingDir: ROOT,
+      entryPoints: [join(ROOT, entry)],
+      bundle: true,
+      write: false,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2020',
+      charset: 'utf8',
+      logLevel: opts.logLevel ?? 'warning',
+    });
+    const text = result.outputFiles[0].text;
+    // Served inside <script>…</script>: the text must not end the element early.
+    if (/<\/script/i.test(text)) throw new Error(`${entry}: the bundled script contains "</script"`);
+    out[name] = text;
+  }
+  return out;
+}
 
 /**
  * Builds ROOT/src/cli/main.ts into `outdir`/buildsync.mjs plus `outdir`/chunks/*.mjs; returns
@@ -24,8 +62,10 @@ export async function buildBundle(outdir = join(ROOT, 'dist'), opts = {}) {
   const staging = join(outdir, `.build-${process.pid}-${Date.now()}`);
   mkdirSync(join(outdir, 'chunks'), { recursive: true });
   try {
+    const pageScripts = await bundlePageScripts(opts);
     const result = await build({
       absWorkingDir: ROOT,
+      define: { __BUILDSYNC_PAGE_SCRIPTS__: JSON.stringify(pageScripts) },
       entryPoints: { buildsync: join(ROOT, 'src/cli/main.ts') },
       outdir: staging,
       outExtension: { '.js': '.mjs' },

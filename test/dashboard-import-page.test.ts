@@ -339,7 +339,7 @@ describe('the import page: the check lists the rows that are no part of any bill
     // The page renders them in a list of their own, under a heading that names it.
     const html = await (await call('/import')).text();
     expect(html).toContain('<section id="ignored" aria-labelledby="ignored-h" hidden><h3 id="ignored-h">Ignored rows</h3><p id="ignored-text"></p><ul id="ignored-list"></ul></section>');
-    expect(html).toContain("make('li',{},'Line '+l.line+': '");
+    expect(html).toContain('make("li", {}, "Line " + l.line + ": "');
 
     // Sent: the footer is in the report as ignored, and not among the rows to fix.
     const { importId } = await post('/import/send', { upload: id, skipInvalid: false }) as { importId: string };

@@ -1,12 +1,13 @@
 /**
- * The export page's HTML (README, "The export page"): server-rendered, one small inline script.
+ * The export page's HTML (README, "The export page"): server-rendered, one inline script
+ * (page-script/export-page.ts, see page-scripts.ts).
  * Control names (`Export projects (.xlsx)`, `Export projects (.csv)`, `Download projects`, the
  * `status` region) are the interface tests and users' scripts rely on.
  */
 
 import type { ScheduledExport } from './scheduled-exports.ts';
 
-export function renderExportPage(d: { accounts: string[]; scheduled: ReadonlyMap<string, ScheduledExport> }): string {
+export function renderExportPage(d: { accounts: string[]; scheduled: ReadonlyMap<string, ScheduledExport>; script: string }): string {
   const options = d.accounts.map((a) => `<option value="${esc(a)}">${esc(a)}</option>`).join('');
   const scheduled = d.accounts.map((a, i) => scheduledLine(a, i, d.scheduled.get(a))).join('');
   return `<!doctype html>
@@ -27,45 +28,11 @@ button{padding:.35rem .9rem;margin:.3rem .3rem .3rem 0}
 <div role="status" id="status" aria-live="polite"></div>
 <p id="msg" class="err" role="alert"></p>
 <p><a id="download" class="button" href="#" hidden>Download projects</a></p>
-${scheduled}<script>${SCRIPT}</script>
+${scheduled}<script>
+${d.script}
+</script>
 </body></html>`;
 }
-
-/** Starts an export, polls its status into the `status` region, then shows the download link. */
-const SCRIPT = String.raw`(function(){
-var busy=false, $=function(id){return document.getElementById(id)};
-function n(x){return x.toLocaleString('en-US')}
-function size(b){return b<1e6?Math.max(1,Math.round(b/1e3))+' KB':(b/1e6).toFixed(1)+' MB'}
-function show(r){
-  if(r.state==='running'){$('status').textContent='Exporting: '+n(r.projects)+' projects so far';return}
-  if(r.state==='done'){$('status').textContent='done: '+n(r.projects)+' projects in '+r.name+' ('+size(r.bytes)+')';return}
-  $('status').textContent='failed after '+n(r.projects)+' projects';$('msg').textContent=r.error||'the export failed';
-}
-function follow(id){
-  fetch('/export/status.json?id='+encodeURIComponent(id),{headers:{accept:'application/json'}}).then(function(res){return res.json().then(function(b){return{ok:res.ok,b:b}})}).then(function(x){
-    if(!x.ok){$('msg').textContent=x.b.error;end();return}
-    show(x.b);
-    if(!x.b.done){setTimeout(function(){follow(id)},400);return}
-    if(x.b.state==='done'){var a=$('download');a.href='/export/download?id='+encodeURIComponent(id);a.setAttribute('download',x.b.name);a.hidden=false}
-    end();
-  }).catch(function(e){$('msg').textContent='lost the dashboard: '+e.message;end()});
-}
-function end(){busy=false;$('xlsx').disabled=false;$('csv').disabled=false}
-function start(format){
-  if(busy)return;busy=true;$('xlsx').disabled=true;$('csv').disabled=true;
-  $('msg').textContent='';$('download').hidden=true;$('status').textContent='Starting the export…';$('status').focus();
-  fetch('/export/run',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({format:format,account:$('account').value})})
-    .then(function(res){return res.json().then(function(b){return{ok:res.ok,b:b}})})
-    .then(function(x){if(!x.ok){$('status').textContent='';$('msg').textContent=x.b.error;end();return}show(x.b);follow(x.b.id)})
-    .catch(function(e){$('msg').textContent='lost the dashboard: '+e.message;end()});
-}
-function account(){var v=$('account').value,all=document.querySelectorAll('[data-account]');for(var i=0;i<all.length;i++)all[i].hidden=all[i].getAttribute('data-account')!==v}
-$('account').addEventListener('change',account);account();
-$('status').tabIndex=-1;
-$('xlsx').addEventListener('click',function(){start('xlsx')});
-$('csv').addEventListener('click',function(){start('csv')});
-})();
-`;
 
 /**
  * The account's last scheduled export: a link `Last scheduled export` described by its date and

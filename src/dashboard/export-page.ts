@@ -15,6 +15,7 @@ import { listAccounts } from './accounts.ts';
 import { renderExportPage } from './export-html.ts';
 import { ExportRuns } from './export-runs.ts';
 import { PageError, pageErrorHandler } from './http-errors.ts';
+import { pageScript } from './page-scripts.ts';
 import { lastScheduledExports } from './scheduled-exports.ts';
 
 export interface ExportRouterOptions {
@@ -39,8 +40,8 @@ export function exportRouter(opts: ExportRouterOptions): { router: express.Route
   const runs = new ExportRuns({ redis: opts.redis, prefix: opts.prefix, env: opts.env, timeScale: opts.timeScale, keepMs: opts.keepMs, log: opts.log });
   const router = express.Router();
   router.get('/', (_req, res, next) => {
-    Promise.all([listAccounts(opts.env, opts.redis, opts.prefix), lastScheduledExports(opts.redis, opts.prefix, opts.exportsQueue)]).then(
-      ([accounts, scheduled]) => res.set('Cache-Control', 'no-store').type('html').send(renderExportPage({ accounts, scheduled })),
+    Promise.all([listAccounts(opts.env, opts.redis, opts.prefix), lastScheduledExports(opts.redis, opts.prefix, opts.exportsQueue), pageScript('export-page')]).then(
+      ([accounts, scheduled, script]) => res.set('Cache-Control', 'no-store').type('html').send(renderExportPage({ accounts, scheduled, script })),
       next,
     );
   });

@@ -1,9 +1,8 @@
 /**
- * The import page's HTML (README, The import page): server-rendered, a small inline script
- * (import-script.ts), no framework. Control names are the interface tests and users' scripts
+ * The import page's HTML (README, The import page): server-rendered, an inline script
+ * (page-script/import-page.ts, see page-scripts.ts), no framework. Control names are the interface tests and users' scripts
  * rely on; every message the page shows speaks of these controls, never of command-line flags.
  */
-import { IMPORT_PAGE_SCRIPT } from './import-script.ts';
 import { IMPORT_PAGE_STYLE } from './import-style.ts';
 
 export interface ImportPageData {
@@ -11,6 +10,8 @@ export interface ImportPageData {
   workers: number;
   importId?: string;
   maxUploadMb: number;
+  /** The page's script (pageScript('import-page')). */
+  script: string;
 }
 
 export function renderImportPage(d: ImportPageData): string {
@@ -82,7 +83,7 @@ ${d.workers === 0 ? '<p class="warn" id="no-worker">No worker is running: the pa
 <p><a id="report" class="action" href="${id ? `/import/report.csv?id=${esc(id)}` : '#'}">Download report</a> · <a id="tofix" class="action" href="${id ? `/import/errors.csv?id=${esc(id)}` : '#'}">Download rows to fix</a></p>
 </section>
 <script>
-${IMPORT_PAGE_SCRIPT}
+${d.script}
 </script></body></html>`;
 }
 

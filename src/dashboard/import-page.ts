@@ -41,6 +41,7 @@ import { AccountThrottle, formatEta } from '../throttle/index.ts';
 import { listAccounts } from './accounts.ts';
 import { PageError, pageErrorHandler, scrub } from './http-errors.ts';
 import { renderImportPage } from './import-html.ts';
+import { pageScript } from './page-scripts.ts';
 import { nothingToFixPage, rowsToFixText } from './rows-to-fix.ts';
 import { UploadReader, type CallBacks } from './upload-reader.ts';
 import { IMPORT_PAGE_DEFAULTS, safeName, uploadKeepMs, uploadReaderLimits, UploadStore } from './upload-store.ts';
@@ -117,8 +118,9 @@ export function importRouter(opts: ImportRouterOptions): { router: express.Route
     (async () => {
       const accounts = await listAccounts(opts.env, opts.redis, opts.prefix);
       const workers = await opts.queues.imports.getWorkersCount();
+      const script = await pageScript('import-page');
       const id = typeof req.query.id === 'string' && /^import-[\w-]+$/.test(req.query.id) ? req.query.id : undefined;
-      res.set('Cache-Control', 'no-store').type('html').send(renderImportPage({ accounts, workers, importId: id, maxUploadMb: maxBytes / 1024 / 1024 }));
+      res.set('Cache-Control', 'no-store').type('html').send(renderImportPage({ accounts, workers, importId: id, maxUploadMb: maxBytes / 1024 / 1024, script }));
     })().catch(next);
   });
 
