@@ -79,8 +79,8 @@ describe('the import page\'s match-column controls reach the options as the CLI\
     const checked = await client.check(up.json.upload, columns, { layout: 'plain', constants, summaryRows: { column: 'Main Line' } });
     expect(checked.status).toBe(200);
     expect(checked.json.invalid).toEqual([]);
-    expect(checked.json.records.map((r: { payload: string }) => JSON.parse(r.payload) as { PRJ_ID: string; VENDOR_ID: string; ITEMS: Array<{ RATE: string }> })
-      .map((p) => [p.PRJ_ID, p.VENDOR_ID, p.ITEMS.map((i) => i.RATE)])).toEqual([[String(p1), '55', ['100.00', '50.00']], [String(p1), '55', ['10.00', '20.00']]]);
+    const payloads = (checked.json.records as Array<{ payload: string }>).map((r) => JSON.parse(r.payload) as { PRJ_ID: string; VENDOR_ID: string; ITEMS: Array<{ RATE: string }> });
+    expect(payloads.map((p) => [p.PRJ_ID, p.VENDOR_ID, p.ITEMS.map((i) => i.RATE)])).toEqual([[String(p1), '55', ['100.00', '50.00']], [String(p1), '55', ['10.00', '20.00']]]);
   }, 60_000);
 
   it('Amounts already in the account\'s currency: a EUR row for a USD account is sent at its amounts; without it the row is invalid, saying to tick the box', async () => {
