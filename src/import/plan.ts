@@ -24,7 +24,7 @@ import type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 import type { CellEdit } from './cell-edits.ts';
 import { HeapTrim } from '../heap-trim.ts';
 import { combineReadingOptions, settleReadingRules, type ReadingOptions, type RowVisitor, type SeparatorWeigher, type WeighedFields } from './reading-rules.ts';
-import type { DecimalSeparator } from '../values/index.ts';
+import { columnLetter, type DecimalSeparator } from '../values/index.ts';
 import { recordsAcrossSheets, viewForImport } from './table-view.ts';
 import { keyText, withLineNote } from '../mapping/record-key.ts';
 import { grouperColumns, planRowRules, rowRuleOptions } from './row-pipeline.ts';
@@ -414,13 +414,6 @@ function checkUnnamed(table: OpenedTable, unnamed: readonly number[], row: Sourc
       { kind: 'unnamed-column' },
     ]);
   }
-}
-
-/** 1 → A, 27 → AA: how a spreadsheet user names a column. */
-function columnLetter(col: number): string {
-  let s = '';
-  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
 }
 
 const DRY_RUN_MESSAGE = 'dry run: valid, not sent';

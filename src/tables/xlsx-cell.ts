@@ -1,4 +1,4 @@
-import { EXCEL_ERROR_MEANINGS, excelSerialToDate, isFictitiousLeapDay, isSerialMoment } from '../values/index.ts';
+import { columnLetter, EXCEL_ERROR_MEANINGS, excelSerialToDate, isFictitiousLeapDay, isSerialMoment } from '../values/index.ts';
 import { UnreadableCell, type CellValue } from './types.ts';
 
 /**
@@ -203,12 +203,8 @@ export function describeValue(v: CellValue): string {
 // ---------------------------------------------------------------------------------------------
 // Where a cell is
 
-/** 1 → A, 27 → AA, 16384 → XFD. */
-export function columnLetter(col: number): string {
-  let s = '';
-  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
-}
+/** 1 → A, 27 → AA, 16384 → XFD (values/column-letter.ts). */
+export { columnLetter };
 
 /**
  * `D7` → { col: 4, row: 7 }; `$D$7` is accepted. Undefined when it is not a cell reference within

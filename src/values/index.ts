@@ -24,3 +24,4 @@ export { excelSerialToDate, isFictitiousLeapDay, isSerialDay, isSerialMoment, la
 export { percentShown, storedNumber, storedNumberText } from './stored-number.ts';
 export { showNumber, showWholeNumber } from './number-format.ts';
 export { isENotation, keyText, sameKeyText } from './key-text.ts';
+export { columnLetter } from './column-letter.ts';

@@ -1,9 +1,9 @@
 import { PROJECT_FIELDS } from '../../api/project-fields.ts';
-import { serialOfDays1970 } from '../../values/excel-serial.ts';
+import { columnLetter, serialOfDays1970 } from '../../values/index.ts';
 import { writeAscii, writeWholeNumber } from '../ascii-bytes.ts';
 import { decodePercentText } from '../project-writer.ts';
 import { STYLE } from './workbook-parts.ts';
-import { lastHadBreak, MAX_BYTES_PER_UNIT, writeXmlText } from './xml-text-bytes.ts';
+import { lastHadBreak, MAX_BYTES_PER_UNIT, writeXmlText, xmlText } from './xml-text-bytes.ts';
 
 /**
  * The `Projects` sheet's XML (README "export projects", .xlsx), row by row, as UTF-8 bytes:
@@ -31,14 +31,7 @@ const DATE_FIELDS = new Set(['LMOD', 'DATE_CREATED']);
 /** Excel's last row (1,048,576) less the header row. */
 export const XLSX_MAX_ROWS = 1_048_575;
 
-/** Column letters of 1-based column `n`: 1 → A, 27 → AA. */
-export function columnLetters(n: number): string {
-  let s = '';
-  for (; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
-}
-
-export const LAST_COLUMN = columnLetters(FIELDS.length);
+export const LAST_COLUMN = columnLetter(FIELDS.length);
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -97,31 +90,6 @@ function daysFromCivil(y: number, m: number, d: number): number {
   const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   return era * 146_097 + doe - 719_468;
-}
-
-/** Characters XML 1.0 cannot hold, CR (which an XML parser turns into LF), and `_xHHHH_` look-alikes. */
-const NEEDS_ESCAPE = /[&<>\x00-\x08\x0B-\x0D\x0E-\x1F\uFFFE\uFFFF]|_(?=x[0-9A-Fa-f]{4}_)|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-const ANY_ESCAPE = /[&<>\x00-\x08\x0B-\x1F_\uD800-\uDFFF\uFFFE\uFFFF]/;
-const RARE_ESCAPE = /[\x00-\x08\x0B-\x1F\uD800-\uDFFF\uFFFE\uFFFF]|_x[0-9A-Fa-f]{4}_/;
-
-/**
- * Text for `<t>`: `&`, `<`, `>` as entities; control characters (and CR) as Excel's `_xHHHH_`
- * escapes (ECMA-376 §22.9.2.19 ST_Xstring); a literal `_x0041_` has its `_` escaped as
- * `_x005F_` so a reader does not decode it; lone surrogates become U+FFFD.
- */
-export function xmlText(text: string): string {
-  // Most text needs nothing, or only its markup characters (SCOPE_OF_WORK's HTML): string
-  // replaceAll is several times faster than the one regular expression that handles everything.
-  if (!ANY_ESCAPE.test(text)) return text;
-  if (!RARE_ESCAPE.test(text)) return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-  return text.replace(NEEDS_ESCAPE, (c) => {
-    if (c === '&') return '&amp;';
-    if (c.charCodeAt(0) >= 0xd800 && c.charCodeAt(0) <= 0xdfff) return '\uFFFD';
-    if (c === '<') return '&lt;';
-    if (c === '>') return '&gt;';
-    return `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`;
-  });
 }
 
 /** Whether `<t>` needs `xml:space="preserve"` to keep its text's spaces, tabs and line breaks. */

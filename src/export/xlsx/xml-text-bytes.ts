@@ -4,7 +4,8 @@
  * 200,000 projects, most of it text, and escaping with `replace` then encoding with
  * `Buffer#write` cost more than the rest of the sheet's formatting together.
  *
- * The escapes (the same as `xmlText` in sheet-rows.ts): `&`, `<`, `>` as entities; control
+ * The one escaper of the export's .xlsx text (`xmlText` gives the same as a string, for the
+ * header row): `&`, `<`, `>` as entities; control
  * characters and CR as Excel's `_xHHHH_` (ECMA-376 §22.9.2.19 ST_Xstring; XML 1.0 cannot hold the
  * controls, and a parser turns CR into LF); the `_` of a literal `_xHHHH_` as `_x005F_`, so a
  * reader does not decode it; U+FFFE and U+FFFF as `_xFFFE_`, `_xFFFF_`; a lone surrogate as
@@ -85,6 +86,12 @@ export function writeXmlText(buf: Buffer, at: number, text: string): number {
   }
   lastHadBreak = breaks;
   return at;
+}
+
+/** `text` escaped as `writeXmlText` writes it, as a string (the header row's names; tests). */
+export function xmlText(text: string): string {
+  const buf = Buffer.allocUnsafe(text.length * MAX_BYTES_PER_UNIT);
+  return buf.toString('utf8', 0, writeXmlText(buf, 0, text));
 }
 
 /** `_xHHHH_` at `i` (the `_` of a literal one is escaped, or a reader would decode it). */
