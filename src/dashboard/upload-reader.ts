@@ -28,8 +28,8 @@ export interface UploadReaderLimits {
   timeoutMs: number;
 }
 
-/** What the dashboard answers a reading's calls back with (the account's last mapping and vendor list). */
-export type CallBacks = Partial<Record<'lastMapping' | 'vendorList', (...args: never[]) => Promise<unknown>>>;
+/** What the dashboard answers a reading's calls back with (the account's last mapping and vendor list, the ledger's created records). */
+export type CallBacks = Partial<Record<'lastMapping' | 'vendorList' | 'createdAmong', (...args: never[]) => Promise<unknown>>>;
 
 /**
  * The code the thread runs: it imports the reading module, whose top level answers the calls the

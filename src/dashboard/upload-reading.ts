@@ -5,9 +5,9 @@
  * each call the dashboard posts with the result (or the error, by its stable code).
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { importHeaderRule, type CellEdit, type PlanOptions } from '../import/index.ts';
-import { readPage, readUpload, rowsOf, savedMappingChoices, type ImportKind, type MappingFile, type PageState, type ReadPageOptions } from '../import-service/index.ts';
-import { PageError } from './http-errors.ts';
+import { importHeaderRule } from '../import/index.ts';
+import { pageCheck, readPage, rowsOf, savedMappingChoices, type ImportKind, type MappingFile, type PageCheckInput, type PageState, type ReadPageOptions } from '../import-service/index.ts';
+import { PageError, scrub } from './http-errors.ts';
 
 /** This module, for the thread to import (in the bundle: the chunk that holds it). */
 export const READING_MODULE = import.meta.url;
@@ -20,7 +20,7 @@ interface At {
 }
 
 /** A call back to the dashboard (the account's last mapping and vendor list are in its Redis). */
-type CallBack = (name: 'lastMapping' | 'vendorList', ...args: unknown[]) => Promise<unknown>;
+type CallBack = (name: 'lastMapping' | 'vendorList' | 'createdAmong', ...args: unknown[]) => Promise<unknown>;
 
 const at = (file: string, a: At) => ({ header: importHeaderRule(file, a.kind, a.mapping), headerRow: a.headerRow });
 
@@ -36,11 +36,19 @@ export const READINGS = {
   /** A saved mapping applied to the upload's columns (`/import/mapping`). */
   mapping: (a: { file: string; name: string; kind: ImportKind; json: unknown; jsonName: string; sheet?: string; state: Partial<PageState> }) =>
     savedMappingChoices(a.file, a.name, a.kind, a.json, a.jsonName, { sheet: a.sheet, state: a.state }),
-  /** The whole upload read as the check will read it, before it plans it (`/import/check`). */
-  readThrough: (a: { file: string; sheet?: string; encoding?: PlanOptions['encoding'] } & At) => readUpload(a.file, a.sheet, a.encoding, at(a.file, a)),
-  /** The rows the check shows, the cells edited on the page as typed (`/import/check`). */
-  rows: (a: { file: string; sheet?: string; encoding?: PlanOptions['encoding']; delimiter?: PlanOptions['delimiter']; cellEdits?: CellEdit[]; invalidLines: number[] } & At) =>
-    rowsOf(a.file, new Set(a.invalidLines), { sheet: a.sheet, encoding: a.encoding, delimiter: a.delimiter, cellEdits: a.cellEdits, ...at(a.file, a) }),
+  /**
+   * The check (`/import/check`): the import's streamed plan of the whole upload, keeping what the
+   * page shows (pageCheck), then the rows it shows, the cells edited on the page as typed. The
+   * ledger is asked through the dashboard which records are already created.
+   */
+  check: async (a: PageCheckInput & { mapping?: MappingFile }, call: CallBack) => {
+    const check = await pageCheck(a, { createdAmong: (keys) => call('createdAmong', keys) as Promise<boolean[]>, scrub });
+    const o = a.planOpts;
+    const rows = await rowsOf(a.file, new Set(check.invalidLines), {
+      sheet: o.sheet, encoding: o.encoding, delimiter: o.delimiter, cellEdits: o.cellEdits, ...at(a.file, { kind: a.kind, mapping: a.mapping, headerRow: check.headerLine }),
+    });
+    return { ...check, rows };
+  },
 } as const;
 
 export type ReadingName = keyof typeof READINGS;

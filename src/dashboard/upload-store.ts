@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import type { Env } from '../config.ts';
 import { coerceError } from '../errors/index.ts';
 import { knob } from '../knobs.ts';
-import type { ImportPlan, PlanOptions } from '../import/index.ts';
+import type { PlanOptions } from '../import/index.ts';
 import type { ImportKind, ImportStore, PageLayout, VendorEntry } from '../import-service/index.ts';
 import type { Queues } from '../queue/index.ts';
 import { PageError } from './http-errors.ts';
@@ -52,18 +52,25 @@ export interface Upload {
   name: string;
   /** Removes it when its time is up: set once its first reading is done (`keep`). */
   timer?: NodeJS.Timeout;
-  plan?: ImportPlan;
-  planOpts?: PlanOptions;
-  account?: string;
-  /** The kind and `File layout` of the last check: with its mapping, the last mapping the page keeps when sent. */
-  page?: { kind: ImportKind; layout: PageLayout };
-  /** The vendor IDs typed in the vendor table of the last check: the send saves them into the account's vendor list. */
-  vendorIds?: VendorEntry[];
+  /** What the last check read the upload with: Send reads it again with the same (src/dashboard/import-send.ts). */
+  checked?: CheckedUpload;
   /** Set once sent: the import whose end removes the upload. */
   importId?: string;
   /** Bytes it takes on disk. */
   bytes: number;
   watch?: NodeJS.Timeout;
+}
+
+/** What a check read an upload with, and what of it Send needs. */
+export interface CheckedUpload {
+  planOpts: PlanOptions;
+  account: string;
+  /** The kind and `File layout`: with the options' mapping, the last mapping the page keeps when sent. */
+  page: { kind: ImportKind; layout: PageLayout };
+  /** The vendor IDs typed in the vendor table: read over the account's list by Send, which saves them into it. */
+  vendorIds: VendorEntry[];
+  /** Rows the check found invalid. */
+  invalidRows: number;
 }
 
 export interface UploadStoreOptions {

@@ -49,17 +49,3 @@ export async function rowsOf(file: string, invalidLines: Set<number>, at: ShownR
   }
   return { headers: keep.map((i) => table.headers[i]!), shown };
 }
-
-/**
- * Reads the whole upload as a check reads it (every row, and a workbook's merged ranges, hidden
- * rows and columns of each sheet read), keeping nothing: the import page runs it in its reader
- * thread (src/dashboard/upload-reader.ts) before the check plans the file, so that a file that
- * would take more memory or time than the reader has fails there, never in the dashboard.
- */
-export async function readUpload(file: string, sheet: string | undefined, encoding: EncodingOption | undefined, at: { header?: HeaderRule; headerRow?: number } = {}): Promise<{ rows: number }> {
-  const table = await openTable(file, { sheet, encoding, ...at });
-  let rows = 0;
-  for await (const batch of table.batches()) rows += batch.length;
-  for (const part of table.parts ?? [table]) await part.sheetFacts?.();
-  return { rows };
-}

@@ -1,25 +1,30 @@
 /**
- * The import page's check (README, The import page): the file planned as the CLI's dry run plans
- * it, against the account's project listing (one request of its budget) and, for bills, its
- * vendor list with the IDs typed in the page's vendor table over it; then said as a person reads
- * it: each record summed up (check-summary.ts), those the ledger already has marked `created`
- * (looked up, nothing claimed), each invalid row with the header of its bad cell, the rows that
- * are no part of any record, and the vendor table.
+ * The import page's check (README, The import page): the file planned by the import's own streamed
+ * plan (`streamBills` / `streamEstimates`, as the CLI's import and Send read it), against the
+ * account's project listing (read once by the caller, handed over as plain data) and, for bills,
+ * its vendor list with the IDs typed in the page's vendor table over it; then said as a person
+ * reads it: the first records summed up (check-summary.ts), those the ledger already has marked
+ * `created` (looked up batch by batch, nothing claimed), the invalid rows with the header of each
+ * bad cell, the rows that are no part of any record, and the vendor table.
+ *
+ * It keeps only what the page shows, never the whole plan: the first `SHOWN_ROWS` records, the
+ * first `INVALID_SHOWN` invalid rows and `SHOWN_ROWS` ignored rows (by line), and counts. The page
+ * runs it in its reader thread (src/dashboard/upload-reading.ts), within that thread's memory and
+ * time limits.
  */
 import { messageFor } from '../errors/index.ts';
-import type { ServiceAccount } from '../config.ts';
-import { wirePayload, type ImportPlan, type PlanOptions } from '../import/index.ts';
-import { Ledger } from '../ledger/index.ts';
-import type { IgnoredCounts, MappedRecord, ProjectResolver } from '../mapping/index.ts';
+import { ignoredLine, streamBills, streamEstimates, wirePayload, type PlanFacts, type PlanOptions, type ProjectListing } from '../import/index.ts';
+import { projectResolverFromListing, type IgnoredCounts, type MappedRecord, type ProjectResolver, type StaticLine } from '../mapping/index.ts';
 import type { BillPayload, EstimatePayload } from '../payloads/index.ts';
-import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { linesNamedIn, sheetLineName } from '../tables/index.ts';
 import type { VendorEntry } from '../vendors/vendor-store.ts';
 import { billSummary, estimateSummary, type BillSummary, type EstimateSummary } from './check-summary.ts';
 import { SHOWN_ROWS } from './columns.ts';
-import { ignoredRows } from './ignored-rows.ts';
-import { FileVendorNames, pageVendorOptions, typedVendorIds, type VendorRow } from './page-vendors.ts';
-import { listProjects, planImport, type ImportKind, type SessionPlace } from './run-import.ts';
+import { FileVendorNames, pageVendorOptions, type VendorRow } from './page-vendors.ts';
+import type { ImportKind } from './run-import.ts';
+
+/** How many invalid rows the check lists (each with its cells); the count says how many in all. */
+export const INVALID_SHOWN = 1_000;
 
 /** A line as the page names it: the line, or `Sheet!row` when every sheet of a workbook was read. */
 export type PageLine = number | string;
@@ -45,67 +50,155 @@ export interface InvalidRow {
   message: string;
 }
 
-/** The check: the plan (for the send) and what the page shows of it. */
+/** What the page shows of a check (the JSON of `/import/check`, with the rows and budget the dashboard adds). */
+export interface PageCheckResponse {
+  rows: number;
+  /** The first `INVALID_SHOWN` invalid rows' errors. */
+  invalid: InvalidRow[];
+  /** The first `SHOWN_ROWS` records. */
+  records: CheckedRecord[];
+  /** Records to create: the ledger does not have them. */
+  recordCount: number;
+  alreadyCreated: number;
+  ignored: { text: string; counts: IgnoredCounts; count: number; lines: Array<{ line: PageLine; reason: string | null; message: string }> };
+  /** Bills with a vendor-name column: each distinct name with its ID ('' unknown). */
+  vendors: VendorRow[];
+}
+
+/** The check: what the page shows, and what the dashboard keeps of it for the rows shown and Send. */
 export interface PageCheck {
-  plan: ImportPlan;
-  /** The vendor IDs typed in the vendor table, as checked: saved into the account's list by the send. */
-  typedVendors: VendorEntry[];
-  response: {
-    rows: number;
-    invalid: InvalidRow[];
-    /** The first `SHOWN_ROWS` records. */
-    records: CheckedRecord[];
-    /** Records to create: the ledger does not have them. */
-    recordCount: number;
-    alreadyCreated: number;
-    ignored: { text: string; counts: IgnoredCounts; count: number; lines: Array<{ line: PageLine; reason: string | null; message: string }> };
-    /** Bills with a vendor-name column: each distinct name with its ID ('' unknown). */
-    vendors: VendorRow[];
-  };
+  response: PageCheckResponse;
+  /** Rows reported invalid, all of them (Send refuses while there are any, unless they are skipped). */
+  invalidRows: number;
+  /** The physical lines of the invalid rows listed (the rows table shows them besides the first rows). */
+  invalidLines: number[];
+  /** The header row's line as the plan found it. */
+  headerLine?: number;
 }
 
-export interface PageCheckOptions {
-  account: ServiceAccount;
-  place: SessionPlace & { redis: Redis };
+export interface PageCheckInput {
+  kind: ImportKind;
+  file: string;
+  /** The plan options (`pageImportOptions` with the account's reading): plain data. */
   planOpts: PlanOptions;
-  /** The vendor table as the page sent it: vendor name as in the file → VENDOR_ID typed. */
-  vendorIds?: unknown;
+  /** The account's project listing (`projectListing`). */
+  projects: ProjectListing;
+  /** The account and its vendor list (bills), and the IDs typed in the vendor table. */
+  vendors: { account: string; listed: readonly VendorEntry[]; typed: readonly VendorEntry[] };
+}
+
+export interface PageCheckCalls {
+  /** Whether the ledger has each record of `keys` created (`Ledger.createdAmong`). */
+  createdAmong(keys: string[]): Promise<boolean[]>;
   /** Every message passes through it (the page names the file as uploaded). */
-  scrub: (message: string) => string;
+  scrub(message: string): string;
 }
 
-/** Checks `file` as the page does, sending nothing (one listing request of the account's budget). */
-export async function pageCheck(kind: ImportKind, file: string, o: PageCheckOptions): Promise<PageCheck> {
-  const typedVendors = typedVendorIds(o.vendorIds);
-  const resolver = await listProjects(o.account, o.place);
-  const vendors = await pageVendorOptions(kind, o.planOpts, { redis: o.place.redis, prefix: o.place.prefix, account: o.account.name }, typedVendors);
-  const plan = await planImport(kind, file, { ...vendors.opts, resolver });
-  const created = await new Ledger(o.place.redis, o.place.prefix).createdAmong(o.account.name, plan.records.map((r) => r.key));
-  const sheets = plan.table?.sheets?.read;
-  const lineName: (line: number) => PageLine = sheets === undefined ? (line) => line : sheetLineName(sheets);
-  const headers = new Set(plan.table?.headers ?? []);
-  const ignored = ignoredRows(plan);
-  const newCount = created.filter((c) => !c).length;
-  return {
-    plan,
-    typedVendors,
-    response: {
-      rows: plan.rows,
-      invalid: plan.statics
-        .filter((s) => s.status === 'invalid')
+/** Checks `file` as the page does, sending nothing and keeping only what the page shows. */
+export async function pageCheck(input: PageCheckInput, calls: PageCheckCalls): Promise<PageCheck> {
+  const { kind } = input;
+  const resolver = projectResolverFromListing(input.projects);
+  const names = kind === 'bills' ? new FileVendorNames() : undefined;
+  const opts = pageVendorOptions(kind, input.planOpts, input.vendors, names);
+  const kept = new CheckKeeper(kind, resolver, names, calls.createdAmong);
+  const stream = kind === 'estimates' ? streamEstimates : streamBills;
+  const facts = await stream(input.file, { ...opts, resolver }, kept);
+  return kept.result(facts, names?.table([...input.vendors.listed, ...input.vendors.typed], input.vendors.listed) ?? [], calls.scrub);
+}
+
+/** The lowest `max` items of a stream by `line`, in line order. */
+class Lowest<T> {
+  readonly items: Array<{ line: number; item: T }> = [];
+  constructor(private readonly max: number) {}
+
+  /** Whether an item at `line` would be kept. */
+  wants(line: number): boolean {
+    return this.items.length < this.max || line < this.items[this.items.length - 1]!.line;
+  }
+
+  add(line: number, item: T): void {
+    if (!this.wants(line)) return;
+    let i = this.items.length;
+    while (i > 0 && this.items[i - 1]!.line > line) i--;
+    this.items.splice(i, 0, { line, item });
+    if (this.items.length > this.max) this.items.pop();
+  }
+
+  /** The line past which nothing more is kept, once full. */
+  get bound(): number {
+    return this.items.length < this.max ? Infinity : this.items[this.items.length - 1]!.line;
+  }
+}
+
+/** The check's sink of the streamed plan: counts everything, keeps what the page shows. */
+class CheckKeeper {
+  readonly #records: Lowest<CheckedRecord> = new Lowest(SHOWN_ROWS);
+  readonly #invalid: Lowest<StaticLine> = new Lowest(INVALID_SHOWN);
+  readonly #ignored: Lowest<StaticLine> = new Lowest(SHOWN_ROWS);
+  #created = 0;
+  #all = 0;
+  #ignoredCount = 0;
+
+  constructor(
+    private readonly kind: ImportKind,
+    private readonly resolver: ProjectResolver,
+    private readonly names: FileVendorNames | undefined,
+    private readonly createdAmong: (keys: string[]) => Promise<boolean[]>,
+  ) {}
+
+  async add(records: readonly MappedRecord[], statics: readonly StaticLine[]): Promise<void> {
+    if (records.length > 0) {
+      const created = await this.createdAmong(records.map((r) => r.key));
+      records.forEach((r, i) => {
+        this.#all++;
+        if (created[i]) this.#created++;
+        const first = r.lines[0] ?? 0;
+        if (this.#records.wants(first)) this.#records.add(first, checkedRecord(this.kind, r, created[i] === true, this.resolver, this.names));
+      });
+      // A row's vendor name is kept only while a record starting there could still be shown.
+      if (this.names !== undefined) this.names.linesUpTo = this.#records.bound;
+    }
+    for (const s of statics) {
+      if (s.status === 'invalid') this.#invalid.add(s.line, s);
+      else if (s.status === 'ignored') {
+        this.#ignoredCount++;
+        this.#ignored.add(s.line, s);
+      }
+    }
+  }
+
+  result(facts: PlanFacts, vendors: VendorRow[], scrub: (message: string) => string): PageCheck {
+    const sheets = facts.table?.sheets?.read;
+    const lineName: (line: number) => PageLine = sheets === undefined ? (line) => line : sheetLineName(sheets);
+    const said = (message: string) => scrub(linesNamedIn(message, lineName));
+    const headers = new Set(facts.table?.headers ?? []);
+    const invalid = this.#invalid.items.map((i) => i.item);
+    const ignored = this.#ignored.items.map((i) => i.item);
+    return {
+      response: {
+        rows: facts.rows,
         // A row with several errors: each beside its own cell (`cells`); the report keeps them as one message.
-        .flatMap((s) => (s.cells ?? [s]).map((c) => ({ line: lineName(s.line), record: s.record, column: c.column !== undefined && headers.has(c.column) ? c.column : null, message: o.scrub(linesNamedIn(messageFor(c, 'page'), lineName)) }))),
-      records: plan.records.slice(0, SHOWN_ROWS).map((r, i) => checkedRecord(kind, r, created[i]!, resolver, vendors.names, lineName)),
-      recordCount: newCount,
-      alreadyCreated: plan.records.length - newCount,
-      ignored: { ...ignored, lines: ignored.lines.map((l) => ({ ...l, line: lineName(l.line), message: o.scrub(linesNamedIn(l.message, lineName)) })) },
-      vendors: vendors.names?.table(vendors.entries, vendors.listed) ?? [],
-    },
-  };
+        invalid: invalid.flatMap((s) => (s.cells ?? [s]).map((c) => ({ line: lineName(s.line), record: s.record, column: c.column !== undefined && headers.has(c.column) ? c.column : null, message: said(messageFor(c, 'page')) }))),
+        records: this.#records.items.map(({ item }) => ({ ...item, lines: item.lines.map((l) => lineName(l as number)) })),
+        recordCount: this.#all - this.#created,
+        alreadyCreated: this.#created,
+        ignored: {
+          text: ignoredLine(facts.ignored) ?? '',
+          counts: facts.ignored,
+          count: this.#ignoredCount,
+          lines: ignored.map((s) => ({ line: lineName(s.line), reason: s.reason ?? null, message: said(messageFor(s, 'page')) })),
+        },
+        vendors,
+      },
+      invalidRows: facts.invalidRows,
+      invalidLines: invalid.map((s) => s.line),
+      headerLine: facts.table?.headerLine,
+    };
+  }
 }
 
-function checkedRecord(kind: ImportKind, r: MappedRecord, created: boolean, resolver: ProjectResolver, names: FileVendorNames | undefined, lineName: (line: number) => PageLine): CheckedRecord {
-  const base = { key: r.key, label: r.label, lines: r.lines.map(lineName), status: created ? ('created' as const) : ('new' as const) };
+function checkedRecord(kind: ImportKind, r: MappedRecord, created: boolean, resolver: ProjectResolver, names: FileVendorNames | undefined): CheckedRecord {
+  const base = { key: r.key, label: r.label, lines: [...r.lines], status: created ? ('created' as const) : ('new' as const) };
   // An estimate builds its payload from its JSON on each read: read it once.
   if (kind === 'estimates') {
     const payload = r.payloadJson ?? JSON.stringify(r.payload);

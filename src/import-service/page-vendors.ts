@@ -55,13 +55,15 @@ export function typedVendorIds(vendorIds: unknown): VendorEntry[] {
 export class FileVendorNames implements VendorNameSink {
   readonly #byKey = new Map<string, string>();
   readonly #byLine = new Map<number, string>();
+  /** The name of a row past this line is not kept (the check shows no record that starts there): the rows' names stay bounded. */
+  linesUpTo = Infinity;
 
   seen(line: number, name: string): void {
     const key = vendorKey(name);
     if (key === '') return;
     let first = this.#byKey.get(key);
     if (first === undefined) this.#byKey.set(key, (first = name.replace(/\s+/gu, ' ').trim()));
-    this.#byLine.set(line, first);
+    if (line <= this.linesUpTo) this.#byLine.set(line, first);
   }
 
   /** The vendor name (first spelling) row `line` gives, if it gives one. */
@@ -100,20 +102,19 @@ export function accountVendorList(where: { redis: Redis; prefix: string; account
 }
 
 /**
- * A page's check of a bill file: `opts` with the account's vendor list, the typed IDs over it, and
- * a `FileVendorNames` told every name the rows give. Estimates are checked without.
+ * A page's check or send of a bill file: `opts` with the account's vendor list (`listed`), the
+ * IDs typed in the vendor table over it, and, for a check, `names` told every name the rows give.
+ * Estimates are read without.
  */
-export async function pageVendorOptions(
+export function pageVendorOptions(
   kind: 'estimates' | 'bills',
   opts: PlanOptions,
-  where: { redis: Redis; prefix: string; account: string },
-  typed: readonly VendorEntry[],
-): Promise<{ opts: PlanOptions; names?: FileVendorNames; entries: VendorEntry[]; listed: VendorEntry[] }> {
-  if (kind !== 'bills') return { opts, entries: [], listed: [] };
-  const listed = await accountVendorList(where);
-  const entries = [...listed, ...typed];
-  const names = new FileVendorNames();
-  return { opts: { ...opts, accountVendors: { account: where.account, entries, front: 'page' }, vendorNames: names }, names, entries, listed };
+  vendors: { account: string; listed: readonly VendorEntry[]; typed: readonly VendorEntry[] },
+  names?: FileVendorNames,
+): PlanOptions {
+  if (kind !== 'bills') return opts;
+  const entries = [...vendors.listed, ...vendors.typed];
+  return { ...opts, accountVendors: { account: vendors.account, entries, front: 'page' }, ...(names === undefined ? {} : { vendorNames: names }) };
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   errorsFileSource,
   importSummary,
   linesToFix,
+  loadProjectListing,
   loadProjectResolver,
   planBills,
   planEstimates,
@@ -22,16 +23,20 @@ import {
   type ImportStore,
   type ImportSummary,
   type PlanFacts,
+  type PlanSink,
   type PlanOptions,
+  type ProjectListing,
 } from '../import/index.ts';
 import { durabilityDecision, Ledger, readDurabilityFacts, RedisNotDurableError, type DurabilityDecision } from '../ledger/index.ts';
 import type { LocalReport } from '../import/index.ts';
 import type { EarlierReport } from './earlier-report.ts';
-import type { ProjectResolver } from '../mapping/index.ts';
-import { ImportSubmission, submitImport, type Queues } from '../queue/index.ts';
+import { projectResolverFromListing, type ProjectResolver, type StaticLine } from '../mapping/index.ts';
+import { ImportSubmission, type Queues } from '../queue/index.ts';
 import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { openSession } from '../session/index.ts';
 import { withAccountVendors } from './account-vendors.ts';
+import { accountVendorList, pageVendorOptions } from './page-vendors.ts';
+import type { VendorEntry } from '../vendors/vendor-store.ts';
 
 export type ImportKind = 'estimates' | 'bills';
 
@@ -55,12 +60,23 @@ export function planImport(kind: ImportKind, file: string, opts: PlanOptions): P
  * takes its token from the account's shared budget when Redis is given.
  */
 export async function listProjects(account: ServiceAccount, place: SessionPlace): Promise<ProjectResolver> {
+  return projectResolverFromListing(await projectListing(account, place));
+}
+
+/** `listProjects` as plain data (the import page hands it to its reader thread, which makes the resolver). */
+export async function projectListing(account: ServiceAccount, place: SessionPlace): Promise<ProjectListing> {
   const session = openSession(account, { redis: place.redis, prefix: place.prefix, connections: place.connections, timeScale: place.timeScale });
   try {
-    return await loadProjectResolver(session.client, place.signal);
+    return await loadProjectListing(session.client, place.signal);
   } finally {
     await session.close();
   }
+}
+
+/** Which of `keys` the account's ledger has created (looked up, nothing claimed): the import page's check asks it batch by batch. */
+export function createdInLedger(redis: Redis, prefix: string, account: string): (keys: string[]) => Promise<boolean[]> {
+  const ledger = new Ledger(redis, prefix);
+  return (keys) => ledger.createdAmong(account, keys);
 }
 
 /** Whether this Redis keeps the ledger safely (docs/operators.md, "Durability"); `env` gives BUILDSYNC_ALLOW_VOLATILE_REDIS. */
@@ -81,8 +97,15 @@ export interface SubmitFileOptions {
   account: ServiceAccount;
   place: SessionPlace & { redis: Redis };
   planOpts: PlanOptions;
-  reportPath: string;
+  /** Where the CLI writes the report (the import page has none: its report is downloaded). */
+  reportPath?: string;
   resendUnknown: boolean;
+  /**
+   * The import page's send: the file as the user uploaded it (`name`, the job's and the report's
+   * name for it), every message of the plan passed through `scrub` (no message names where the
+   * upload is kept), and the vendor IDs typed in the check's vendor table over the account's list.
+   */
+  page?: { name: string; scrub: (message: string) => string; typedVendors: readonly VendorEntry[] };
   /** How Redis keeps the ledger as read before submitting (`DurabilityDecision` mode): workers stop sending when it changes. */
   durability?: string;
   /** An earlier run's report, checked against the ledger before anything is sent (`EarlierReport`). */
@@ -117,13 +140,17 @@ export async function submitFile(kind: ImportKind, file: string, o: SubmitFileOp
     },
   });
   const { place } = o;
+  // The page's messages name the file as uploaded.
+  const sink: PlanSink = o.page === undefined ? submission : { add: (records, statics) => submission.add(records, statics.map((st) => scrubbed(st, o.page!.scrub))) };
   let planned: PlanFacts;
   try {
     const session = openSession(o.account, { redis: place.redis, prefix: place.prefix, connections: place.connections, timeScale: place.timeScale });
     try {
       const stream = kind === 'estimates' ? streamEstimates : streamBills;
-      const planOpts = await withAccountVendors(kind, o.planOpts, place.redis, place.prefix, o.account.name);
-      planned = await stream(file, { ...planOpts, resolver: await loadProjectResolver(session.client, place.signal) }, submission);
+      const planOpts = o.page === undefined
+        ? await withAccountVendors(kind, o.planOpts, place.redis, place.prefix, o.account.name)
+        : pageVendorOptions(kind, o.planOpts, { account: o.account.name, listed: await accountVendorList({ redis: place.redis, prefix: place.prefix, account: o.account.name }), typed: o.page.typedVendors });
+      planned = await stream(file, { ...planOpts, resolver: await loadProjectResolver(session.client, place.signal) }, sink);
     } finally {
       await session.close();
     }
@@ -145,27 +172,13 @@ export async function submitFile(kind: ImportKind, file: string, o: SubmitFileOp
     }
   }
   const errorsSource = errorsFileSource(planned, resolve(file), o.planOpts);
-  const { importId, ledgerMarker } = await submission.commit({ file: planned.file, rows: planned.rows, errorsSource });
+  const { importId, ledgerMarker } = await submission.commit({ file: o.page?.name ?? planned.file, rows: planned.rows, errorsSource });
   return { importId, planned, errorsSource, ledgerMarker };
 }
 
-/**
- * The page's send: a plan checked in memory, submitted under the name the user uploaded
- * (`name`); its rows to fix are read later from `file`, where the upload is kept.
- */
-export async function submitChecked(
-  queues: Queues,
-  store: ImportStore,
-  plan: ImportPlan,
-  o: { account: string; name: string; file: string; planOpts: PlanOptions; durability?: string },
-): Promise<{ importId: string }> {
-  const { importId } = await submitImport(queues, store, { ...plan, file: o.name }, {
-    account: o.account,
-    resendUnknown: false,
-    durability: o.durability,
-    errorsSource: errorsFileSource(plan, o.file, o.planOpts),
-  });
-  return { importId };
+/** A report line with its message (what the report keeps) passed through `scrub`. */
+function scrubbed(st: StaticLine, scrub: (message: string) => string): StaticLine {
+  return { ...st, message: scrub(st.message) };
 }
 
 /** After the import job ended: its summary, its report at `reportPath` and its rows to fix at `errorsPath` (how many). */

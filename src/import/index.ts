@@ -3,7 +3,7 @@ export { ignoredLine, importSummary, importExitCode, importOutcome, lineNameOf, 
 export type { ImportPlan, PlanFacts, PlanSink } from './plan-types.ts';
 export { importHeaderRule, planEstimates, planBills, streamBills, streamEstimates, dryRunReport, dryRunReportLines, projectResolverFromListing, type PlanOptions, type ProjectResolver } from './plan.ts';
 export { withCellEdits, type CellEdit } from './cell-edits.ts';
-export { loadProjectResolver } from './project-directory.ts';
+export { loadProjectListing, loadProjectResolver, type ProjectListing } from './project-directory.ts';
 export { readBillVendorNames, type VendorNamesLimit } from './vendor-names.ts';
 export { errorsFileChunks, errorsFilePath, errorsFileSource, linesToFix, writeErrorsFile, type ErrorsFileSource } from './errors-file.ts';
 export { combineReadingOptions, encodingNote, readingNote, settleReadingRules, type ReadingOptions, type WeighedFields } from './reading-rules.ts';

@@ -7,9 +7,17 @@ import { projectResolverFromListing, type ProjectResolver } from '../mapping/ind
  * `project_name` and checking `project_id` (docs/reading-rules.md). One request of the budget per import.
  */
 export async function loadProjectResolver(client: ServiceClient, signal?: AbortSignal): Promise<ProjectResolver> {
-  const compact: Record<string, unknown>[] = [];
+  return projectResolverFromListing(await loadProjectListing(client, signal));
+}
+
+/** A listing as plain data (ID, number, name of each project): what a resolver is made of, wherever it is made (the import page's reader thread). */
+export type ProjectListing = Array<Record<string, unknown>>;
+
+/** The one listing request of `loadProjectResolver`, kept as plain data (`projectResolverFromListing` makes the resolver). */
+export async function loadProjectListing(client: ServiceClient, signal?: AbortSignal): Promise<ProjectListing> {
+  const compact: ProjectListing = [];
   for await (const p of client.listProjectsV2({ includeClientSub: true, signal })) {
     compact.push({ ID: p.ID, NAME: p.NAME, PROJECT_NUMBER: p.PROJECT_NUMBER });
   }
-  return projectResolverFromListing(compact);
+  return compact;
 }
