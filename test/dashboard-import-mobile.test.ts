@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)('the import page at 390 px and 1280 px (README, "T
         const result = page.getByRole('region', { name: 'Check result' });
         await page.getByText(/^3 rows: 1 bill to create, 1 invalid row\.$/).waitFor({ timeout: 15_000 });
         // Focus moved to the result.
-        await expect.poll(() => focusedLabel(page)).toBe('region:Check result');
+        await expect.poll(() => focusedLabel(page), { timeout: 15_000 }).toBe('region:Check result');
         expect(await result.getAttribute('tabindex')).toBe('-1');
 
         // No sideways scroll; the rows table scrolls inside its own focusable, labelled region.
@@ -92,7 +92,7 @@ describe.skipIf(!hasChromium)('the import page at 390 px and 1280 px (README, "T
         // A plain click: Playwright refuses it if anything (a <summary>) would take the tap.
         await page.getByRole('button', { name: 'Send' }).click({ timeout: 5_000 });
         const status = page.getByRole('status');
-        await expect.poll(() => focusedLabel(page)).toBe('status:status');
+        await expect.poll(() => focusedLabel(page), { timeout: 15_000 }).toBe('status:status');
         await expect.poll(() => status.innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 1 · exists 0 · skipped 0 · failed 0 · unknown 0 of 1/);
         expect(await scrollWidth(page)).toBeLessThanOrEqual(width);
         expect(await shortControls(page)).toEqual([]);

@@ -101,8 +101,9 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
       // The first check: the vendor names have no IDs yet; the vendor table asks for them.
       await page.getByRole('button', { name: 'Check' }).click();
       const summit = page.getByRole('textbox', { name: `Vendor ID for ${SUMMIT}` });
-      await summit.waitFor({ timeout: 15_000 });
-      await expect.poll(() => focusedLabel(page)).toBe('region:Check result');
+      // The reading already shows the vendor table: the check's result is what is waited for.
+      await page.getByRole('region', { name: 'Check result' }).waitFor({ timeout: 15_000 });
+      await expect.poll(() => focusedLabel(page), { timeout: 15_000 }).toBe('region:Check result');
       expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
       await shot('2-vendors', '#vendors');
 
@@ -127,7 +128,7 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
 
       const named = (await recordRows(page)).map((r) => r[0]);
       await page.getByRole('button', { name: 'Send' }).click();
-      await expect.poll(() => focusedLabel(page)).toBe('status:status');
+      await expect.poll(() => focusedLabel(page), { timeout: 15_000 }).toBe('status:status');
       await expect.poll(() => page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 2 · exists 0 · skipped 0 · failed 0 · unknown 0 of 2/);
       const created = rig.sandbox.bills().slice(before).map((b) => b.payload as { VENDOR_ID: string; ITEMS: Array<{ RATE: string }> });
       expect(created.map((b) => [b.VENDOR_ID, b.ITEMS.map((i) => i.RATE)]).sort()).toEqual([['56', ['1250.00', '85.00', '112.40']], ['57', ['3480.00']]]);
@@ -201,7 +202,7 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
       await tabTo(page, '#check');
       await page.keyboard.press('Enter');
       await page.getByRole('region', { name: 'Check result' }).waitFor({ timeout: 15_000 });
-      await expect.poll(() => focusedLabel(page)).toBe('region:Check result');
+      await expect.poll(() => focusedLabel(page), { timeout: 15_000 }).toBe('region:Check result');
       await fits();
       await shot('2-first-check', '#checked');
 
@@ -217,7 +218,7 @@ describe.skipIf(!hasChromium)('a QuickBooks bill report on the import page (READ
       await shot('3-check', '#checked');
       await tabTo(page, '#send');
       await page.keyboard.press('Enter');
-      await expect.poll(() => focusedLabel(page)).toBe('status:status');
+      await expect.poll(() => focusedLabel(page), { timeout: 15_000 }).toBe('status:status');
       await expect.poll(() => page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 }).toMatch(/done · created 2 · exists 0/);
       await fits();
       await shot('4-done', '#follow');

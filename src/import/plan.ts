@@ -214,6 +214,7 @@ export async function streamBills(file: string, opts: PlanOptions, sink: PlanSin
   const grouper = new BillGrouper(file, read, opts.resolver, vendors, rules, opts.resendUnknown, billRules);
   requireColumns(table, grouper.missingColumns());
   grouper.closeBillsAfter(lastLine);
+  grouper.vendorNames = opts.vendorNames;
   grouper.summaries = summaryRows(file, rowOptions);
   // Without a total row in the file (the first pass saw none), no bill's sum is kept.
   const rowRules = planRowRules('bills', file, read, rowOptions, rules, { sumsByBill: visit === undefined || totals, afterTotals: (report) => billRules.kindsRule(report), summaryHeaders: table.headers });
