@@ -76,7 +76,8 @@ describe('the page\'s Check and Send run the CLI\'s streamed import', () => {
     expect(check.alreadyCreated).toBe(0);
     // Only the first SHOWN_ROWS records travel to the page, in the file's order.
     expect(check.records).toHaveLength(SHOWN_ROWS);
-    expect(check.records.map((r) => r.lines[0])).toEqual([...check.records.map((r) => r.lines[0])].sort((a, b) => a - b));
+    const firsts = check.records.map((r) => r.lines[0]!);
+    expect(firsts).toEqual([...firsts].sort((a, b) => a - b));
     // Every bad row with its cell, and the rows table shows them beside the first rows.
     expect(check.invalid.filter((i) => i.column === 'rate').map((i) => i.line)).toEqual(BAD_LINES);
     const shownLines = new Set(check.shown.map((r) => r.line));
