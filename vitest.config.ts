@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vitest/config';
 
 /**
@@ -33,6 +34,40 @@ const ON_CLUSTER = [
   'test/export-changes-state.test.ts',
 ];
 
+/**
+ * The in-process files (`npm run test:quick` runs them alone): the test files that start no other
+ * process and no browser. Chosen by what a file does, not by a list: a file is left out when it,
+ * or a test helper it imports (followed through test/), loads node:child_process (the CLI, a
+ * worker, redis-server, PostgreSQL, LibreOffice) or drives Chromium (playwright).
+ */
+const SLOW = /from ['"](node:)?child_process['"]|playwright|chromium/;
+const IMPORT = /(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+
+function startsProcesses(file: string, seen = new Set<string>()): boolean {
+  if (seen.has(file)) return false;
+  seen.add(file);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return false;
+  }
+  if (SLOW.test(text)) return true;
+  for (const [, spec] of text.matchAll(IMPORT)) {
+    const target = resolve(dirname(file), spec!);
+    // Only the tests' own helpers: the code under test is what the in-process files run.
+    if (relative(resolve('test'), target).startsWith('..')) continue;
+    if (startsProcesses(target, seen)) return true;
+  }
+  return false;
+}
+
+export const IN_PROCESS = readdirSync('test', { recursive: true, encoding: 'utf8' })
+  .map((f) => `test/${f}`)
+  .filter((f) => f.endsWith('.test.ts') && !/^test\/cluster-/.test(f))
+  .filter((f) => !startsProcesses(resolve(f)))
+  .sort();
+
 const common = {
   // Integration tests hold real sockets and Redis connections and spend much of their time waiting
   // on the CLI processes and servers they start: on two cores, three workers keep both busy (two
@@ -52,12 +87,25 @@ export default defineConfig({
     ...common,
     projects: [
       {
+        // The in-process files share their worker's modules (no isolation): each file importing
+        // the whole of src/ afresh was more than half of their CPU time. They start no process,
+        // restore what they change of process.env and the working directory, and each test uses
+        // its own Redis prefix.
+        plugins: [luaAsText],
+        test: {
+          ...common,
+          name: 'in-process',
+          include: IN_PROCESS,
+          isolate: false,
+        },
+      },
+      {
         plugins: [luaAsText],
         test: {
           ...common,
           name: 'single',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/cluster-*.test.ts', '**/node_modules/**'],
+          exclude: ['test/cluster-*.test.ts', ...IN_PROCESS, '**/node_modules/**'],
           globalSetup: ['test/global-setup.ts'],
         },
       },

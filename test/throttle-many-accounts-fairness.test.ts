@@ -17,6 +17,25 @@ beforeEach(async () => {
 });
 afterEach(() => t.cleanup());
 
+/**
+ * When a job sent away is due back, bracketed by the local clock: its wait is counted from a
+ * moment between `before` (the call) and now (its answer). Brackets, not one reading, so that a
+ * slow machine widens them instead of failing the spacing below.
+ */
+interface Bracket {
+  lo: number;
+  hi: number;
+}
+const dueBetween = (before: number, err: ThrottledError): Bracket => ({ lo: before + err.waitMs, hi: Date.now() + err.waitMs });
+
+/** Consecutive due times (in the order they were sent away) can be `min` to under `max` ms apart. */
+function expectSpacedBy(due: Bracket[], min: number, max: number): void {
+  for (let i = 1; i < due.length; i++) {
+    expect(due[i]!.hi - due[i - 1]!.lo, `due ${i} at least ${min} ms after due ${i - 1}`).toBeGreaterThanOrEqual(min);
+    expect(due[i]!.lo - due[i - 1]!.hi, `due ${i} under ${max} ms after due ${i - 1}`).toBeLessThan(max);
+  }
+}
+
 describe("a worker's throttle shared by many accounts", () => {
   it('keeps a quarter of the smallest limit waiting inline and sends the rest away at once, each due a little less than a slot after the one before', async () => {
     // second=16: 'auto' allows 4 inline waits; a "second" lasts 1 s (no time scale).
@@ -24,13 +43,14 @@ describe("a worker's throttle shared by many accounts", () => {
     for (let i = 0; i < 16; i++) await throttle.acquire();
     const started = Date.now();
     const awayAfterMs: number[] = [];
-    // When each one sent away is due back: its wait is counted from the moment it was sent away.
-    const dueAt: number[] = [];
+    // When each one sent away is due back: its wait is counted from the moment it was sent away,
+    // somewhere between the start of the calls and its answer (in the order they were sent away).
+    const dueAt: Bracket[] = [];
     const results = await Promise.allSettled(
       Array.from({ length: 9 }, () =>
         throttle.acquire().catch((err: unknown) => {
           awayAfterMs.push(Date.now() - started);
-          dueAt.push(Date.now() + (err as ThrottledError).waitMs);
+          dueAt.push(dueBetween(started, err as ThrottledError));
           throw err;
         }),
       ),
@@ -48,12 +68,7 @@ describe("a worker's throttle shared by many accounts", () => {
     expect(Math.max(...awayAfterMs)).toBeLessThan(500);
     // Spaced by 0.9 of the budget's slot (1000/16 ms): apart, yet called back a little faster than
     // the budget sends, so that one worker alone keeps its budget used.
-    const due = dueAt.sort((a, b) => a - b);
-    const budgetSlot = 1000 / 16;
-    for (let i = 1; i < due.length; i++) {
-      expect(due[i]! - due[i - 1]!).toBeGreaterThanOrEqual(0.9 * budgetSlot - 5);
-      expect(due[i]! - due[i - 1]!).toBeLessThan(budgetSlot - 1);
-    }
+    expectSpacedBy(dueAt, 0.9 * (1000 / 16) - 5, 1000 / 16 - 1);
   });
 
   it("sends a job away at once when the worker's pool of inline waits is full, whatever its own account's cap", async () => {
@@ -69,8 +84,7 @@ describe("a worker's throttle shared by many accounts", () => {
     const started = Date.now();
     // A's wait takes the pool's one place; B's, with its own cap free, is sent away without waiting.
     const waiting = a.acquire();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(pool.inUse).toBe(1);
+    await expect.poll(() => pool.inUse).toBe(1);
     const sentAway = await b.acquire().catch((err: unknown) => err);
     expect(sentAway).toBeInstanceOf(ThrottledError);
     expect((sentAway as ThrottledError).window).toBe('second');
@@ -103,7 +117,7 @@ describe("a job's admission by its account's throttle, before its records are re
     expect(admitted.every((a) => typeof a.done === 'function')).toBe(true);
     let seventh: Awaited<ReturnType<AccountThrottle['admit']>> | undefined;
     const waiting = throttle.admit().then((a) => (seventh = a));
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 250));
     expect(seventh).toBeUndefined();
     expect(throttle.admittedJobs).toBe(7);
     admitted[0]!.done!();
@@ -113,39 +127,40 @@ describe("a job's admission by its account's throttle, before its records are re
     // A job's `done` frees one place once, however often it is called.
     admitted[0]!.done!();
     let eighth: unknown;
-    void throttle.admit().then((a) => (eighth = a));
-    await new Promise((r) => setTimeout(r, 50));
+    const eighthAdmitted = throttle.admit().then((a) => (eighth = a));
+    await new Promise((r) => setTimeout(r, 250));
     expect(eighth).toBeUndefined();
     for (const a of admitted.slice(1)) a.done!();
-    await new Promise((r) => setTimeout(r, 10));
+    await eighthAdmitted;
     expect(eighth).toBeDefined();
   });
 
   it('sends a job away at once, without a round trip to Redis, once the worker knows its account is over budget', async () => {
     // Its own connection, closed below: an admission that asked Redis would fail.
     const own = testConnection();
-    const throttle = new AccountThrottle({ redis: own, account: 'known', limits: { second: 5 }, prefix: t.prefix, maxInlineWaiters: 'auto' });
+    // A pool far larger than the account's two places, only to count the waits under way.
+    const pool = new InlineWaitPool(10);
+    const throttle = new AccountThrottle({ redis: own, account: 'known', limits: { second: 5 }, prefix: t.prefix, maxInlineWaiters: 'auto', inlineWaits: pool });
     for (let i = 0; i < 5; i++) await throttle.acquire();
     // Two jobs wait inline (the account's two places); the next is sent away by the budget.
     const inline = [throttle.acquire().catch((err: unknown) => err), throttle.acquire().catch((err: unknown) => err)];
-    await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => pool.inUse).toBe(2);
+    let before = Date.now();
     const first = await throttle.acquire().catch((err: unknown) => err);
     expect(first).toBeInstanceOf(ThrottledError);
-    const dueAt = [Date.now() + (first as ThrottledError).waitMs];
+    const dueAt = [dueBetween(before, first as ThrottledError)];
     own.disconnect();
     const sentAway: ThrottledError[] = [];
     for (let i = 0; i < 3; i++) {
+      before = Date.now();
       const a = await throttle.admit();
       expect(a.done).toBeUndefined();
       sentAway.push(a.away!);
-      dueAt.push(Date.now() + a.away!.waitMs);
+      dueAt.push(dueBetween(before, a.away!));
     }
     expect(throttle.admittedJobs).toBe(0);
     // Each due back a little less than one slot (1000/5 ms) after the one before, the budget's reason kept.
-    for (let i = 1; i < dueAt.length; i++) {
-      expect(dueAt[i]! - dueAt[i - 1]!).toBeGreaterThan(0.9 * 200 - 10);
-      expect(dueAt[i]! - dueAt[i - 1]!).toBeLessThan(200);
-    }
+    expectSpacedBy(dueAt, 0.9 * 200 - 10, 200);
     for (const e of sentAway) expect(e.window).toBe('second');
     await Promise.all(inline);
   });

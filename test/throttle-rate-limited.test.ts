@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitError, ThrottledError } from '../src/errors/index.ts';
 import type { AccountThrottle, AccountThrottleOptions } from '../src/throttle/index.ts';
+import { throttleKeyBase } from '../src/redis/layout.ts';
 import { throttlesPerTest } from './helpers/throttle-factory.ts';
 
 const throttles = throttlesPerTest({ limits: {}, maxInlineWaitMs: 0 });
@@ -21,6 +22,11 @@ async function until(check: () => Promise<boolean>, timeoutMs = 2_000): Promise<
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The account's current probe interval, as the shared pause script set it (none before the first 429 without a wait). */
+async function probeInterval(account = 'acme'): Promise<number> {
+  return Number(await throttles.redis.hget(`${throttleKeyBase(throttles.redis, throttles.prefix, account)}:probe`, 'interval'));
+}
+
 describe('a 429 from the service', () => {
   it('with a stated wait pauses every worker of the account for that long, and no other account', async () => {
     const [a1, a2, b] = [throttle('acme'), throttle('acme'), throttle('globex')];
@@ -38,16 +44,16 @@ describe('a 429 from the service', () => {
     expect(status.pausedUntil!.getTime() - status.at.getTime()).toBe(status.waitMs);
     expect(status.probing).toBe(false);
 
-    // A worker that may wait inline resumes when the pause ends, and nothing is probed after it.
+    // A worker that may wait inline resumes when the pause ends (not before), and nothing is probed after it.
     const patient = throttle('acme', { maxInlineWaitMs: 1_000 });
-    const started = Date.now();
     await patient.acquire();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(Date.now()).toBeGreaterThanOrEqual(status.pausedUntil!.getTime() - 5);
     await Promise.all([a1.acquire(), a2.acquire(), patient.acquire()]);
   });
 
   it('without a stated wait lets exactly one probe through after the pause, doubling the interval on each failed probe', async () => {
-    const probe = { initialMs: 200, maxMs: 700 };
+    // Intervals of 300 and 600 ms: the attempts made at once after a 429 fall inside its pause however slow the machine.
+    const probe = { initialMs: 300, maxMs: 700 };
     const workers = [throttle('acme', { probe }), throttle('acme', { probe }), throttle('acme', { probe })];
     const other = throttle('globex', { probe });
     await workers[0]!.onRateLimited(tooMany());
@@ -55,14 +61,15 @@ describe('a 429 from the service', () => {
     await workers[1]!.onRateLimited(tooMany());
     const paused = await workers[2]!.status();
     expect(paused.probing).toBe(true);
-    expect(paused.waitMs).toBeLessThanOrEqual(200);
+    expect(await probeInterval()).toBe(300);
+    expect(paused.waitMs).toBeLessThanOrEqual(300);
     expect(paused.reason).toBe('paused by a 429 from the service; probing every 1 s');
     await other.acquire();
 
     const attempt = () => Promise.allSettled(workers.flatMap((w) => [w.acquire(), w.acquire()]));
     expect((await attempt()).every((r) => r.status === 'rejected')).toBe(true);
 
-    await sleep(230);
+    await sleep(330);
     let results = await attempt();
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ThrottledError);
@@ -70,10 +77,9 @@ describe('a 429 from the service', () => {
 
     // The probe meets a 429 too: the next pause is twice as long.
     await prober.onRateLimited(tooMany());
-    const second = await workers[0]!.status();
-    expect(second.waitMs).toBeGreaterThan(200);
-    expect(second.waitMs).toBeLessThanOrEqual(400);
-    await sleep(430);
+    expect(await probeInterval()).toBe(600);
+    expect((await workers[0]!.status()).waitMs).toBeLessThanOrEqual(600);
+    await sleep(630);
     results = await attempt();
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const prober2 = workers[Math.floor(results.findIndex((r) => r.status === 'fulfilled') / 2)]!;
@@ -84,22 +90,23 @@ describe('a 429 from the service', () => {
     results = await attempt();
     expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
     await workers[0]!.onRateLimited(tooMany());
-    expect((await workers[1]!.status()).waitMs).toBeLessThanOrEqual(200);
+    expect(await probeInterval()).toBe(300);
+    expect((await workers[1]!.status()).waitMs).toBeLessThanOrEqual(300);
   });
 
   it('caps the probe interval', async () => {
     const probe = { initialMs: 100, maxMs: 250 };
     const w = throttle('acme', { probe, maxInlineWaitMs: 1_000 });
+    const intervals: number[] = [];
     const waits: number[] = [];
     for (let i = 0; i < 4; i++) {
       await w.onRateLimited(tooMany());
+      intervals.push(await probeInterval());
       waits.push((await w.status()).waitMs);
       await w.acquire(); // waits out the pause inline and is granted the probe
     }
-    expect(waits[0]).toBeLessThanOrEqual(100);
-    expect(waits[1]).toBeGreaterThan(100);
-    expect(waits[2]).toBeGreaterThan(200);
-    expect(waits[3]).toBeGreaterThan(200);
-    expect(Math.max(...waits)).toBeLessThanOrEqual(250);
+    // Doubled on each failed probe, up to the cap; each pause no longer than its interval.
+    expect(intervals).toEqual([100, 200, 250, 250]);
+    for (let i = 0; i < 4; i++) expect(waits[i]).toBeLessThanOrEqual(intervals[i]!);
   });
 });
