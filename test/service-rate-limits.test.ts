@@ -180,8 +180,9 @@ describe('with the shared AccountThrottle as the gate (real Redis)', () => {
     const redis = new Redis(REDIS_URL);
     closers.push(async () => redis.disconnect());
     const throttle = new AccountThrottle({
-      // A long maxMs keeps the probe state alive well past this test (its TTL is ten times maxMs).
-      redis, account: 'probe', limits: {}, prefix: r.prefix, maxInlineWaitMs: 2_000, probe: { initialMs: 50, maxMs: 60_000 },
+      // A long maxMs keeps the probe state alive well past this test (its TTL is ten times maxMs);
+      // the probe holds its lock for initialMs, 500 ms for its request to be answered in.
+      redis, account: 'probe', limits: {}, prefix: r.prefix, maxInlineWaitMs: 2_000, probe: { initialMs: 500, maxMs: 60_000 },
     });
     // A 429 that states no wait puts the account in probe mode: one request at a time tests the water.
     await throttle.onRateLimited(

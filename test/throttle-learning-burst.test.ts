@@ -81,8 +81,9 @@ describe('learning from a burst of 429s that state no limit', () => {
   });
 
   it("counts what was sent in the service's window, not in the budget's margin beyond it", async () => {
-    // An "hour" of 1 s; the budget counts each send for 1.2 s (a wide margin, so timing is not tight).
-    const opts = { timeScale: 3600, margin: { share: 0.2, maxMs: 1_000 } };
+    // An "hour" of 1 s; the budget counts each send for 2 s (a margin of the whole window, so that
+    // the first five still count however slowly the ten below are granted: 900 ms to spare).
+    const opts = { timeScale: 3600, margin: { share: 1, maxMs: 1_000 } };
     const t = throttle(opts);
     await grant(t, 5);
     await sleep(1_100);
@@ -97,7 +98,9 @@ describe('learning from a burst of 429s that state no limit', () => {
   });
 
   it('does not take a send the service refused in an earlier burst for an accepted one', async () => {
-    const probe = { initialMs: 20, maxMs: 20 };
+    // A pause and probe lock of 300 ms: the two 429s of the burst land in one pause, and the probe is
+    // answered while it holds the lock, however slow the machine.
+    const probe = { initialMs: 300, maxMs: 300 };
     const t = throttle({ probe, maxInlineWaitMs: 1_000 });
     const first = await grant(t, 10);
     for (const ticket of first) t.settle(ticket);
