@@ -29,6 +29,8 @@ export interface ForkedSandbox {
   users: { email: string; password: string; apiKey: string }[];
   /** Projects the first user may put bills on. */
   projectIds: number[];
+  /** Their names (`NAME`), in the same order. */
+  projectNames: string[];
   pid: number;
   stats(): Promise<SandboxStats>;
   /** Forgets the request log, the rate counters and the stored bills' count baseline. */
@@ -57,7 +59,7 @@ export async function forkSandbox(options: SandboxOptions): Promise<ForkedSandbo
       child.send({ id, op });
     });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const info = await call<{ url: string; users: ForkedSandbox['users']; projectIds: number[] }>('info');
+  const info = await call<Pick<ForkedSandbox, 'url' | 'users' | 'projectIds' | 'projectNames'>>('info');
   return {
     ...info,
     pid: child.pid!,
@@ -80,7 +82,7 @@ async function runChild(options: SandboxOptions): Promise<void> {
       const projectIds = sandbox
         .visibleProjectIds(user.email, false)
         .filter((id) => sandbox.project(id)?.NAME !== 'My Documents');
-      return { url: sandbox.url, users: sandbox.users, projectIds };
+      return { url: sandbox.url, users: sandbox.users, projectIds, projectNames: projectIds.map((id) => String(sandbox.project(id)!.NAME)) };
     },
     stats: (): SandboxStats => {
       const log = sandbox.requests();
