@@ -15,7 +15,7 @@
  *
  * - **floor**: `buildsync import bills FILE --dry-run --mapping quickbooks --vendors VENDORS.csv`, its peak RSS
  *   (VmHWM, read from /proc until it exits) and time;
- * - **page**: the requests the page's script sends (src/dashboard/import-script.ts), in its order:
+ * - **page**: the requests the page's script sends (src/dashboard/page-script/), in its order:
  *   `POST /import/upload` (the file as the body), `POST /import/read` (the page state of the
  *   reading), `POST /import/check` (the vendor IDs typed, one per vendor name), `POST
  *   /import/send`, then `GET /import/status.json` once a second until the import is done. Every
@@ -201,7 +201,7 @@ interface Reading {
   layout?: { chosen?: string };
 }
 
-/** What the page has chosen after a reading, as its script's `state()` sends it (nothing changed by hand). */
+/** What the page has chosen after a reading, as its script's `state()` (page-script/import-state.ts) sends it, nothing changed by hand. */
 function pageState(j: Reading, vendorIds: Record<string, string>) {
   return {
     upload: j.upload, kind: 'bills', account: 'default', layout: 'detect', sheet: '', hidden: 'stop',
