@@ -113,43 +113,7 @@ export class JsonArrayScanner {
     while (i < n) {
       const state = this.state;
       if (state === State.Element) {
-        if (this.kind === Kind.Container) {
-          // The hot loop: most of the body is inside container elements.
-          let d = this.elemDepth;
-          let closed = false;
-          for (; i < n; i++) {
-            const c = buf[i]!;
-            if (c === QUOTE) {
-              const end = this.findStringEnd(buf, i + 1, false);
-              if (end === -1) {
-                this.inString = true;
-                i = n;
-                break;
-              }
-              i = end;
-            } else if (c === LBRACE || c === LBRACK) {
-              d++;
-            } else if (c === RBRACE || c === RBRACK) {
-              if (--d === 0) {
-                i++;
-                closed = true;
-                break;
-              }
-            }
-          }
-          this.elemDepth = d;
-          if (closed) {
-            this.emit(buf, elemStart, i, out);
-            this.state = State.ArrayNext;
-          }
-        } else {
-          // Scalar: runs until a delimiter, which the next state reads.
-          while (i < n && !isScalarEnd(buf[i]!)) i++;
-          if (i < n) {
-            this.emit(buf, elemStart, i, out);
-            this.state = State.ArrayNext;
-          }
-        }
+        i = this.scanElement(buf, i, elemStart, out);
         continue;
       }
 
@@ -208,6 +172,52 @@ export class JsonArrayScanner {
     if (this.state === State.Element) this.carry.push(Buffer.from(buf.subarray(elemStart)));
     this.offset += n;
     return out;
+  }
+
+  /**
+   * Scans the current element from `i` (it began at `elemStart` in this chunk, or in an earlier
+   * one, 0); once it ends, emits it and moves on to what follows it. Returns where the scan stopped.
+   */
+  private scanElement(buf: Buffer, i: number, elemStart: number, out: unknown[]): number {
+    const n = buf.length;
+    if (this.kind === Kind.Container) {
+      // The hot loop: most of the body is inside container elements.
+      let d = this.elemDepth;
+      let closed = false;
+      for (; i < n; i++) {
+        const c = buf[i]!;
+        if (c === QUOTE) {
+          const end = this.findStringEnd(buf, i + 1, false);
+          if (end === -1) {
+            this.inString = true;
+            i = n;
+            break;
+          }
+          i = end;
+        } else if (c === LBRACE || c === LBRACK) {
+          d++;
+        } else if (c === RBRACE || c === RBRACK) {
+          if (--d === 0) {
+            i++;
+            closed = true;
+            break;
+          }
+        }
+      }
+      this.elemDepth = d;
+      if (closed) {
+        this.emit(buf, elemStart, i, out);
+        this.state = State.ArrayNext;
+      }
+    } else {
+      // Scalar: runs until a delimiter, which the next state reads.
+      while (i < n && !isScalarEnd(buf[i]!)) i++;
+      if (i < n) {
+        this.emit(buf, elemStart, i, out);
+        this.state = State.ArrayNext;
+      }
+    }
+    return i;
   }
 
   /** Checks that the document was complete. */

@@ -58,21 +58,7 @@ const FEED_BYTES = 64 * 1024;
  * rows. A footer (a blank row, then rows with at most one value, to the end) is held back
  * (`FooterWatch`) and handed to `onFooter` at the end instead of coming out as rows.
  */
-export async function* readCsv(
-  file: string,
-  onHead: (head: CsvHead) => void,
-  options: {
-    headOnly?: boolean;
-    signal?: AbortSignal;
-    onEncoding?: (encoding: InputEncoding) => void;
-    encoding?: EncodingOption;
-    /** `--delimiter`; default `auto`. */
-    delimiter?: DelimiterOption;
-    header?: HeaderRule;
-    headerRow?: number;
-    onFooter?: (lines: IgnoredLine[]) => void;
-  } = {},
-): AsyncGenerator<SourceRow[]> {
+export async function* readCsv(file: string, onHead: (head: CsvHead) => void, options: ReadCsvOptions = {}): AsyncGenerator<SourceRow[]> {
   const { headOnly = false, signal, onEncoding } = options;
   const decoder = new InputDecoder(file, options.encoding);
   const tracker = new LineTracker();
@@ -86,19 +72,8 @@ export async function* readCsv(
   // And the same chunks as read, for `encodingFits` (the header in another encoding).
   let rawHead: Buffer[] = [];
   const forced = delimiterOf(options.delimiter);
-  const findStart = (text: string, complete: boolean, cut = false): CsvTableStart | undefined => {
-    let found: CsvTableStart | undefined;
-    try {
-      found = findCsvTableStart(text, complete, file, options.header, options.headerRow, cut, forced);
-    } catch (err) {
-      throw encodingFits(file, Buffer.concat(rawHead), decoder.encoding, options.header, undefined, (t) => findCsvTableStart(t, complete, file, options.header, options.headerRow, cut, forced)) ?? err;
-    }
-    if (found !== undefined && decoder.encoding !== 'utf-8') {
-      const fits = encodingFits(file, Buffer.concat(rawHead), decoder.encoding, options.header, found, (t) => findCsvTableStart(t, complete, file, options.header, options.headerRow, cut, forced));
-      if (fits !== undefined) throw fits;
-    }
-    return found;
-  };
+  const findStart = (text: string, complete: boolean, cut = false): CsvTableStart | undefined =>
+    findTableStart(file, options, forced, rawHead, decoder.encoding, text, complete, cut);
   let start: CsvTableStart | undefined;
   const footer = new FooterWatch(options.header !== undefined);
   let width = 0;
@@ -110,22 +85,13 @@ export async function* readCsv(
     if (head === undefined) {
       // The title block (and a `sep=` line) above the header row: no rows.
       if (line < start!.headerLine) return;
-      if (line > start!.headerLine) throw headerNotParsed(file, start!.headerLine);
-      if (fields.length > MAX_COLUMNS) throw tooManyColumns(file, line, delimiter);
-      if (fields.every((h) => h.trim() === '')) throw noHeader(file, line);
-      head = { headers: fields, headerLine: line, encoding: decoder.encoding, delimiter, titles: start!.titles, above: start!.above };
+      head = headRow(file, fields, line, start!, delimiter, decoder.encoding);
       width = fields.length;
       emptyLines = info.empty_lines;
       onHead(head);
       return;
     }
-    let any = false;
-    for (let i = 0; i < fields.length; i++) {
-      const n = fields[i]!.length;
-      if (n === 0) continue;
-      any = true;
-      if (n > MAX_CELL_CHARS) throw cellTooLong(file, line, i, head.headers[i], fields[i]!);
-    }
+    const any = anyCell(file, line, fields, head.headers);
     // A blank row, or empty lines csv-parse skipped: what a footer starts with.
     if (!any || info.empty_lines !== emptyLines) {
       emptyLines = info.empty_lines;
@@ -199,9 +165,7 @@ export async function* readCsv(
     if (rest) feed(rest, false);
     feed(undefined, true);
   } catch (err) {
-    if (isFileSystemError(err)) throw fileSystemError(file, err);
-    if (err instanceof EncodingMismatch) throw await encodingError(file, err, decoder.encoding);
-    throw err;
+    throw await readError(file, err, decoder.encoding);
   } finally {
     stream.destroy();
   }
@@ -209,6 +173,75 @@ export async function* readCsv(
   if (headOnly) return;
   options.onFooter?.(footer.end());
   if (batch.length > 0) yield batch;
+}
+
+export interface ReadCsvOptions {
+  headOnly?: boolean;
+  signal?: AbortSignal;
+  onEncoding?: (encoding: InputEncoding) => void;
+  encoding?: EncodingOption;
+  /** `--delimiter`; default `auto`. */
+  delimiter?: DelimiterOption;
+  header?: HeaderRule;
+  headerRow?: number;
+  onFooter?: (lines: IgnoredLine[]) => void;
+}
+
+/**
+ * Where the table starts in the text read so far (`findCsvTableStart`), or undefined while that
+ * is not known yet. When no header row is found, or one is found in a file not read as UTF-8, the
+ * raw bytes (`rawHead`) are tried in the other encodings: a header that reads there is an
+ * encoding error rather than a missing header (`encodingFits`).
+ */
+function findTableStart(
+  file: string,
+  options: ReadCsvOptions,
+  forced: Delimiter | undefined,
+  rawHead: Buffer[],
+  encoding: InputEncoding,
+  text: string,
+  complete: boolean,
+  cut: boolean,
+): CsvTableStart | undefined {
+  const find = (t: string): CsvTableStart | undefined => findCsvTableStart(t, complete, file, options.header, options.headerRow, cut, forced);
+  let found: CsvTableStart | undefined;
+  try {
+    found = find(text);
+  } catch (err) {
+    throw encodingFits(file, Buffer.concat(rawHead), encoding, options.header, undefined, find) ?? err;
+  }
+  if (found !== undefined && encoding !== 'utf-8') {
+    const fits = encodingFits(file, Buffer.concat(rawHead), encoding, options.header, found, find);
+    if (fits !== undefined) throw fits;
+  }
+  return found;
+}
+
+/** The header row, parsed at `line` (the line `findCsvTableStart` found it on), as `CsvHead`. */
+function headRow(file: string, fields: string[], line: number, start: CsvTableStart, delimiter: Delimiter, encoding: InputEncoding): CsvHead {
+  if (line > start.headerLine) throw headerNotParsed(file, start.headerLine);
+  if (fields.length > MAX_COLUMNS) throw tooManyColumns(file, line, delimiter);
+  if (fields.every((h) => h.trim() === '')) throw noHeader(file, line);
+  return { headers: fields, headerLine: line, encoding, delimiter, titles: start.titles, above: start.above };
+}
+
+/** Whether a data row has a cell that is not empty; throws on a cell over `MAX_CELL_CHARS`. */
+function anyCell(file: string, line: number, fields: string[], headers: string[]): boolean {
+  let any = false;
+  for (let i = 0; i < fields.length; i++) {
+    const n = fields[i]!.length;
+    if (n === 0) continue;
+    any = true;
+    if (n > MAX_CELL_CHARS) throw cellTooLong(file, line, i, headers[i], fields[i]!);
+  }
+  return any;
+}
+
+/** A failure while reading, as the user is told it: the file system's, or the encoding's. */
+async function readError(file: string, err: unknown, encoding: InputEncoding): Promise<unknown> {
+  if (isFileSystemError(err)) return fileSystemError(file, err);
+  if (err instanceof EncodingMismatch) return encodingError(file, err, encoding);
+  return err;
 }
 
 function emptyFile(file: string): FileError {
