@@ -14,7 +14,7 @@ import {
 } from '../errors/index.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { ClaimLostError, MarkerLostError, RESEND_LEASE_MS, type DurabilityWatch, type Ledger } from '../ledger/index.ts';
+import { ClaimLostError, MarkerLostError, RESEND_LEASE_MS, type BeginResult, type DurabilityWatch, type Ledger } from '../ledger/index.ts';
 import { type RecordOutcome } from './import-store.ts';
 
 export type RecordKind = 'estimate' | 'bill';
@@ -102,6 +102,84 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
     // Two imports with --resend-unknown at once resend a bill once between them.
     resendLeaseMs: !isEstimate && input.resendUnknown ? RESEND_LEASE_MS : undefined,
   });
+  const earlier = claimOutcome(begin, input, ledger);
+  if (earlier !== undefined) return earlier;
+  const resent = begin.action === 'resend';
+
+  // The lease outlives this attempt only by its own length: renewed while the attempt lives
+  // (waiting for the budget, a slot, the answer), so that only a dead worker's claim expires.
+  const renewal = setInterval(() => {
+    ledger.renew(account, key, owner).catch(() => {});
+  }, Math.max(50, Math.floor(ledger.leaseMs / 3)));
+  renewal.unref();
+  let handedOver = false;
+  const beforeSend = async (): Promise<void> => {
+    // Persistence read again after a reconnection, then the note, checked against the ledger's marker.
+    await watch?.require(input.durability);
+    await ledger.handOver(account, key, owner, input.marker);
+    handedOver = true;
+  };
+
+  try {
+    const res = isEstimate
+      ? await client.createEstimate(input.payload as EstimatePayload, { beforeSend })
+      : await client.createBill(input.payload as BillPayload, { beforeSend });
+    await ledger.created(account, key, res.id, contentHash, importId);
+    return { status: 'created', id: res.id, message: resent ? 'created on a resend after an earlier attempt whose outcome was unknown' : '' };
+  } catch (raw) {
+    const err = coerceError(raw);
+
+    if (err instanceof MarkerLostError) return stoppedOutcome(markerLostWhy());
+    if (err instanceof LedgerUnsafeError) {
+      await ledger.release(account, key, owner).catch(() => {});
+      return stoppedOutcome(err.message);
+    }
+    if (err instanceof ClaimLostError) {
+      // Our lease ran out while we waited (a stalled event loop): someone else may hold it now.
+      throw new RecordBusyError(Date.now() + ledger.leaseMs, 'another sender (this attempt lost its claim while waiting)');
+    }
+    // The one retry table decides (src/errors/retry-policy.ts); this says what each decision
+    // means for the ledger and the report.
+    const decision = retryDecision(err, { handedOver });
+    if (decision === 'budget') {
+      // Nothing was stored (a 429 is a refusal, a budget wait sent nothing): the next attempt sends it.
+      await ledger.release(account, key, owner);
+      throw err;
+    }
+    if (isEstimate && isEstimateExists(err)) {
+      await ledger.release(account, key, owner);
+      return {
+        status: 'exists',
+        message: resent
+          ? `the service reports an estimate for this project; an earlier attempt whose outcome was unknown may have created it`
+          : `the project already has an estimate (${(err as HttpError).serviceMessage ?? 'refused'}); the service allows one per project`,
+      };
+    }
+    if (decision === 'unknown') return settleUnknown(err, input, ledger);
+    // The service did not store it: a later run sends it again.
+    await ledger.release(account, key, owner);
+    if (decision === 'never' && handedOver) {
+      // A 4xx (401 included): refused. Retrying cannot help.
+      return { status: 'failed', message: err.message, code: (err as HttpError).code };
+    }
+    // Certainly not delivered: the connection was refused (the client already retried it a few
+    // times), or the request never reached the socket.
+    const failed: RecordOutcome = { status: 'failed', code: (err as { code?: string }).code, message: `${err.message}; nothing was sent, run the import again to send it` };
+    if (input.mayRetry && decision === 'bounded') throw new RetryLaterError<RecordOutcome>(err, failed);
+    return failed;
+  } finally {
+    clearInterval(renewal);
+  }
+}
+
+/**
+ * What the ledger's answer to a claim means when it is not "send it": the ledger is gone, the
+ * record was created before (by this import or by another), another sender holds it (a retry
+ * later, `RecordBusyError`, when that is this import), or an earlier attempt's outcome is not
+ * known. Undefined for `send` and `resend`.
+ */
+function claimOutcome(begin: BeginResult, input: SendRecordInput, ledger: Ledger): RecordOutcome | undefined {
+  const { importId, contentHash } = input;
   if (begin.action === 'lost') return stoppedOutcome(markerLostWhy(begin.marker));
   if (begin.action === 'skip') {
     const prev = begin.previous;
@@ -143,91 +221,28 @@ export async function sendRecord(input: SendRecordInput, deps: { client: Service
       message: `an earlier attempt may have reached the service (${begin.previous.reason ?? 'its outcome was not recorded'}); not sent again, since the service would store the bill twice. Check the project's bills in the service; if it is missing, run the import again with --resend-unknown`,
     };
   }
-  const resent = begin.action === 'resend';
+  return undefined;
+}
 
-  // The lease outlives this attempt only by its own length: renewed while the attempt lives
-  // (waiting for the budget, a slot, the answer), so that only a dead worker's claim expires.
-  const renewal = setInterval(() => {
-    ledger.renew(account, key, owner).catch(() => {});
-  }, Math.max(50, Math.floor(ledger.leaseMs / 3)));
-  renewal.unref();
-  let handedOver = false;
-  const beforeSend = async (): Promise<void> => {
-    // Persistence read again after a reconnection, then the note, checked against the ledger's marker.
-    await watch?.require(input.durability);
-    await ledger.handOver(account, key, owner, input.marker);
-    handedOver = true;
-  };
-
-  /** A create that was handed over and may have been stored: the ledger remembers it may exist. */
-  const settleUnknown = async (err: Error): Promise<RecordOutcome> => {
-    const why = whyMaybeStored(err);
-    if (why === undefined) {
-      // A bug or an unforeseen failure after the hand-over: whether the request went out is not known.
-      await ledger.unknown(account, key, `unexpected error: ${err.message}`, contentHash, importId);
-      return { status: 'unknown', message: `unexpected error while sending: ${err.message}; check the service before sending it again` };
-    }
-    await ledger.unknown(account, key, why.reason, contentHash, importId);
-    const unknown: RecordOutcome = {
-      status: 'unknown',
-      code: (err as { code?: string }).code,
-      message: isEstimate
-        ? `${why.reason}; run the import again: the estimate is sent again and the service's one-estimate rule settles it`
-        : `${why.reason}; not sent again, since the service would store the bill twice. Check the project's bills in the service; if it is missing, run the import again with --resend-unknown`,
-    };
-    // An estimate may be resent: the service refuses a second one for the project.
-    if (isEstimate && input.mayRetry && !why.answeredSuccess) throw new RetryLaterError<RecordOutcome>(err, unknown);
-    return unknown;
-  };
-
-  try {
-    const res = isEstimate
-      ? await client.createEstimate(input.payload as EstimatePayload, { beforeSend })
-      : await client.createBill(input.payload as BillPayload, { beforeSend });
-    await ledger.created(account, key, res.id, contentHash, importId);
-    return { status: 'created', id: res.id, message: resent ? 'created on a resend after an earlier attempt whose outcome was unknown' : '' };
-  } catch (raw) {
-    const err = coerceError(raw);
-
-    if (err instanceof MarkerLostError) return stoppedOutcome(markerLostWhy());
-    if (err instanceof LedgerUnsafeError) {
-      await ledger.release(account, key, owner).catch(() => {});
-      return stoppedOutcome(err.message);
-    }
-    if (err instanceof ClaimLostError) {
-      // Our lease ran out while we waited (a stalled event loop): someone else may hold it now.
-      throw new RecordBusyError(Date.now() + ledger.leaseMs, 'another sender (this attempt lost its claim while waiting)');
-    }
-    // The one retry table decides (src/errors/retry-policy.ts); this says what each decision
-    // means for the ledger and the report.
-    const decision = retryDecision(err, { handedOver });
-    if (decision === 'budget') {
-      // Nothing was stored (a 429 is a refusal, a budget wait sent nothing): the next attempt sends it.
-      await ledger.release(account, key, owner);
-      throw err;
-    }
-    if (isEstimate && isEstimateExists(err)) {
-      await ledger.release(account, key, owner);
-      return {
-        status: 'exists',
-        message: resent
-          ? `the service reports an estimate for this project; an earlier attempt whose outcome was unknown may have created it`
-          : `the project already has an estimate (${(err as HttpError).serviceMessage ?? 'refused'}); the service allows one per project`,
-      };
-    }
-    if (decision === 'unknown') return settleUnknown(err);
-    // The service did not store it: a later run sends it again.
-    await ledger.release(account, key, owner);
-    if (decision === 'never' && handedOver) {
-      // A 4xx (401 included): refused. Retrying cannot help.
-      return { status: 'failed', message: err.message, code: (err as HttpError).code };
-    }
-    // Certainly not delivered: the connection was refused (the client already retried it a few
-    // times), or the request never reached the socket.
-    const failed: RecordOutcome = { status: 'failed', code: (err as { code?: string }).code, message: `${err.message}; nothing was sent, run the import again to send it` };
-    if (input.mayRetry && decision === 'bounded') throw new RetryLaterError<RecordOutcome>(err, failed);
-    return failed;
-  } finally {
-    clearInterval(renewal);
+/** A create that was handed over and may have been stored: the ledger remembers it may exist. */
+async function settleUnknown(err: Error, input: SendRecordInput, ledger: Ledger): Promise<RecordOutcome> {
+  const { account, key, contentHash, importId } = input;
+  const isEstimate = input.kind === 'estimate';
+  const why = whyMaybeStored(err);
+  if (why === undefined) {
+    // A bug or an unforeseen failure after the hand-over: whether the request went out is not known.
+    await ledger.unknown(account, key, `unexpected error: ${err.message}`, contentHash, importId);
+    return { status: 'unknown', message: `unexpected error while sending: ${err.message}; check the service before sending it again` };
   }
+  await ledger.unknown(account, key, why.reason, contentHash, importId);
+  const unknown: RecordOutcome = {
+    status: 'unknown',
+    code: (err as { code?: string }).code,
+    message: isEstimate
+      ? `${why.reason}; run the import again: the estimate is sent again and the service's one-estimate rule settles it`
+      : `${why.reason}; not sent again, since the service would store the bill twice. Check the project's bills in the service; if it is missing, run the import again with --resend-unknown`,
+  };
+  // An estimate may be resent: the service refuses a second one for the project.
+  if (isEstimate && input.mayRetry && !why.answeredSuccess) throw new RetryLaterError<RecordOutcome>(err, unknown);
+  return unknown;
 }

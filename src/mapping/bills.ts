@@ -245,23 +245,7 @@ export class BillGrouper implements RecordStopper {
     if (taxProblem !== undefined) errors.push(this.rowError(line, taxProblem[0], taxProblem[1]));
 
     const target = `project ${projectShown || '?'} / vendor ${vendorShown}`;
-    let group: BillGroup | undefined;
-    if (projectKey !== '' && vendorKey !== '') {
-      if (ref !== undefined) {
-        const refKey = keyText(ref);
-        const key = `${refKey}\u0000${projectKey}\u0000${vendorKey}`;
-        group = this.byRef.get(key);
-        if (group === undefined) {
-          group = this.newGroup(ref, projectId, vendorId, target);
-          group.refKey = refKey;
-          group.mapKey = key;
-          this.byRef.set(key, group);
-        } else {
-          const note = spellingNote(ref, group.ref!, group.lines[0] ?? line);
-          if (note !== undefined) addLineNote((group.notes ??= []), line, note);
-        }
-      } else group = this.newGroup(undefined, projectId, vendorId, target);
-    }
+    const group = projectKey !== '' && vendorKey !== '' ? this.groupOf(ref, projectKey, vendorKey, projectId, vendorId, target, line) : undefined;
     const cents = centsOf(rawRate, this.itemScratch[this.qtyAt]);
     if (group !== undefined && summary !== undefined) {
       (group.summaries ??= []).push({ line, cents, why: cents === undefined && errors.length > 0 ? rowErrorsText(errors) : undefined, shown: summary });
@@ -286,6 +270,32 @@ export class BillGrouper implements RecordStopper {
       return;
     }
     if (group.badLines !== undefined) return; // not sent anyway
+    this.addToPayload(group, line);
+  }
+
+  /**
+   * The bill a row belongs to: with a bill_ref, the one of that ref, project and vendor (a note
+   * when the ref is spelt differently from its first row); without one, a bill of its own.
+   */
+  private groupOf(ref: string | undefined, projectKey: string, vendorKey: string, projectId: number, vendorId: number, target: string, line: number): BillGroup {
+    if (ref === undefined) return this.newGroup(undefined, projectId, vendorId, target);
+    const refKey = keyText(ref);
+    const key = `${refKey}\u0000${projectKey}\u0000${vendorKey}`;
+    let group = this.byRef.get(key);
+    if (group === undefined) {
+      group = this.newGroup(ref, projectId, vendorId, target);
+      group.refKey = refKey;
+      group.mapKey = key;
+      this.byRef.set(key, group);
+    } else {
+      const note = spellingNote(ref, group.ref!, group.lines[0] ?? line);
+      if (note !== undefined) addLineNote((group.notes ??= []), line, note);
+    }
+    return group;
+  }
+
+  /** A valid row's values (`billScratch`, `itemScratch`) into its bill: the bill's fields its first row to give them sets, and one item. */
+  private addToPayload(group: BillGroup, line: number): void {
     for (let i = 0; i < this.billFields.length; i++) {
       const v = this.billScratch[i];
       const field = this.billFields[i]!.field;
