@@ -90,11 +90,13 @@ export default defineConfig({
         // The in-process files share their worker's modules (no isolation): each file importing
         // the whole of src/ afresh was more than half of their CPU time. They start no process,
         // restore what they change of process.env and the working directory, and each test uses
-        // its own Redis prefix.
+        // its own Redis prefix. Named to sort after `single`: vitest hands out the files project by
+        // project in name order, and the long browser and CLI files should start first, these
+        // short ones filling the workers at the end.
         plugins: [luaAsText],
         test: {
           ...common,
-          name: 'in-process',
+          name: 'single-in-process',
           include: IN_PROCESS,
           isolate: false,
         },
