@@ -3,6 +3,7 @@
  * (page-script/import-page.ts, see page-scripts.ts), no framework. Control names are the interface tests and users' scripts
  * rely on; every message the page shows speaks of these controls, never of command-line flags.
  */
+import { PAGE_ENCODINGS } from '../import-service/index.ts';
 import { IMPORT_PAGE_STYLE } from './import-style.ts';
 
 export interface ImportPageData {
@@ -16,6 +17,7 @@ export interface ImportPageData {
 
 export function renderImportPage(d: ImportPageData): string {
   const options = d.accounts.map((a) => `<option value="${esc(a)}">${esc(a)}</option>`).join('');
+  const encodings = PAGE_ENCODINGS.map((e) => `<option value="${esc(e.label)}">${esc(e.name)}</option>`).join('');
   const id = d.importId;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -30,7 +32,7 @@ ${d.workers === 0 ? '<p class="warn" id="no-worker">No worker is running: the pa
 <label class="choice"><input type="radio" name="kind" value="bills"> Bills</label>
 <span class="field"><label for="account">Service account</label> <select id="account">${options}</select></span>
 <span class="field"><label for="layout">File layout</label> <select id="layout">
-<option value="detect">Detect</option><option value="plain">Plain table</option><option value="quickbooks" data-kind="bills">QuickBooks</option><option value="xero" data-kind="bills">Xero</option><option value="sections" data-kind="estimates">Sections</option>
+<option value="detect">Detect</option><option value="plain">Plain table</option><option value="quickbooks" data-kind="bills">QuickBooks</option><option value="xero" data-kind="bills">Xero</option><option value="sections">Sections</option>
 </select></span>
 <p class="note" id="layout-note"></p>
 </fieldset>
@@ -48,10 +50,14 @@ ${d.workers === 0 ? '<p class="warn" id="no-worker">No worker is running: the pa
 <fieldset id="match" hidden><legend>Match columns</legend>
 <p class="note done" id="last-note" hidden></p>
 <div class="cols" id="cols"></div>
+<div id="same" hidden><p class="note">No column gives these: one value for every row.</p><p id="same-fields"></p></div>
 <p><span class="field"><label for="dateFormat">Date format</label> <select id="dateFormat"><option value="auto">auto</option><option>YMD</option><option>MDY</option><option>DMY</option></select></span>
 <span class="field"><label for="decimal">Decimal separator</label> <select id="decimal"><option value="auto">auto</option><option value=".">. (1,234.50)</option><option value=",">, (1.234,50)</option></select></span>
+<span class="field"><label for="encoding">File encoding</label> <select id="encoding"><option value="auto">Detect</option>${encodings}</select></span>
+<span class="field"><label for="delimiter">Delimiter</label> <select id="delimiter"><option value="auto">Detect</option><option value=",">,</option><option value=";">;</option><option value="tab">Tab</option><option value="pipe">|</option></select></span>
+<span class="field bills-only"><label for="summaryRows">Summary rows</label> <select id="summaryRows"><option value="stop">Stop when found</option><option value="none">None in this file</option></select></span>
 <span class="field bills-only"><label for="credits">Credits</label> <select id="credits"><option value="ignore">Ignore</option><option value="negative">Send as negative bills</option></select></span></p>
-<p class="bills-only"><label class="choice"><input type="checkbox" id="discounts"> Apply discounts</label> <label class="choice"><input type="checkbox" id="ignoreTax"> Ignore tax</label></p>
+<p><label class="choice bills-only"><input type="checkbox" id="discounts"> Apply discounts</label> <label class="choice"><input type="checkbox" id="ignoreTax"> Ignore tax</label> <label class="choice"><input type="checkbox" id="amountCurrency"> Amounts already in the account's currency</label></p>
 <div id="filldown" hidden><p class="note">Empty cells of a checked column take the value of the row above (as accounting exports write a bill's lines):</p><p id="filldown-boxes"></p></div>
 <p><a id="dlmap" class="action" href="#" download="mapping.json">Download mapping</a></p>
 <p><span class="field"><label for="savedmap">Saved mapping</label> <input id="savedmap" type="file" accept=".json,application/json"></span> <small>a mapping saved with Download mapping: applies its choices to the controls above</small></p>

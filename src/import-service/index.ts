@@ -18,3 +18,4 @@ export type { VendorEntry } from '../vendors/vendor-store.ts';
 export { ImportStore } from '../import/index.ts';
 export type { DurabilityDecision } from '../ledger/index.ts';
 export { matchVendorList, type VendorListMatch } from './vendor-list-upload.ts';
+export { PAGE_ENCODINGS } from '../tables/index.ts';

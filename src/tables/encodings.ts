@@ -22,6 +22,19 @@ export type EncodingOption = string;
 /** The short names `--encoding` has always taken, beside the WHATWG labels. */
 const SHORT_NAMES: Readonly<Record<string, string>> = { utf8: 'utf-8', utf16le: 'utf-16le', utf16be: 'utf-16be', cp1252: 'windows-1252' };
 
+/**
+ * The encodings the import page's `File encoding` offers after `Detect`: the short names
+ * `--encoding` has always taken and the single-byte and East Asian encodings spreadsheet programs
+ * save CSV in (any other WHATWG label a saved mapping names is offered beside them).
+ */
+export const PAGE_ENCODINGS: ReadonlyArray<{ label: string; name: string }> = [
+  { label: 'utf8', name: 'UTF-8' }, { label: 'utf16le', name: 'UTF-16 LE' }, { label: 'utf16be', name: 'UTF-16 BE' },
+  { label: 'cp1252', name: 'Windows-1252 (Western)' }, { label: 'windows-1250', name: 'Windows-1250 (Central European)' },
+  { label: 'windows-1251', name: 'Windows-1251 (Cyrillic)' }, { label: 'macintosh', name: 'Mac Roman' },
+  { label: 'iso-8859-15', name: 'ISO-8859-15 (Latin-9)' }, { label: 'shift_jis', name: 'Shift_JIS' }, { label: 'gb18030', name: 'GB18030' },
+  { label: 'big5', name: 'Big5' }, { label: 'euc-kr', name: 'EUC-KR' },
+];
+
 /** What `--encoding` takes, for its help. */
 export const ENCODING_HELP = 'auto, utf8, utf16le, utf16be, cp1252, or any WHATWG encoding label (windows-1250, macintosh, shift_jis, …)';
 

@@ -1,7 +1,7 @@
 export { openTable } from './open-table.ts';
 export { UnreadableCell } from './types.ts';
 export type { CellFormat, CellValue, OpenedTable, OpenTableOptions, SourceRow, TableKind } from './types.ts';
-export { encodingName, isEncodingOption, unknownEncodingText, type EncodingOption, type InputEncoding } from './encodings.ts';
+export { encodingName, isEncodingOption, PAGE_ENCODINGS, unknownEncodingText, type EncodingOption, type InputEncoding } from './encodings.ts';
 export type { HeaderCandidate, HeaderRule, IgnoredLine } from './types.ts';
 export { DELIMITER_OPTIONS, delimiterOption, type Delimiter, type DelimiterOption } from './delimiter.ts';
 export { ALL_SHEETS, SHEET_STRIDE } from './types.ts';

@@ -26,9 +26,26 @@ export interface ReadColumn {
 export interface PageOptions {
   dateFormat?: string;
   decimalSeparator?: string;
+  encoding?: string;
+  delimiter?: string;
   credits?: string;
   discounts?: boolean;
   ignoreTax?: boolean;
+  /** `stop`, `none`, or the column whose rows with a value are summary rows. */
+  summaryRows?: string | { column: string; values?: string[] };
+  amountCurrency?: boolean;
+}
+
+/** A required field no column gives (`Same for every row: LABEL`), with its value so far. */
+export interface SameField {
+  field: 'project' | 'estimate_name' | 'category' | 'vendor';
+  label: string;
+  value: string;
+}
+
+/** GET /import/projects.json. */
+export interface Projects {
+  projects: { id: number; number: string; name: string }[];
 }
 
 export interface FillDown {
@@ -36,7 +53,7 @@ export interface FillDown {
   checked?: boolean;
 }
 
-export type Constants = Record<string, string>;
+export type Constants = Record<string, string | number | boolean>;
 
 /** POST /import/upload and /import/read. */
 export interface Reading {
@@ -52,7 +69,8 @@ export interface Reading {
   hidden?: { rows: number; columns: number } | null;
   messages?: string[];
   layout?: { chosen: string; applied: string; detected?: boolean } | null;
-  known?: { name: string }[];
+  known?: { name: string; words?: string }[];
+  same?: SameField[];
   options?: PageOptions;
   fillDown?: FillDown[];
   lastMapping?: { note: string } | null;

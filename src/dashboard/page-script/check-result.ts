@@ -1,9 +1,10 @@
 /** The import page's Check and its result: the summary, records, budget, rows and ignored rows. */
 import type { BudgetWindow, CheckAnswer, Ignored } from './answers.ts';
-import { $, button, count, input, make, messageOf, post, say } from './dom.ts';
+import { $, button, count, input, make, post, say } from './dom.ts';
 import { keepEdits, kind, S, state } from './import-state.ts';
 import { showRows } from './rows-table.ts';
 import { table } from './table.ts';
+import { sayTied } from './match-controls.ts';
 import { renderVendors } from './vendors.ts';
 
 function showRecords(j: CheckAnswer, noun: string): void {
@@ -117,7 +118,7 @@ export function wireCheck(): void {
       keepEdits();
       showCheck(await post<CheckAnswer>('/import/check', state()));
     } catch (e) {
-      say('check-msg', messageOf(e));
+      sayTied('check-msg', e);
     }
   });
   input('skip').addEventListener('change', sendState);

@@ -14,9 +14,29 @@ export const input = (id: string): HTMLInputElement => $<HTMLInputElement>(id);
 export const select = (id: string): HTMLSelectElement => $<HTMLSelectElement>(id);
 export const button = (id: string): HTMLButtonElement => $<HTMLButtonElement>(id);
 
-/** Shows `text` in the element `id` (nothing clears it). */
+/** Shows `text` in the element `id` (nothing clears it, and a cleared message describes no control any more). */
 export function say(id: string, text?: string): void {
   $(id).textContent = text || '';
+  if (!text) untie(id);
+}
+
+/** No control is described by the message `id` any more (see match-controls.ts, `sayTied`). */
+export function untie(id: string): void {
+  document.querySelectorAll<HTMLElement>('[aria-describedby]').forEach((el) => {
+    const ids = (el.getAttribute('aria-describedby') || '').split(' ').filter((x) => x !== '' && x !== id);
+    if (ids.length) el.setAttribute('aria-describedby', ids.join(' '));
+    else el.removeAttribute('aria-describedby');
+  });
+}
+
+/** An error answer: the dashboard's words and, for a stop about the whole file, the control that settles it (its accessible name). */
+export class AnswerError extends Error {
+  constructor(
+    message: string,
+    readonly control?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** `1 row`, `2 rows`. */
@@ -43,13 +63,13 @@ export function option(sel: HTMLSelectElement, value: string, text: string): HTM
 /** The JSON of an answer; an error answer throws the dashboard's message. */
 export async function answer<T>(res: Response): Promise<T> {
   const t = await res.text();
-  let j: { error?: string };
+  let j: { error?: string; control?: unknown };
   try {
     j = JSON.parse(t);
   } catch {
     j = { error: t };
   }
-  if (!res.ok) throw new Error(j.error || 'the dashboard answered ' + res.status);
+  if (!res.ok) throw new AnswerError(j.error || 'the dashboard answered ' + res.status, typeof j.control === 'string' ? j.control : undefined);
   return j as T;
 }
 

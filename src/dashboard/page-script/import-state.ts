@@ -6,6 +6,7 @@
  */
 import type { Constants, Line } from './answers.ts';
 import { $, button, input, messageOf, post, say, select } from './dom.ts';
+import { matchState, pageConstants } from './match-controls.ts';
 
 interface Edit {
   line: Line;
@@ -91,11 +92,13 @@ export function state(): Record<string, unknown> {
     fillDown: fillDown(),
     vendorIds: vendorIds(),
     edits: Object.keys(S.edits).map((k) => S.edits[k]),
+    ...matchState(),
   };
   if (S.headerRowChosen && input('headerRow').value !== '') s.headerRow = Number(input('headerRow').value);
   if (S.columns.length) s.columns = choices();
-  if (S.saved.constants) s.constants = S.saved.constants;
-  if (S.saved.encoding) s.encoding = S.saved.encoding;
+  // A saved mapping's constants, those of the fields shown under Same for every row as chosen there.
+  const constants = pageConstants(S.saved.constants);
+  if (Object.keys(constants).length) s.constants = constants;
   if (S.saved.rules) s.rules = S.saved.rules;
   return s;
 }

@@ -2,6 +2,7 @@
 import type { Reading, ReadColumn, SavedMapping } from './answers.ts';
 import { $, button, count, input, make, messageOf, option, post, answer, say, select } from './dom.ts';
 import { kind, refreshMap, S, stale, state } from './import-state.ts';
+import { renderSame, sayTied, showMatchOptions } from './match-controls.ts';
 import { renderVendors } from './vendors.ts';
 
 const LAYOUT_NAMES: Record<string, string> = { plain: 'a plain table', quickbooks: 'a QuickBooks export', xero: 'a Xero export', sections: 'an estimate in sections' };
@@ -33,7 +34,8 @@ function columnChoice(j: Reading, c: ReadColumn, i: number): HTMLDivElement {
   const l = make('label', { for: 'col' + i }, c.header || '(column ' + (c.index + 1) + ')');
   const s = make('select', { id: 'col' + i });
   option(s, 'ignore', 'Ignore');
-  (j.known || []).forEach((k) => option(s, k.name, k.name));
+  // Each field by its name in words, the mapping's name beside it: `Unit cost (unit_cost)`.
+  (j.known || []).forEach((k) => option(s, k.name, k.words ? k.words + ' (' + k.name + ')' : k.name));
   s.value = c.column;
   s.addEventListener('change', stale);
   d.appendChild(l);
@@ -59,6 +61,8 @@ function showOptions(j: Reading): void {
   select('credits').value = o.credits || 'ignore';
   input('discounts').checked = !!o.discounts;
   input('ignoreTax').checked = !!o.ignoreTax;
+  showMatchOptions(o, j.columns.map((c) => c.header));
+  renderSame(j.same, stale);
   const fb = $('filldown-boxes');
   fb.textContent = '';
   (j.fillDown || []).forEach((f) => {
@@ -120,7 +124,7 @@ async function reread(): Promise<void> {
     const j = await p;
     if (n === S.readSeq) applyReading(j);
   } catch (e) {
-    if (n === S.readSeq) say('read-msg', messageOf(e));
+    if (n === S.readSeq) sayTied('read-msg', e);
   } finally {
     if (n === S.readSeq) S.reading = null;
   }
@@ -168,7 +172,7 @@ async function readFile(): Promise<void> {
     select('hidden').value = 'stop';
     applyReading(j);
   } catch (e) {
-    say('read-msg', messageOf(e));
+    sayTied('read-msg', e);
   }
 }
 
@@ -199,6 +203,8 @@ async function applySavedMapping(): Promise<void> {
     if (o.credits) base.credits = o.credits;
     base.discounts = !!o.discounts;
     base.ignoreTax = !!o.ignoreTax;
+    // The saved mapping's reading of the file and its constants, as its own (the controls show them once read).
+    Object.assign(base, { encoding: o.encoding || j.encoding || 'auto', delimiter: o.delimiter || 'auto', summaryRows: o.summaryRows || 'stop', amountCurrency: !!o.amountCurrency, constants: j.constants || {} });
     if (j.fillDown) base.fillDown = j.fillDown.filter((d) => d.checked).map((d) => d.column);
     applyReading(await post<Reading>('/import/read', base));
     const n = j.columns.filter((c) => c.fromMapping).length;
@@ -238,6 +244,8 @@ export function wireReading(): void {
     void reread();
   });
   select('hidden').addEventListener('change', () => void reread());
-  ['dateFormat', 'decimal', 'credits', 'discounts', 'ignoreTax', 'account'].forEach((id) => $(id).addEventListener('change', stale));
+  // The encoding and delimiter change what the file's cells are: it is read again.
+  ['encoding', 'delimiter'].forEach((id) => select(id).addEventListener('change', () => void reread()));
+  ['dateFormat', 'decimal', 'credits', 'discounts', 'ignoreTax', 'summaryRows', 'amountCurrency', 'account'].forEach((id) => $(id).addEventListener('change', stale));
   input('savedmap').addEventListener('change', () => void applySavedMapping());
 }
