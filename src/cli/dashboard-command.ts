@@ -1,6 +1,7 @@
 import { readEnv } from '../config.ts';
 import { ConfigError, UsageError } from '../errors/index.ts';
 import { startDashboard, type DashboardAuth } from '../dashboard/index.ts';
+import { UPLOAD_LIMITS } from '../dashboard/upload-limits.ts';
 import { Secret } from '../secret.ts';
 import type { CommandContext } from './command.ts';
 import { intOption } from './options.ts';
@@ -23,8 +24,8 @@ export async function dashboardCommand(ctx: CommandContext, flags: DashboardFlag
   const cfg = configFor(ctx);
   const port = intOption('--port', flags.port, 0, 65535);
   const auth = readAuth(flags);
-  const maxUploadMb = intOption('--max-upload-mb', flags.maxUploadMb ?? '50', 1, 10_000);
-  const maxUploadsTotalMb = intOption('--max-uploads-total-mb', flags.maxUploadsTotalMb ?? '2048', 1, 10_000_000);
+  const maxUploadMb = intOption('--max-upload-mb', flags.maxUploadMb ?? String(UPLOAD_LIMITS.maxUploadMb), 1, 10_000);
+  const maxUploadsTotalMb = intOption('--max-uploads-total-mb', flags.maxUploadsTotalMb ?? String(UPLOAD_LIMITS.maxUploadsTotalMb), 1, 10_000_000);
   if (maxUploadsTotalMb < maxUploadMb) throw new UsageError(`--max-uploads-total-mb ${maxUploadsTotalMb} is less than --max-upload-mb ${maxUploadMb}: no upload could be kept; raise it, or lower --max-upload-mb`);
   let dashboard;
   try {

@@ -22,9 +22,9 @@ export interface ImportRouterOptions {
   queues: Queues;
   env: Env;
   timeScale?: number;
-  /** `--max-upload-mb`. @defaultValue 50 */
+  /** `--max-upload-mb`. @defaultValue UPLOAD_LIMITS.maxUploadMb (upload-limits.ts) */
   maxUploadMb?: number;
-  /** `--max-uploads-total-mb`. @defaultValue 2048 */
+  /** `--max-uploads-total-mb`. @defaultValue UPLOAD_LIMITS.maxUploadsTotalMb (upload-limits.ts) */
   maxUploadsTotalMb?: number;
   /** @defaultValue os.tmpdir() */
   uploadDir?: string;

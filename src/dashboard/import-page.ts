@@ -31,9 +31,9 @@ export { IMPORT_PAGE_DEFAULTS, uploadKeepMs, type ImportRouterOptions };
 export interface ImportPageOptions {
   /** Serve the import page at `/import` (README, The import page). @defaultValue false */
   allowImports?: boolean;
-  /** Upload cap in MB. @defaultValue 50 */
+  /** Upload cap in MB. @defaultValue UPLOAD_LIMITS.maxUploadMb (upload-limits.ts) */
   maxUploadMb?: number;
-  /** Every kept upload together, in MB (`--max-uploads-total-mb`). @defaultValue 2048 */
+  /** Every kept upload together, in MB (`--max-uploads-total-mb`). @defaultValue UPLOAD_LIMITS.maxUploadsTotalMb (upload-limits.ts) */
   maxUploadsTotalMb?: number;
   /** Where the private directory of uploads is made. @defaultValue os.tmpdir() */
   uploadDir?: string;

@@ -22,12 +22,11 @@ import type { Queues } from '../queue/index.ts';
 import { PageError } from './http-errors.ts';
 import { rowsToFixText } from './rows-to-fix.ts';
 import { formatEta } from '../throttle/index.ts';
+import { UPLOAD_LIMITS } from './upload-limits.ts';
 
 export const IMPORT_PAGE_DEFAULTS = {
-  /** `--max-upload-mb`. */
-  maxUploadMb: 50,
-  /** `--max-uploads-total-mb`: every kept upload together. */
-  maxUploadsTotalMb: 2048,
+  /** `--max-upload-mb` and `--max-uploads-total-mb` (upload-limits.ts). */
+  ...UPLOAD_LIMITS,
   /** How often the page's server looks whether a sent import has ended, to remove its upload. */
   watchMs: 1_000,
 } as const;

@@ -3,6 +3,7 @@
  * that names the bad value (node-csv's normalize_options).
  */
 import { ConfigError } from '../errors/index.ts';
+import { PUBLISHED_LIMITS } from '../published-limits.ts';
 import type { SandboxFaults, SandboxOptions, WindowName } from './types.ts';
 
 export const WINDOW_NAMES: readonly WindowName[] = ['second', 'minute', 'hour', 'day', 'week', 'month'];
@@ -17,13 +18,8 @@ export const DEFAULT_WINDOW_MS: Readonly<Record<WindowName, number>> = {
   month: 30 * 86_400_000,
 };
 
-/** The per-key limits the real service publishes. */
-export const DEFAULT_LIMITS: Readonly<Partial<Record<WindowName, number>>> = {
-  hour: 500,
-  day: 10_000,
-  week: 50_000,
-  month: 200_000,
-};
+/** The per-key limits the real service publishes (src/published-limits.ts). */
+export const DEFAULT_LIMITS: Readonly<Partial<Record<WindowName, number>>> = PUBLISHED_LIMITS;
 
 /** Above this the dataset would no longer be cheap to index; the benchmark needs 200,000. */
 export const MAX_PROJECTS = 2_000_000;

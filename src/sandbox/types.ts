@@ -14,7 +14,7 @@ export interface SandboxOptions {
   projects?: number;
   /** Seed of the generated dataset; the same seed gives the same records. @defaultValue 1 */
   seed?: number;
-  /** Requests allowed per user and window, or 'none'. @defaultValue {hour:500, day:10000, week:50000, month:200000} */
+  /** Requests allowed per user and window, or 'none'. @defaultValue the limits the service publishes (src/published-limits.ts) */
   limits?: Partial<Record<WindowName, number>> | 'none';
   /** A window's length in real milliseconds before `timeScale` (e.g. `{ hour: 2000 }`). */
   windowMs?: Partial<Record<WindowName, number>>;

@@ -1,11 +1,12 @@
 import { ConfigError } from '../errors/index.ts';
+import { PUBLISHED_LIMITS } from '../published-limits.ts';
 import { WINDOW_NAMES, isWindowName, type WindowName } from './windows.ts';
 
 /** Requests allowed per window; a window that is absent is not limited. */
 export type Limits = Partial<Record<WindowName, number>>;
 
-/** The budget the real service publishes per API key (README, Configuration); it says these may change. */
-export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({ hour: 500, day: 10_000, week: 50_000, month: 200_000 });
+/** The default budget: the one the real service publishes per API key (README, Configuration; src/published-limits.ts). */
+export const DEFAULT_LIMITS: Readonly<Limits> = PUBLISHED_LIMITS;
 
 const EXAMPLE = 'e.g. hour=500,day=10000 or none';
 

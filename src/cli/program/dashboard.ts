@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { action } from '../command.ts';
 import type { DashboardFlags } from '../dashboard-command.ts';
+import { UPLOAD_LIMITS } from '../../dashboard/upload-limits.ts';
 import { examples } from './examples.ts';
 
 /** `buildsync dashboard`; the work is in ../dashboard-command.ts, loaded when it runs. */
@@ -12,8 +13,8 @@ export function registerDashboard(program: Command): void {
     .option('--host <host>', 'address to bind; anything but loopback needs --auth-user and --auth-password-env', '127.0.0.1')
     .option('--allow-actions', 'let the dashboard retry, remove, promote and pause jobs and queues')
     .option('--allow-imports', 'allow the page actions that send records or produce files: the import page at /import and the export page at /export')
-    .option('--max-upload-mb <mb>', 'with --allow-imports: the largest file the import page accepts, in MB', '50')
-    .option('--max-uploads-total-mb <mb>', 'with --allow-imports: the most disk the import page\'s kept uploads take together, in MB', '2048')
+    .option('--max-upload-mb <mb>', 'with --allow-imports: the largest file the import page accepts, in MB', String(UPLOAD_LIMITS.maxUploadMb))
+    .option('--max-uploads-total-mb <mb>', 'with --allow-imports: the most disk the import page\'s kept uploads take together, in MB', String(UPLOAD_LIMITS.maxUploadsTotalMb))
     .option('--auth-user <user>', 'require HTTP Basic authentication with this user name')
     .option('--auth-password-env <VAR>', 'the environment variable holding the password for --auth-user (never the password itself; at least 12 characters)')
     .option('--public-url <url>', 'the address a reverse proxy (TLS) serves the dashboard at, e.g. https://buildsync.example.com: its host and origin are accepted, and the proxy\'s X-Forwarded-For names the client')
