@@ -73,11 +73,12 @@ ${d.workers === 0 ? '<p class="warn" id="no-worker">No worker is running: the pa
 </fieldset>
 <section id="checked" role="region" aria-label="Check result" tabindex="-1" hidden><h2>Check</h2>
 <p id="summary"></p><p id="already" hidden></p>
+<p id="first-problem" hidden><a id="to-first" class="action" href="#rows" aria-describedby="first-problem-where">First problem</a> <span id="first-problem-where"></span></p>
 <section id="ignored" aria-labelledby="ignored-h" hidden><h3 id="ignored-h">Ignored rows</h3><p id="ignored-text"></p><ul id="ignored-list"></ul></section>
 <h3>What it will create</h3><div id="records" class="scroll" role="region" aria-label="Records" tabindex="0"></div><p id="records-note" class="note"></p>
 <h3>Budget before sending</h3><p id="budget"></p><div id="windows" class="scroll" role="region" aria-label="Budget windows" tabindex="0" hidden></div>
 <h3>Rows of the file</h3><p><small>Fix a marked cell in place and press Check again.</small></p>
-<p><label class="choice"><input type="checkbox" id="onlybad"> Only rows with problems</label></p>
+<p><label class="choice"><input type="checkbox" id="onlybad"> Only rows with problems</label> <label class="choice"><input type="checkbox" id="allcols"> All columns</label> <span id="allcols-note" class="note"></span></p>
 <div id="rows" class="scroll" role="region" aria-label="Rows of the file" tabindex="0"></div>
 <p class="send"><label class="choice"><input type="checkbox" id="skip"> Skip invalid rows</label> <button type="button" id="send" disabled aria-describedby="send-why">Send</button> <span id="send-why" class="note"></span></p>
 <p id="send-msg" class="err" role="alert"></p>

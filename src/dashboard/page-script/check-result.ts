@@ -1,8 +1,8 @@
 /** The import page's Check and its result: the summary, records, budget, rows and ignored rows. */
 import type { BudgetWindow, CheckAnswer, Ignored } from './answers.ts';
 import { $, button, count, input, make, post, say } from './dom.ts';
-import { keepEdits, kind, S, state } from './import-state.ts';
-import { showRows } from './rows-table.ts';
+import { keepEdits, kind, readHeaders, S, state } from './import-state.ts';
+import { showRows, type FirstProblem } from './rows-table.ts';
 import { table } from './table.ts';
 import { sayTied } from './match-controls.ts';
 import { renderVendors } from './vendors.ts';
@@ -73,7 +73,17 @@ function sendState(): void {
   button('send').disabled = !S.upload || !S.checked || !!S.refused || why !== '' || (S.invalid > 0 && !input('skip').checked);
 }
 
-function showCheck(j: CheckAnswer): void {
+/** The first problem of the rows table, where the link `First problem` moves focus. */
+let firstProblem: FirstProblem | null = null;
+
+/** The link `First problem`, just below the summary: a few Tab presses from the `Check result` region, even on a phone. */
+function showFirstProblem(p: FirstProblem | null): void {
+  firstProblem = p;
+  $('first-problem').hidden = !p;
+  say('first-problem-where', p ? p.where : '');
+}
+
+function showCheck(j: CheckAnswer, read: ReadonlySet<string>): void {
   const noun = kind() === 'bills' ? 'bill' : 'estimate';
   const rows = new Set(j.invalid.map((x) => String(x.line)));
   S.invalid = rows.size;
@@ -87,7 +97,7 @@ function showCheck(j: CheckAnswer): void {
   say('already', already ? count(already, noun) + " already created: this account's ledger has " + them + ', and Send does not create ' + them + ' again.' : '');
   showRecords(j, noun);
   showBudget(j.budget);
-  showRows(j);
+  showFirstProblem(showRows(j, read));
   showIgnored(j.ignored, noun);
   renderVendors(j.vendors);
   // What would stop Send (Redis would not keep the ledger safely) is said now, beside Send, not only when it is pressed.
@@ -116,10 +126,18 @@ export function wireCheck(): void {
     }
     try {
       keepEdits();
-      showCheck(await post<CheckAnswer>('/import/check', state()));
+      const read = readHeaders();
+      showCheck(await post<CheckAnswer>('/import/check', state()), read);
     } catch (e) {
       sayTied('check-msg', e);
     }
   });
   input('skip').addEventListener('change', sendState);
+  $('to-first').addEventListener('click', (e) => {
+    e.preventDefault();
+    if (firstProblem) {
+      if (firstProblem.target.tagName !== 'INPUT') firstProblem.target.tabIndex = -1;
+      firstProblem.target.focus();
+    }
+  });
 }

@@ -4,7 +4,7 @@
  * holds no rule of its own: reading, matching, checking and the words of every message come from
  * the dashboard's answers, so the page and the CLI cannot disagree.
  */
-import type { Constants, Line } from './answers.ts';
+import type { Constants, Line, ReadColumn } from './answers.ts';
 import { $, button, input, messageOf, post, say, select } from './dom.ts';
 import { matchState, pageConstants } from './match-controls.ts';
 
@@ -18,7 +18,7 @@ interface Edit {
 export const S = {
   upload: null as string | null,
   table: null as string | null,
-  columns: [] as { header: string }[],
+  columns: [] as ReadColumn[],
   invalid: 0,
   left: 0,
   already: 0,
@@ -52,6 +52,15 @@ function choices(): Record<string, string> {
 function fillDown(): string[] {
   const o: string[] = [];
   document.querySelectorAll<HTMLInputElement>('#filldown-boxes input:checked').forEach((x) => o.push(x.value));
+  return o;
+}
+
+/** The headers the check reads: those matched to a field, and those the file layout reads (each row's kind or status). */
+export function readHeaders(): Set<string> {
+  const o = new Set<string>();
+  S.columns.forEach((c, i) => {
+    if (c.role || select('col' + i).value !== 'ignore') o.add(c.header);
+  });
   return o;
 }
 
