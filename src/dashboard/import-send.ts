@@ -5,7 +5,6 @@
  * to the import store batch by batch (the page never holds a whole import in memory). Refused,
  * as the check said, while rows are invalid (unless skipped) or Redis would not keep the ledger.
  */
-import { readFile } from 'node:fs/promises';
 import express from 'express';
 import { loadConfig, requireService } from '../config.ts';
 import { redisDurability, saveTypedVendorIds, submitFile } from '../import-service/index.ts';
@@ -49,7 +48,7 @@ export function sendRoute(ctx: ImportContext): express.RequestHandler {
     // The vendor IDs typed in the check's vendor table join the account's vendor list (README, "Vendor lists").
     await saveTypedVendorIds({ redis: opts.redis, prefix: opts.prefix, account: checked.account }, checked.vendorIds);
     // Its rows to fix are written from this file when it ends, by this dashboard or, restarted, the next one.
-    await store.saveUpload(importId, await readFile(up.file));
+    await store.saveUpload(importId, up.file);
     // The upload stays until the import has sent its records (the rows to fix are read from it then) or its hour is up, whichever comes first.
     uploads.sent(up, importId);
     res.json({ importId, warning: durability.warning });

@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
-import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
+import { createReadStream } from 'node:fs';
+import { createGzip, gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
 import { importKeyOf, type RedisConnection } from '../redis/layout.ts';
 import { Ledger, type LedgerEntry } from '../ledger/ledger.ts';
 import type { IgnoredCounts, RowStatus, StaticLine } from '../mapping/report-line.ts';
@@ -312,12 +313,15 @@ export class ImportStore {
   }
 
   /**
-   * The file an import page's import was sent from, kept (gzipped) while the import runs, so that
+   * The file (its path) an import page's import was sent from, kept (gzipped) while the import runs, so that
    * its rows to fix can be written after the dashboard that received it restarted. Replaced by the
    * rows to fix themselves once they are known (`saveRowsToFix`).
    */
-  async saveUpload(importId: string, bytes: Buffer): Promise<void> {
-    await this.#redis.set(this.#k(importId, 'upload'), await gzip(bytes), 'EX', IMPORT_TTL_SECONDS);
+  async saveUpload(importId: string, file: string): Promise<void> {
+    // Compressed as it is read: the file itself is never whole in memory, only its gzip.
+    const chunks: Buffer[] = [];
+    for await (const chunk of createReadStream(file).pipe(createGzip())) chunks.push(chunk as Buffer);
+    await this.#redis.set(this.#k(importId, 'upload'), Buffer.concat(chunks), 'EX', IMPORT_TTL_SECONDS);
   }
 
   async upload(importId: string): Promise<Buffer | undefined> {
