@@ -88,40 +88,9 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
   // Imports' progress goes on their parent jobs (jobs/context.ts says how often).
   const importsQueue = probeQueues.find((q) => q.name === QUEUE.imports)!;
 
-  // docs/operators.md, "Durability": a record is sent only once the ledger's note that it is being
-  // sent would survive a Redis crash. Decided at start, read again every few seconds and after
-  // every reconnection while sending (DurabilityWatch); a refusal fails each record unsent, and a
-  // change stops the imports submitted before it.
-  const allowVolatile = allowVolatileRedis(opts.env ?? readEnv());
-  const durability: DurabilityDecision = durabilityDecision(await readDurabilityFacts(redis), { allowVolatile });
-  const watch = new DurabilityWatch(redis, durability, {
-    allowVolatile,
-    everyMs: knob('BUILDSYNC_DURABILITY_RECHECK_MS', opts.env) ?? DURABILITY_RECHECK_MS,
-    onChange: (from, to) => log.warn(`Redis's persistence or eviction changed (${from.mode} -> ${to.mode}): imports submitted before the change stop sending`),
-  }).start();
-  // A worker inside a command stays quiet: the import commands say it themselves, before they
-  // submit anything (import-command.ts), and an export sends no records.
-  if (!opts.inCommand) {
-    if (durability.mode === 'refuse') log.error(`records will not be sent: ${durability.message}`);
-    else if (durability.warning) log.warn(durability.warning);
-  }
-
-  // BUILDSYNC_LEDGER_RETENTION_DAYS: each account this worker serves has its ledger pruned of
-  // created records older than that when the worker first serves it, then every PRUNE_EVERY_MS.
-  // Pruning is idempotent, so several workers doing it is harmless.
+  const watch = await watchDurability(redis, opts, log);
   const pruneTimers: NodeJS.Timeout[] = [];
-  const pruneNow = (account: string, days: number): void => {
-    const run = () => {
-      pruneLedger(redis, opts.prefix, account, days, Date.now()).then(
-        (n) => n > 0 && log.info({ account, removed: n, days }, 'pruned the ledger of created records past their retention'),
-        (err: unknown) => log.warn({ account, err: (err as Error).message }, 'could not prune the ledger; will try again'),
-      );
-    };
-    run();
-    const t = setInterval(run, PRUNE_EVERY_MS);
-    t.unref();
-    pruneTimers.push(t);
-  };
+  const pruneNow = ledgerPruning(redis, opts.prefix, log, pruneTimers);
 
   const ctx = createJobContext({
     redis,
@@ -156,29 +125,9 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
     connections.push(c);
     return c;
   };
-  const common = {
-    // `{PREFIX}` on a cluster: every queue key in one slot (names.ts).
-    prefix: queuePrefix(redis, opts.prefix),
-    lockDuration: lockMs,
-    stalledInterval: lockMs,
-    // A record job that stalls (its worker died mid-request) comes back once more: the ledger
-    // then reports it unknown (a bill) or resends it safely (an estimate).
-    maxStalledCount: 2,
-    settings: { backoffStrategy: (attemptsMade: number) => backoffMs(attemptsMade, 1_000, 60_000) },
-  };
+  const common = workerOptions(redis, opts.prefix, lockMs);
 
-  const track = (w: Worker) => {
-    w.on('completed', (job: Job) => metrics.jobs.inc({ queue: w.name, kind: job.name, state: 'completed' }));
-    w.on('failed', (job: Job | undefined, err: Error) => {
-      metrics.jobs.inc({ queue: w.name, kind: job?.name ?? 'unknown', state: 'failed' });
-      notifier?.jobFailed(job); // BUILDSYNC_NOTIFY_URL: exports and imports, after their last attempt only
-      // A job that lost its lock while Redis was away is Redis's story, told once per 10 s.
-      if (describeRedisError(err, opts.redisUrl).cause === 'lock') redisErrors.report(err, `worker ${w.name}`);
-      else log.warn({ queue: w.name, job: job?.id, err: err.message }, `job failed: ${err.message}`);
-    });
-    redisErrors.watch(w, `worker ${w.name}`);
-    return w;
-  };
+  const track = (w: Worker) => tracked(w, metrics, notifier, redisErrors, opts.redisUrl, log);
 
   // Each job to its kind's processor (jobs/index.ts).
   const run = (job: Job, token: string | undefined, signal?: AbortSignal): Promise<unknown> => {
@@ -229,42 +178,131 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
     workers,
     metrics,
     metricsServer,
-    async close() {
-      let first: unknown;
-      const keep = (p: Promise<unknown>) => p.catch((err) => (first ??= err));
-      for (const t of pruneTimers) clearInterval(t);
-      watch.stop();
-      // Exports can run for minutes: abort them (the temp file goes, the job goes back to wait).
-      workers[2]!.cancelAllJobs('worker shutting down');
-      // A worker told to stop stops within CLOSE_MS even while Redis is away: what it cannot hand
-      // back by then is left to BullMQ's stalled-job recovery (its locks expire) and the ledger's
-      // leases, which is what they are for.
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), CLOSE_MS)));
-      const graceful = (async () => {
-        await Promise.all(workers.map((w) => keep(w.close())));
-        await notifier?.drain(1_000);
-        if (metricsServer) await keep(new Promise<void>((r) => metricsServer.close(() => r())));
-        for (const s of sessions.values()) await keep(s.close());
-        for (const q of probeQueues) await keep(q.close());
-        for (const c of connections) await keep(c.quit());
-        await keep(redis.quit());
-        return 'closed' as const;
-      })();
-      const how = await Promise.race([graceful, timedOut]);
-      clearTimeout(timer);
-      if (how === 'timeout') {
-        log.warn(`could not close cleanly in ${(CLOSE_MS / 1000).toFixed(1)} s (is Redis away?); stopping now: jobs in hand come back to other workers once their locks expire`);
-        for (const w of workers) void w.close(true).catch(() => {});
-        metricsServer?.close();
-        for (const s of sessions.values()) void s.close().catch(() => {});
-        for (const c of connections) c.disconnect();
-        redis.disconnect();
-        return;
-      }
-      if (first) throw first;
-    },
+    close: () => closeHost({ pruneTimers, watch, workers, notifier, metricsServer, sessions, probeQueues, connections, redis, log }),
   };
+}
+
+/**
+ * docs/operators.md, "Durability": a record is sent only once the ledger's note that it is being
+ * sent would survive a Redis crash. Decided at start, read again every few seconds and after
+ * every reconnection while sending (DurabilityWatch); a refusal fails each record unsent, and a
+ * change stops the imports submitted before it.
+ */
+async function watchDurability(redis: Redis, opts: WorkerHostOptions, log: Logger): Promise<DurabilityWatch> {
+  const allowVolatile = allowVolatileRedis(opts.env ?? readEnv());
+  const durability: DurabilityDecision = durabilityDecision(await readDurabilityFacts(redis), { allowVolatile });
+  const watch = new DurabilityWatch(redis, durability, {
+    allowVolatile,
+    everyMs: knob('BUILDSYNC_DURABILITY_RECHECK_MS', opts.env) ?? DURABILITY_RECHECK_MS,
+    onChange: (from, to) => log.warn(`Redis's persistence or eviction changed (${from.mode} -> ${to.mode}): imports submitted before the change stop sending`),
+  }).start();
+  // A worker inside a command stays quiet: the import commands say it themselves, before they
+  // submit anything (import-command.ts), and an export sends no records.
+  if (!opts.inCommand) {
+    if (durability.mode === 'refuse') log.error(`records will not be sent: ${durability.message}`);
+    else if (durability.warning) log.warn(durability.warning);
+  }
+  return watch;
+}
+
+/**
+ * BUILDSYNC_LEDGER_RETENTION_DAYS: each account this worker serves has its ledger pruned of
+ * created records older than that when the worker first serves it, then every PRUNE_EVERY_MS (the
+ * timers go on `timers`). Pruning is idempotent, so several workers doing it is harmless.
+ */
+function ledgerPruning(redis: Redis, prefix: string, log: Logger, timers: NodeJS.Timeout[]): (account: string, days: number) => void {
+  return (account, days) => {
+    const run = () => {
+      pruneLedger(redis, prefix, account, days, Date.now()).then(
+        (n) => n > 0 && log.info({ account, removed: n, days }, 'pruned the ledger of created records past their retention'),
+        (err: unknown) => log.warn({ account, err: (err as Error).message }, 'could not prune the ledger; will try again'),
+      );
+    };
+    run();
+    const t = setInterval(run, PRUNE_EVERY_MS);
+    t.unref();
+    timers.push(t);
+  };
+}
+
+/** A worker whose jobs are counted (metrics), whose failures are logged and notified, and whose Redis errors are told once per 10 s. */
+function tracked(w: Worker, metrics: Metrics, notifier: Notifier | undefined, redisErrors: ReturnType<typeof redisErrorLog>, redisUrl: string, log: Logger): Worker {
+  w.on('completed', (job: Job) => metrics.jobs.inc({ queue: w.name, kind: job.name, state: 'completed' }));
+  w.on('failed', (job: Job | undefined, err: Error) => {
+    metrics.jobs.inc({ queue: w.name, kind: job?.name ?? 'unknown', state: 'failed' });
+    notifier?.jobFailed(job); // BUILDSYNC_NOTIFY_URL: exports and imports, after their last attempt only
+    // A job that lost its lock while Redis was away is Redis's story, told once per 10 s.
+    if (describeRedisError(err, redisUrl).cause === 'lock') redisErrors.report(err, `worker ${w.name}`);
+    else log.warn({ queue: w.name, job: job?.id, err: err.message }, `job failed: ${err.message}`);
+  });
+  redisErrors.watch(w, `worker ${w.name}`);
+  return w;
+}
+
+/** The options every queue's worker shares. */
+function workerOptions(redis: Redis, prefix: string, lockMs: number) {
+  return {
+    // `{PREFIX}` on a cluster: every queue key in one slot (names.ts).
+    prefix: queuePrefix(redis, prefix),
+    lockDuration: lockMs,
+    stalledInterval: lockMs,
+    // A record job that stalls (its worker died mid-request) comes back once more: the ledger
+    // then reports it unknown (a bill) or resends it safely (an estimate).
+    maxStalledCount: 2,
+    settings: { backoffStrategy: (attemptsMade: number) => backoffMs(attemptsMade, 1_000, 60_000) },
+  };
+}
+
+/** What `WorkerHost.close` stops and closes. */
+interface HostParts {
+  pruneTimers: NodeJS.Timeout[];
+  watch: DurabilityWatch;
+  workers: Worker[];
+  notifier: Notifier | undefined;
+  metricsServer: Server | undefined;
+  sessions: Map<string, ServiceSession>;
+  probeQueues: Queue[];
+  connections: Redis[];
+  redis: Redis;
+  log: Logger;
+}
+
+/** `WorkerHost.close`: stops taking jobs, lets in-flight ones finish (an export is aborted and handed back), closes everything. */
+async function closeHost(h: HostParts): Promise<void> {
+  const { workers, metricsServer, sessions, connections, redis, log } = h;
+  let first: unknown;
+  const keep = (p: Promise<unknown>) => p.catch((err) => (first ??= err));
+  for (const t of h.pruneTimers) clearInterval(t);
+  h.watch.stop();
+  // Exports can run for minutes: abort them (the temp file goes, the job goes back to wait).
+  workers[2]!.cancelAllJobs('worker shutting down');
+  // A worker told to stop stops within CLOSE_MS even while Redis is away: what it cannot hand
+  // back by then is left to BullMQ's stalled-job recovery (its locks expire) and the ledger's
+  // leases, which is what they are for.
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), CLOSE_MS)));
+  const graceful = (async () => {
+    await Promise.all(workers.map((w) => keep(w.close())));
+    await h.notifier?.drain(1_000);
+    if (metricsServer) await keep(new Promise<void>((r) => metricsServer.close(() => r())));
+    for (const s of sessions.values()) await keep(s.close());
+    for (const q of h.probeQueues) await keep(q.close());
+    for (const c of connections) await keep(c.quit());
+    await keep(redis.quit());
+    return 'closed' as const;
+  })();
+  const how = await Promise.race([graceful, timedOut]);
+  clearTimeout(timer);
+  if (how === 'timeout') {
+    log.warn(`could not close cleanly in ${(CLOSE_MS / 1000).toFixed(1)} s (is Redis away?); stopping now: jobs in hand come back to other workers once their locks expire`);
+    for (const w of workers) void w.close(true).catch(() => {});
+    metricsServer?.close();
+    for (const s of sessions.values()) void s.close().catch(() => {});
+    for (const c of connections) c.disconnect();
+    redis.disconnect();
+    return;
+  }
+  if (first) throw first;
 }
 
 // Every job kind has a processor: a kind added to names.ts without one fails to compile here.

@@ -22,7 +22,7 @@ import { matchRoute } from './routes.ts';
 import { RuleViolation } from './rule-violation.ts';
 import { Store } from './store.ts';
 import type { RequestLogEntry, Sandbox, SandboxOptions, WindowName } from './types.ts';
-import { USERS, findUser } from './users.ts';
+import { USERS, findUser, type SandboxUser } from './users.ts';
 
 /** Longer request targets get 414, before authentication, as a front-end server would (DECISIONS.md). */
 export const MAX_URL_LENGTH = 8192;
@@ -87,33 +87,8 @@ export async function startSandbox(opts?: SandboxOptions): Promise<Sandbox> {
       return;
     }
 
-    const url = new URL(target, 'http://sandbox.invalid');
     const requestUri = `http://${req.headers.host ?? `${o.host}:${port}`}${target}`;
-    const match = matchRoute(req.method ?? '', url.pathname, requestUri);
-    if (match.kind === 'not-found') {
-      sendJson(req, res, 404, match.body);
-      return;
-    }
-    if (match.kind === 'method-not-allowed') {
-      sendMessage(req, res, 405, `The requested resource does not support http method '${req.method}'.`, { Allow: match.allow });
-      return;
-    }
-
-    const fault = state.faults.beforeStore(match.route.method === 'POST');
-    if (fault === 'drop') {
-      req.socket.destroy();
-      return;
-    }
-    if (fault === 'fail') {
-      sendMessage(req, res, 500, INTERNAL_ERROR_MESSAGE);
-      return;
-    }
-    try {
-      await match.route.handler({ req, res, url, user, body, state });
-    } catch (err) {
-      if (err instanceof RuleViolation) sendMessage(req, res, err.status, err.message);
-      else throw err;
-    }
+    await dispatch(req, res, target, requestUri, user, body, state);
   }
 
   const server = http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
@@ -123,13 +98,7 @@ export async function startSandbox(opts?: SandboxOptions): Promise<Sandbox> {
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, o.port, o.host);
   const port = (server.address() as AddressInfo).port;
   const hostForUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
 
@@ -175,4 +144,44 @@ export async function startSandbox(opts?: SandboxOptions): Promise<Sandbox> {
         server.closeAllConnections();
       }),
   };
+}
+
+/** A request past its checks: to its route (404 or 405 when there is none), through a fault drawn before the store. */
+async function dispatch(req: IncomingMessage, res: ServerResponse, target: string, requestUri: string, user: SandboxUser, body: Buffer, state: SandboxState): Promise<void> {
+  const url = new URL(target, 'http://sandbox.invalid');
+  const match = matchRoute(req.method ?? '', url.pathname, requestUri);
+  if (match.kind === 'not-found') {
+    sendJson(req, res, 404, match.body);
+    return;
+  }
+  if (match.kind === 'method-not-allowed') {
+    sendMessage(req, res, 405, `The requested resource does not support http method '${req.method}'.`, { Allow: match.allow });
+    return;
+  }
+
+  const fault = state.faults.beforeStore(match.route.method === 'POST');
+  if (fault === 'drop') {
+    req.socket.destroy();
+    return;
+  }
+  if (fault === 'fail') {
+    sendMessage(req, res, 500, INTERNAL_ERROR_MESSAGE);
+    return;
+  }
+  try {
+    await match.route.handler({ req, res, url, user, body, state });
+  } catch (err) {
+    if (err instanceof RuleViolation) sendMessage(req, res, err.status, err.message);
+    else throw err;
+  }
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
