@@ -11,8 +11,10 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src');
 const SERVICE = join(SRC, 'import-service');
+/** The import page's route modules (mounted by import-page.ts). */
+const PAGE_ROUTES = ['import-page.ts', 'import-context.ts', 'import-reading-routes.ts', 'import-check.ts', 'import-send.ts', 'import-results.ts'].map((f) => join(SRC, 'dashboard', f));
 /** The import page's own files: its routes, upload storage, error mapping and HTML. */
-const PAGE_FILES = ['import-page.ts', 'upload-store.ts', 'http-errors.ts', 'import-html.ts'].map((f) => join(SRC, 'dashboard', f));
+const PAGE_FILES = [...PAGE_ROUTES, ...['upload-store.ts', 'http-errors.ts', 'import-html.ts'].map((f) => join(SRC, 'dashboard', f))];
 const DASHBOARD_FILES = readdirSync(join(SRC, 'dashboard')).filter((f) => f.endsWith('.ts')).map((f) => join(SRC, 'dashboard', f));
 const CLI_COMMAND = join(SRC, 'cli', 'import-command.ts');
 
@@ -43,7 +45,12 @@ describe('one import service for the CLI and the import page', () => {
   it('both cli/import-command.ts and the page import the service', () => {
     const service = inside(SERVICE);
     expect(importsOf(CLI_COMMAND).filter(service).map(rel)).toEqual(['import-service/index.ts']);
-    expect(importsOf(join(SRC, 'dashboard', 'import-page.ts')).filter(service).map(rel)).toEqual(['import-service/index.ts']);
+    // The page's routes reach the service through its index only; its check and its send both do.
+    const pageImports = new Set(PAGE_ROUTES.flatMap((f) => importsOf(f).filter(service).map(rel)));
+    expect([...pageImports]).toEqual(['import-service/index.ts']);
+    for (const route of ['import-check.ts', 'import-send.ts']) {
+      expect(importsOf(join(SRC, 'dashboard', route)).filter(service).map(rel), route).toEqual(['import-service/index.ts']);
+    }
   });
 
   it('neither re-does the service\'s sequence: no planning, durability decision or queue submission of their own', () => {
