@@ -43,12 +43,14 @@ describe('estimateDurationMs', () => {
     expect(estimateDurationMs({ hour: 500 }, [], 1_000, 0, { timeScale: 3_600 })).toBe(1_000);
   });
 
+  // A guard against an estimate that walks request by request (hours for a million), not a speed
+  // measurement: the bound is far above the milliseconds it takes, so a loaded machine passes.
   it('is fast for a million requests, even after evenly spread sends', () => {
     const limits = { hour: 500, day: 10_000, week: 50_000, month: 200_000 };
     const spread = Array.from({ length: 500 }, (_, i) => i * 7_200);
     const started = performance.now();
     const eta = estimateDurationMs(limits, spread, 1_000_000, HOUR);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(15_000);
     // 200,000 a month: a million takes just under five months.
     expect(eta).toBeGreaterThan(4 * 30 * DAY);
     expect(eta).toBeLessThan(5 * 30 * DAY);

@@ -5,7 +5,7 @@ import { formatEta, AccountThrottle } from '../throttle/index.ts';
 import { encodingNote, ignoredLine, importOutcome, errorsFilePath, refuseOverwritingInput, readingNote, wirePayload, mappingOption, parseFillDown, type ImportSummary } from '../import/index.ts';
 import type { DelimiterOption, EncodingOption } from '../tables/index.ts';
 import type { DateOrder, IgnoredCounts, ReadingRules } from '../mapping/index.ts';
-import { collectResults, dryRunImport, EarlierReport, importPlanOptions, ImportStore, reportAfterLostLedger, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
+import { collectResults, dryRunImport, type SubmittedFile, EarlierReport, importPlanOptions, ImportStore, reportAfterLostLedger, requireDurableRedis, submitFile, writeEmptyReport } from '../import-service/index.ts';
 import { LocalReport, markerLostWhy } from '../import/index.ts';
 import { LedgerUnsafeError } from '../errors/index.ts';
 import { Ledger } from '../ledger/index.ts';
@@ -89,8 +89,24 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     throw new UsageError(`--report ${flags.report} and --out ${flags.out} name two places for the report; give one of them`);
   }
   const cfg = configFor(ctx);
-  // The one options builder of the CLI and the import page (src/import-service/import-options.ts).
-  const planOpts = importPlanOptions({
+  const planOpts = await cliPlanOptions(ctx, cfg, kind, flags);
+  const reportPath = resolve(flags.report ?? flags.out ?? `${file}.report.csv`);
+  const errorsPath = errorsFilePath(reportPath);
+  refuseOverwritingInput(file, [
+    { path: reportPath, what: flags.report === undefined && flags.out === undefined ? 'the report' : `the report (${flags.report === undefined ? '--out' : '--report'} ${flags.report ?? flags.out})` },
+    { path: errorsPath, what: 'the rows to fix (named after the report)' },
+  ]);
+
+  if (flags.dryRun) return dryRunCommand(ctx, cfg, kind, file, flags, planOpts, reportPath, errorsPath);
+  return sendCommand(ctx, cfg, kind, file, flags, planOpts, reportPath, errorsPath);
+}
+
+type Config = ReturnType<typeof configFor>;
+type PlanOpts = Awaited<ReturnType<typeof importPlanOptions>>;
+
+/** The flags as plan options, through the one options builder of the CLI and the import page (src/import-service/import-options.ts). */
+async function cliPlanOptions(ctx: CommandContext, cfg: Config, kind: 'estimates' | 'bills', flags: ImportFlags): Promise<PlanOpts> {
+  return importPlanOptions({
     sheet: flags.sheet,
     hidden: flags.hidden,
     fillDown: flags.fillDown === undefined ? undefined : parseFillDown(flags.fillDown),
@@ -108,53 +124,51 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     // Loaded after the flags are checked, as before: a bad flag is said first.
     mapping: flags.mapping === undefined ? undefined : await mappingOption(kind, flags.mapping),
   }, cfg.account, ctx.signal);
-  const reportPath = resolve(flags.report ?? flags.out ?? `${file}.report.csv`);
-  const errorsPath = errorsFilePath(reportPath);
-  refuseOverwritingInput(file, [
-    { path: reportPath, what: flags.report === undefined && flags.out === undefined ? 'the report' : `the report (${flags.report === undefined ? '--out' : '--report'} ${flags.report ?? flags.out})` },
-    { path: errorsPath, what: 'the rows to fix (named after the report)' },
-  ]);
+}
 
-  if (flags.dryRun) {
-    let account;
-    try {
-      account = serviceAccount(ctx, cfg);
-    } catch {
-      account = undefined;
-    }
-    const { planned, result: r, unresolved, unresolvedVendors } = await dryRunImport(kind, file, {
-      planOpts,
-      account,
-      accountName: cfg.account.name,
-      redisUrl: cfg.redisUrl,
-      prefix: cfg.prefix,
-      limits: cfg.account.limits,
-      reportPath,
-      errorsPath,
-      signal: ctx.signal,
-      notice: ctx.err,
-    });
-    if (r === undefined) return headerOnly(ctx, file, kind, reportPath, errorsPath, flags.json);
-    if (flags.printPayloads) for (const rec of planned.records) ctx.out(wirePayload(kind, rec, unresolved, unresolvedVendors));
-    const invalid = r.invalid;
-    if (unresolved !== undefined && unresolved.count > 0) {
-      ctx.err(`dry run: ${unresolved.count} project ${unresolved.count === 1 ? 'number or name was' : 'numbers or names were'} not resolved: no credentials for the service, so its project listing was not read (set BUILDSYNC_BASE_URL and the account's credentials to check them); everything else was checked`);
-    }
-    ctx.err(
-      `dry run: ${count(planned.rows, 'row')} -> ${count(planned.records.length, kind.slice(0, -1))} to send, ${count(invalid, 'invalid row')}; report: ${reportPath}` +
-        (r.fixRows > 0 ? `; rows to fix: ${errorsPath}` : '') +
-        `\nsending them would take ${r.etaMs > 0 ? 'about ' : ''}${formatEta(r.etaMs)} at the budget ${cfg.account.limitsText}`,
-    );
-    noteIgnored(ctx.err, r.ignored);
-    noteReading(ctx, planned.table);
-    // Ignored rows are no part of any record: they change no exit code.
-    const exitCode = firstExit([invalid > 0 && EXIT.partial]);
-    if (flags.json) {
-      ctx.out(importJson({ status: 'dry-run', kind, file: resolve(file), rows: planned.rows, records: planned.records.length, counts: { invalidRows: invalid } as ImportJson['counts'], ignored: r.ignored, report: reportPath, errorsFile: r.fixRows > 0 ? errorsPath : null, exitCode }));
-    }
-    return exitCode;
+/** `--dry-run`: the plan checked and reported, nothing sent. */
+async function dryRunCommand(ctx: CommandContext, cfg: Config, kind: 'estimates' | 'bills', file: string, flags: ImportFlags, planOpts: PlanOpts, reportPath: string, errorsPath: string): Promise<number> {
+  let account;
+  try {
+    account = serviceAccount(ctx, cfg);
+  } catch {
+    account = undefined;
   }
+  const { planned, result: r, unresolved, unresolvedVendors } = await dryRunImport(kind, file, {
+    planOpts,
+    account,
+    accountName: cfg.account.name,
+    redisUrl: cfg.redisUrl,
+    prefix: cfg.prefix,
+    limits: cfg.account.limits,
+    reportPath,
+    errorsPath,
+    signal: ctx.signal,
+    notice: ctx.err,
+  });
+  if (r === undefined) return headerOnly(ctx, file, kind, reportPath, errorsPath, flags.json);
+  if (flags.printPayloads) for (const rec of planned.records) ctx.out(wirePayload(kind, rec, unresolved, unresolvedVendors));
+  const invalid = r.invalid;
+  if (unresolved !== undefined && unresolved.count > 0) {
+    ctx.err(`dry run: ${unresolved.count} project ${unresolved.count === 1 ? 'number or name was' : 'numbers or names were'} not resolved: no credentials for the service, so its project listing was not read (set BUILDSYNC_BASE_URL and the account's credentials to check them); everything else was checked`);
+  }
+  ctx.err(
+    `dry run: ${count(planned.rows, 'row')} -> ${count(planned.records.length, kind.slice(0, -1))} to send, ${count(invalid, 'invalid row')}; report: ${reportPath}` +
+      (r.fixRows > 0 ? `; rows to fix: ${errorsPath}` : '') +
+      `\nsending them would take ${r.etaMs > 0 ? 'about ' : ''}${formatEta(r.etaMs)} at the budget ${cfg.account.limitsText}`,
+  );
+  noteIgnored(ctx.err, r.ignored);
+  noteReading(ctx, planned.table);
+  // Ignored rows are no part of any record: they change no exit code.
+  const exitCode = firstExit([invalid > 0 && EXIT.partial]);
+  if (flags.json) {
+    ctx.out(importJson({ status: 'dry-run', kind, file: resolve(file), rows: planned.rows, records: planned.records.length, counts: { invalidRows: invalid } as ImportJson['counts'], ignored: r.ignored, report: reportPath, errorsFile: r.fixRows > 0 ? errorsPath : null, exitCode }));
+  }
+  return exitCode;
+}
 
+/** The import sent through the queue and followed to its report. */
+async function sendCommand(ctx: CommandContext, cfg: Config, kind: 'estimates' | 'bills', file: string, flags: ImportFlags, planOpts: PlanOpts, reportPath: string, errorsPath: string): Promise<number> {
   const account = serviceAccount(ctx, cfg);
   // Redis first: it must answer and keep the ledger safely (docs/operators.md, "Durability") before
   // the file is read, and the project listing takes its token from the account's shared budget.
@@ -184,7 +198,7 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       },
     });
     if (submitted.importId === undefined) return headerOnly(ctx, file, kind, reportPath, errorsPath, flags.json);
-    const { importId, planned, errorsSource, ledgerMarker } = submitted;
+    const { importId, planned } = submitted;
     if (flags.detach) {
       if (flags.json) {
         const invalidRows = planned.invalidRows;
@@ -196,54 +210,9 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
       return 0;
     }
     ctx.err(`planned ${count(planned.rows, 'row')}: ${count(planned.records, kind.slice(0, -1))} to send, ${count(planned.invalidRows, 'invalid row')} [import ${importId}]`);
-    const worker = await ensureWorker(ctx, cfg, queues);
-    const throttle = new AccountThrottle({ redis, account: account.name, limits: account.limits, prefix: cfg.prefix, timeScale: timeScale() });
-    const progress = createProgress(kind);
-    let summary: ImportSummary;
-    let fixRows = 0;
-    const ledger = new Ledger(redis, cfg.prefix);
-    // Each poll keeps the outcomes settled so far and checks that the ledger the import started with is still there.
-    const ledgerStillThere = async (): Promise<void> => {
-      await local.catchUp(store, importId);
-      const marker = await ledger.marker(account.name);
-      if (marker !== ledgerMarker) throw new LostLedger(marker);
-    };
-    try {
-      let lastBudget = 0;
-      let budgetText = '';
-      const done = await followJob(ctx, queues.imports, importId, async () => {
-        const c = await store.counts(importId);
-        const now = Date.now();
-        if (now - lastBudget > 1000) {
-          lastBudget = now;
-          budgetText = await throttle.progressText(planned.records - c.settled);
-        }
-        // Every settled outcome moves the bar, and each is named: a re-run ends at "4/4 … skipped 4".
-        progress.update(c.settled, planned.records, outcomeText(c, budgetText));
-      }, undefined, ledgerStillThere).catch(async (err: unknown) => {
-        if (!(err instanceof LostLedger)) throw err;
-        progress.stop();
-        const why = markerLostWhy(err.marker ?? '');
-        const r = await reportAfterLostLedger(store, importId, local, { reportPath, errorsPath, errorsSource, why, signal: ctx.signal });
-        throw new LedgerUnsafeError(
-          `sending stopped: ${why}. ${count(r.created, 'record')} created before it stopped ${r.created === 1 ? 'is' : 'are'} in the report with ${r.created === 1 ? 'its ID' : 'their IDs'}: ${reportPath}. ` +
-            `Run the import again once Redis keeps its data: it stops at the records the report names as created that the ledger does not know; restore the ledger (buildsync ledger import FILE) or pass --ledger-lost accept`,
-        );
-      });
-      progress.stop();
-      if (done.state === 'failed') {
-        // The import job itself failed (not a record): the same exit code as in-process.
-        const f = parseFailureReason(done.job.failedReason);
-        ctx.err(`buildsync: import ${importId} failed: ${f.message}${f.code ? ` [${f.code}]` : ''}`);
-        const exitCode = exitCodeOf(f.code);
-        if (flags.json) ctx.out(importJson({ status: 'failed', importId, kind, file: resolve(file), rows: planned.rows, records: planned.records, ignored: planned.ignored, exitCode, error: { code: f.code ?? null, message: f.message } }));
-        return exitCode;
-      }
-      ({ summary, fixRows } = await collectResults(store, importId, { reportPath, errorsPath, errorsSource, signal: ctx.signal }));
-    } finally {
-      progress.stop();
-      await worker?.close();
-    }
+    const followed = await followImport(ctx, { cfg, kind, file, flags, account, redis, queues, store, local, submitted, reportPath, errorsPath });
+    if (typeof followed === 'number') return followed;
+    const { summary, fixRows } = followed;
     const outcome = importOutcome(summary);
     const unknown = outcome.unknown;
     if (flags.json) {
@@ -263,6 +232,78 @@ export async function importCommand(ctx: CommandContext, kind: 'estimates' | 'bi
     return outcome.exitCode;
   } finally {
     await close();
+  }
+}
+
+/** What following a submitted import needs. */
+interface Following {
+  cfg: Config;
+  kind: 'estimates' | 'bills';
+  file: string;
+  flags: ImportFlags;
+  account: ReturnType<typeof serviceAccount>;
+  redis: Awaited<ReturnType<typeof openQueues>>['redis'];
+  queues: Awaited<ReturnType<typeof openQueues>>['queues'];
+  store: ImportStore;
+  local: LocalReport;
+  submitted: Extract<SubmittedFile, { importId: string }>;
+  reportPath: string;
+  errorsPath: string;
+}
+
+/**
+ * Follows a submitted import with its progress bar until it ends: its results collected into
+ * the report, or the exit code of an import job that failed. A ledger lost meanwhile stops it
+ * with the report of what was created.
+ */
+async function followImport(ctx: CommandContext, o: Following): Promise<{ summary: ImportSummary; fixRows: number } | number> {
+  const { cfg, kind, file, flags, account, redis, queues, store, local, reportPath, errorsPath } = o;
+  const { importId, planned, errorsSource, ledgerMarker } = o.submitted;
+  const worker = await ensureWorker(ctx, cfg, queues);
+  const throttle = new AccountThrottle({ redis, account: account.name, limits: account.limits, prefix: cfg.prefix, timeScale: timeScale() });
+  const progress = createProgress(kind);
+  const ledger = new Ledger(redis, cfg.prefix);
+  // Each poll keeps the outcomes settled so far and checks that the ledger the import started with is still there.
+  const ledgerStillThere = async (): Promise<void> => {
+    await local.catchUp(store, importId);
+    const marker = await ledger.marker(account.name);
+    if (marker !== ledgerMarker) throw new LostLedger(marker);
+  };
+  try {
+    let lastBudget = 0;
+    let budgetText = '';
+    const done = await followJob(ctx, queues.imports, importId, async () => {
+      const c = await store.counts(importId);
+      const now = Date.now();
+      if (now - lastBudget > 1000) {
+        lastBudget = now;
+        budgetText = await throttle.progressText(planned.records - c.settled);
+      }
+      // Every settled outcome moves the bar, and each is named: a re-run ends at "4/4 … skipped 4".
+      progress.update(c.settled, planned.records, outcomeText(c, budgetText));
+    }, undefined, ledgerStillThere).catch(async (err: unknown) => {
+      if (!(err instanceof LostLedger)) throw err;
+      progress.stop();
+      const why = markerLostWhy(err.marker ?? '');
+      const r = await reportAfterLostLedger(store, importId, local, { reportPath, errorsPath, errorsSource, why, signal: ctx.signal });
+      throw new LedgerUnsafeError(
+        `sending stopped: ${why}. ${count(r.created, 'record')} created before it stopped ${r.created === 1 ? 'is' : 'are'} in the report with ${r.created === 1 ? 'its ID' : 'their IDs'}: ${reportPath}. ` +
+          `Run the import again once Redis keeps its data: it stops at the records the report names as created that the ledger does not know; restore the ledger (buildsync ledger import FILE) or pass --ledger-lost accept`,
+      );
+    });
+    progress.stop();
+    if (done.state === 'failed') {
+      // The import job itself failed (not a record): the same exit code as in-process.
+      const f = parseFailureReason(done.job.failedReason);
+      ctx.err(`buildsync: import ${importId} failed: ${f.message}${f.code ? ` [${f.code}]` : ''}`);
+      const exitCode = exitCodeOf(f.code);
+      if (flags.json) ctx.out(importJson({ status: 'failed', importId, kind, file: resolve(file), rows: planned.rows, records: planned.records, ignored: planned.ignored, exitCode, error: { code: f.code ?? null, message: f.message } }));
+      return exitCode;
+    }
+    return await collectResults(store, importId, { reportPath, errorsPath, errorsSource, signal: ctx.signal });
+  } finally {
+    progress.stop();
+    await worker?.close();
   }
 }
 
