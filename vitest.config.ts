@@ -68,6 +68,13 @@ export const IN_PROCESS = readdirSync('test', { recursive: true, encoding: 'utf8
   .filter((f) => !startsProcesses(resolve(f)))
   .sort();
 
+/**
+ * The quick tier's files (`npm run test:quick`): the in-process files but the scale tests, those
+ * with a doc comment line ` * @scale` (hundreds of thousands of rows, records or projects streamed to
+ * prove memory stays flat). Those run in the whole suite, with the in-process files.
+ */
+export const QUICK = IN_PROCESS.filter((f) => !/^ \* @scale\b/m.test(readFileSync(f, 'utf8')));
+
 const common = {
   // Integration tests hold real sockets and Redis connections and spend much of their time waiting
   // on the CLI processes and servers they start: on two cores, three workers keep both busy (two

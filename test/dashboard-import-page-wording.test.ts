@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)('the import page words its messages for the page',
   it('dates that read either way: choose a date format above', async () => {
     const [p1] = importableProjects(rig.sandbox);
     const said = await tryFile({ name: 'dates.csv', csv: `bill_ref,project_id,vendor_id,item_name,rate,invoice_date\nD-1,${p1},55,Gravel,100,03/04/2026\n` }, true);
-    expect(said).toBe('dates.csv:2 column invoice_date: "03/04/2026" can be read day first or month first, and nothing in the file settles it (no date has a part over 12). Choose the order in "Date format" above (DMY: day/month/year, MDY: month/day/year), or write the dates as 2026-03-02.');
+    expect(said).toBe('dates.csv:2 column invoice_date: "03/04/2026" can be read day first or month first, and nothing in the file settles it (no date has a part over 12). Choose the order in "Date format" above (DMY: day/month/year, MDY: month/day/year), or write the dates as 2026-03-02. Go to "Date format"');
   }, 60_000);
 
   it('a missing column and no header row: choose the column each header holds, and the header row, above', async () => {
@@ -63,11 +63,11 @@ describe.skipIf(!hasChromium)('the import page words its messages for the page',
     const missing = await tryFile({ name: 'no-vendor.csv', csv: `bill_ref,project_id,item_name,rate\nM-1,${p1},Gravel,100\n` }, true);
     expect(missing).toMatch(/^no-vendor\.csv:1: missing column: vendor_id \(or vendor, with a vendor ID for each vendor name\)\. /);
     expect(missing).toContain('choose the column each header holds in its list under "Match columns" above.');
-    expect(missing).toMatch(/If the header row is another line, choose it in "Header row" above\.$/);
+    expect(missing).toMatch(/If the header row is another line, choose it in "Header row" above\.(?: Go to "[^"]+")?$/);
 
     const noHeader = await tryFile({ name: 'no-header.csv', csv: `N-1,${p1},55,Gravel,100\nN-2,${p1},55,Sand,40\n` }, true);
     expect(noHeader).toMatch(/^no-header\.csv:\d+: missing columns?: /);
-    expect(noHeader).toMatch(/If the header row is another line, choose it in "Header row" above\.$/);
+    expect(noHeader).toMatch(/If the header row is another line, choose it in "Header row" above\.(?: Go to "[^"]+")?$/);
   }, 60_000);
 
   it('hidden rows in a workbook: Include or Skip under Hidden rows', async () => {

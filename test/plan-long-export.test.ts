@@ -3,6 +3,8 @@
  * each followed by its total row and a payment, is planned whole. Its 160,000 ignored rows are
  * reported one by one; once they overflowed the call stack (`RangeError`) and the import failed
  * with an unexpected error.
+ *
+ * @scale: whole suite only (not `npm run test:quick`).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

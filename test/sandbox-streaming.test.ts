@@ -8,6 +8,8 @@ import { authHeaders } from './sandbox-http.ts';
  * The benchmark downloads 200,000 projects (about 400 MB of JSON): the listing must stream
  * with backpressure instead of building the body in memory. Its speed is the export benchmark's
  * (bench/), not a test's.
+ *
+ * @scale: whole suite only (not `npm run test:quick`).
  */
 describe('sandbox streams a 200,000-project listing', () => {
   let sb: Sandbox;

@@ -1,3 +1,8 @@
+/**
+ * Reading a 200,000-row CSV streams: every row with its line, the heap flat.
+ *
+ * @scale: whole suite only (not `npm run test:quick`).
+ */
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
