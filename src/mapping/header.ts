@@ -1,4 +1,4 @@
-import { columnLetter, type CellValue, type SourceRow } from '../tables/index.ts';
+import { columnLetter, comparableName, type CellValue, type SourceRow } from '../tables/index.ts';
 import { ConfigError, FileError, MAX_LISTED, andMore, type Advice, type QuotedHeader, type Wording } from '../errors/index.ts';
 import type { MappingFile } from './mapping-file.ts';
 import { isBuiltInPreset, presetPrefers, ruleColumnHeaders } from './presets.ts';
@@ -6,11 +6,10 @@ import { suggestColumn, suggestHeader } from './suggest.ts';
 
 /**
  * The comparable form of a header or column name (docs/reading-rules.md): lower case, without spaces,
- * `_`, `-` and `.`, so `Unit Cost`, `unit_cost` and `UNITCOST` are one column.
+ * `_`, `-` and `.`, so `Unit Cost`, `unit_cost` and `UNITCOST` are one column. One rule with the
+ * reader's (`comparableName`, which numbers a header row's repeated names by it).
  */
-export function normalizeHeader(name: string): string {
-  return name.toLowerCase().replace(/[\s_.-]+/g, '');
-}
+export const normalizeHeader: (name: string) => string = comparableName;
 
 /** Where one canonical column's values come from. */
 export interface ColumnSource {

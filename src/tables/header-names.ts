@@ -21,7 +21,10 @@ export interface HeaderNames {
   aliases: (string | undefined)[];
 }
 
-/** Compared as the mapping compares headers (`normalizeHeader`). */
+/**
+ * The comparable form of a header (docs/reading-rules.md): lower case, without spaces, `_`, `-` and
+ * `.`. The one rule: the mapping matches headers by it (`normalizeHeader` in src/mapping/header.ts).
+ */
 export function comparableName(name: string): string {
   return name.toLowerCase().replace(/[\s_.-]+/g, '');
 }

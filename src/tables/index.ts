@@ -10,3 +10,4 @@ export { combineSheets, linesNamedIn, sheetLineName, sheetLinesIn } from './work
 export { probeXlsxSheets as probeWorkbookSheets } from './xlsx/read-xlsx.ts';
 export { sniffKind as tableKindOf } from './sniff.ts';
 export { columnLetter } from './xlsx-cell.ts';
+export { comparableName } from './header-names.ts';
