@@ -33,6 +33,20 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 120 }] },
   },
   {
+    // The dashboard reads, matches and edits files through src/import-service/ only, never the
+    // reading, mapping or ledger layers themselves (ARCHITECTURE.md, "The rule: imports point
+    // down"): the import page cannot grow a reading rule of its own beside the CLI's.
+    files: ['src/dashboard/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          group: ['**/tables', '**/tables/**', '**/mapping', '**/mapping/**', '**/ledger', '**/ledger/**'],
+          message: 'src/dashboard/ reaches src/tables/, src/mapping/ and src/ledger/ through src/import-service/ only (ARCHITECTURE.md).',
+        }],
+      }],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       // Tests read JSON answers and then assert their shape field by field; `any` there is what

@@ -130,7 +130,7 @@ describe.skipIf(!hasChromium)('the import page in a browser (README, The import 
     }
   }, 90_000);
 
-  it('imports an estimates .xlsx: the Sheet combobox lists its sheets, each estimate stored once', async () => {
+  it('imports an estimates .xlsx: the Sheet combobox lists its sheets, one of its two tables chosen there, each estimate stored once', async () => {
     const before = sandbox.estimates().length;
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
@@ -139,7 +139,11 @@ describe.skipIf(!hasChromium)('the import page in a browser (README, The import 
       await page.getByLabel('Spreadsheet').setInputFiles(resolve(import.meta.dirname, '..', 'samples', 'estimates.xlsx'));
       await page.getByRole('button', { name: 'Read file' }).click();
       await page.getByRole('combobox', { name: 'estimate_name' }).waitFor({ timeout: 10_000 });
-      expect(await page.getByRole('combobox', { name: 'Sheet' }).inputValue()).not.toBe('');
+      // Both sheets hold a table: the active one is shown, none is chosen until Sheet says which (as the CLI's --sheet).
+      const sheet = page.getByRole('combobox', { name: 'Sheet' });
+      expect(await sheet.inputValue()).toBe('');
+      expect(await sheet.locator('option').allInnerTexts()).toEqual(['None chosen ("Estimates" is shown)', 'Estimates', 'Alternates', 'All sheets']);
+      await sheet.selectOption('Estimates');
       await page.getByRole('button', { name: 'Check' }).click();
       await page.getByText(/estimates to create, 0 invalid rows/).waitFor({ timeout: 15_000 });
       await page.screenshot({ path: resolve(ARTIFACTS, 'import-page-estimates-check.png'), fullPage: true });

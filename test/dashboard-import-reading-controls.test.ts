@@ -99,7 +99,7 @@ describe.skipIf(!hasChromium)('the import page reads the file again as its contr
       await page.getByRole('button', { name: 'Read file' }).click();
       const sheet = page.getByRole('combobox', { name: 'Sheet' });
       await page.getByRole('combobox', { name: 'item_name' }).waitFor({ timeout: 10_000 });
-      expect(await sheet.locator('option').allInnerTexts()).toEqual(['March', 'April', 'All sheets']);
+      expect(await sheet.locator('option').allInnerTexts()).toEqual(['None chosen ("March" is shown)', 'March', 'April', 'All sheets']);
       await sheet.selectOption('March');
       const hidden = page.getByRole('combobox', { name: 'Hidden rows' });
       await hidden.waitFor({ timeout: 10_000 });

@@ -137,20 +137,29 @@ describe('readPage: a workbook', () => {
   const row = (r: number, cells: string[], hidden = false) => `<row r="${r}"${hidden ? ' hidden="1"' : ''}>${cells.map((t, i) => cell(`${String.fromCharCode(65 + i)}${r}`, t)).join('')}</row>`;
   const table = (title: string) => row(1, [title]) + row(3, ['bill_ref', 'project_id', 'vendor_id', 'item_name', 'rate']) + row(4, ['R-1', '1042', '55', 'Gravel', '100']) + row(5, ['R-2', '1042', '55', 'Sand', '40'], true);
 
-  it('the active sheet of two with a table, its header row below the title, its hidden row and column counted and said in the page\'s words', async () => {
+  it('the active sheet of two with a table shown but not chosen, its header row below the title, its hidden row and column counted and said in the page\'s words', async () => {
     const file = join(dir, 'revisions.xlsx');
     writeExcelXlsx(file, { activeTab: 1, sheets: [{ name: 'Rev A', rows: table('Rev A (superseded)') }, { name: 'Rev B', rows: table('Rev B'), hiddenColumns: [6] }, { name: 'Notes', rows: row(1, ['call Bob']) }] });
     const r = await readPage(file, 'revisions.xlsx', { kind: 'bills' });
     expect(r).toMatchObject({ table: 'xlsx', sheets: ['Rev A', 'Rev B', 'Notes'], sheet: 'Rev B', headerRow: 3, headerFound: true, hidden: { rows: 1, columns: 1 } });
+    // Shown is not chosen: Sheet stays empty, its empty entry saying so, and Check reads no sheet until one is chosen.
+    expect(r).toMatchObject({ chosenSheet: null, noSheetChosen: 'None chosen ("Rev B" is shown)' });
     expect(r.messages).toEqual([
-      '2 sheets hold a table: "Rev A", "Rev B". "Rev B" is shown, the active sheet when the workbook was saved; choose another in "Sheet" above, or All sheets.',
+      '2 sheets hold a table: "Rev A", "Rev B". "Rev B" is shown (the active sheet when the workbook was saved), but none is chosen: Check and Send read the sheet chosen in "Sheet" above, or All sheets.',
       expect.stringMatching(/^Sheet "Rev B" holds what its reader does not see: 1 hidden row and 1 hidden column\. Show them in the workbook and check them, or choose Include in "Hidden rows" above/),
     ]);
     const skip = await readPage(file, 'revisions.xlsx', { kind: 'bills', sheet: 'Rev A', hidden: 'skip' });
-    expect(skip).toMatchObject({ sheet: 'Rev A', hidden: { rows: 1, columns: 0 }, messages: [] });
+    expect(skip).toMatchObject({ sheet: 'Rev A', chosenSheet: 'Rev A', noSheetChosen: null, hidden: { rows: 1, columns: 0 }, messages: [] });
     expect(skip.columns.find((c) => c.header === 'item_name')?.samples).toEqual(['Gravel']);
     const all = await readPage(file, 'revisions.xlsx', { kind: 'bills', sheet: 'all', hidden: 'include' });
-    expect(all).toMatchObject({ sheet: 'all', headerRow: 3, hidden: { rows: 2, columns: 1 }, messages: [] });
+    expect(all).toMatchObject({ sheet: 'all', chosenSheet: 'all', noSheetChosen: null, headerRow: 3, hidden: { rows: 2, columns: 1 }, messages: [] });
+  });
+
+  it('one sheet with a table beside a notes sheet needs no choice: Sheet\'s empty entry names it, as the CLI reads it without --sheet', async () => {
+    const file = join(dir, 'one-table.xlsx');
+    writeExcelXlsx(file, { activeTab: 1, sheets: [{ name: 'Bills', rows: table('March') }, { name: 'Notes', rows: row(1, ['call Bob']) }] });
+    const r = await readPage(file, 'one-table.xlsx', { kind: 'bills', hidden: 'include' });
+    expect(r).toMatchObject({ sheets: ['Bills', 'Notes'], sheet: 'Bills', chosenSheet: null, noSheetChosen: '"Bills" (the only sheet with a table)', headerRow: 3, messages: [] });
   });
 });
 

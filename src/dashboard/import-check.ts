@@ -22,6 +22,9 @@ export function checkRoute(ctx: ImportContext): express.RequestHandler {
   return handled(async (req, res) => {
     const body = req.body as CheckBody;
     const up = ctx.uploads.get(body.upload);
+    // Send reads the upload with its last check's choices: a check that stops leaves none (a sheet
+    // not chosen of several, an earlier check's choices since changed), and Send answers "check the file first".
+    up.checked = undefined;
     const kind = kindOf(body.kind);
     if (typeof body.columns !== 'object' || body.columns === null) throw new PageError(400, 'no column choices');
     // The whole state, edits included, every time: a check is the upload read with it, never a copy changed by an earlier one.

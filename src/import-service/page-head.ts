@@ -7,6 +7,12 @@
  * required column is still shown by its real header, below its title block); else the first row,
  * for the user to match. In a workbook, the sheet chosen in `Sheet`, all sheets, or else the
  * visible sheet with a table (the active one of several). What the page says of it is in its words.
+ *
+ * A sheet shown is not a sheet chosen. The page's state carries only what the user chose in `Sheet`
+ * (a name, `all`, or nothing); Check and Send read that, and with nothing chosen what the CLI reads
+ * without `--sheet` (src/tables/workbook-sheets.ts): the one visible sheet with a table, while
+ * several (or none) stop the check, tied to `Sheet`. So the active sheet of several is shown here as
+ * a preview only, and the `Sheet` control's empty entry says so (`unchosen`).
  */
 import { FileError, MAX_LISTED, UsageError, advise, listAtMost, messageFor } from '../errors/index.ts';
 import { importHeaderRule } from '../import/index.ts';
@@ -24,8 +30,17 @@ export interface PageHead {
   loose?: { notFound: string };
   /** The workbook's worksheets ([] for CSV). */
   sheets: string[];
-  /** The sheet read (`all` for all sheets), null for CSV. */
+  /** The sheet read and shown (`all` for all sheets), null for CSV. */
   sheet: string | null;
+  /** The sheet chosen in `Sheet` (a name or `all`), the one Check and Send read; null when none is (and for CSV). */
+  chosen: string | null;
+  /**
+   * A workbook's `Sheet` with no choice, in the page's words (the control's empty entry): the sheet
+   * Check and Send then read as the CLI does without `--sheet` (the only sheet with a table), or
+   * "None chosen" and the sheet only shown (several sheets hold a table, or none does: the check
+   * stops until one is chosen). Null for CSV or when a sheet is chosen.
+   */
+  unchosen: string | null;
   messages: string[];
 }
 
@@ -89,10 +104,14 @@ export async function openPageHead(file: string, name: string, kind: ImportKind,
   const delimiter = workbook === undefined ? o.delimiter : undefined;
   const sheet = workbook === undefined || o.sheet === undefined || o.sheet === '' ? undefined : o.sheet;
   const unit = workbook === undefined ? 'line' : 'row';
-  const at = (rule: HeaderRule | undefined, headerRow?: number) => openAt(file, { workbook: workbook !== undefined, sheet, headerRow, rule, encoding, delimiter, messages });
-  const done = (table: OpenedTable, headerFound: boolean, loose?: PageHead['loose']): PageHead => ({
-    table, headerFound, loose, messages, sheets: workbook ?? [], sheet: workbook === undefined ? null : table.parts !== undefined ? ALL_SHEETS : table.workbook?.sheet ?? null,
-  });
+  /** Several sheets were found with a table (none chosen): the one read is only shown. */
+  const seen = { several: false };
+  let closest: Error | undefined;
+  const at = (rule: HeaderRule | undefined, headerRow?: number) => openAt(file, { workbook: workbook !== undefined, sheet, headerRow, rule, encoding, delimiter, messages, seen });
+  const done = (table: OpenedTable, headerFound: boolean, loose?: PageHead['loose']): PageHead => {
+    const read = workbook === undefined ? null : table.parts !== undefined ? ALL_SHEETS : table.workbook?.sheet ?? null;
+    return { table, headerFound, loose, messages, sheets: workbook ?? [], sheet: read, chosen: sheet ?? null, unchosen: workbook === undefined || sheet !== undefined ? null : unchosenWords(read ?? '', seen.several, closest, headerFound) };
+  };
   const { strict, loose } = headerRules(kind, name, o);
   if (o.headerRow !== undefined) {
     try {
@@ -103,7 +122,6 @@ export async function openPageHead(file: string, name: string, kind: ImportKind,
       messages.push(`${unit === 'line' ? 'Line' : 'Row'} ${o.headerRow} of ${name} holds no row (it is blank or past the end): choose another in "Header row" above. The header row is found as if none were chosen.`);
     }
   }
-  let closest: Error | undefined;
   for (const rule of strict) {
     try {
       const table = await at(rule);
@@ -133,6 +151,15 @@ export async function openPageHead(file: string, name: string, kind: ImportKind,
   return done(first, false);
 }
 
+/**
+ * The empty entry of `Sheet` (no sheet chosen): `shown` is what the CLI's rule reads, or only a
+ * preview when several sheets hold a table or none does (the workbook's sheets listed by `closest`).
+ */
+function unchosenWords(shown: string, several: boolean, closest: Error | undefined, headerFound: boolean): string {
+  if (several || (closest !== undefined && listsSheets(closest))) return `None chosen ("${shown}" is shown)`;
+  return `"${shown}" (the only sheet${headerFound && closest === undefined ? ' with a table' : ''})`;
+}
+
 /** The stop that lists a workbook's sheets, none of them visible with a table. */
 function listsSheets(err: unknown): err is Error {
   const wording = (err as { wording?: unknown }).wording;
@@ -153,15 +180,19 @@ interface OpenAt {
   encoding: EncodingOption | undefined;
   delimiter: DelimiterOption | undefined;
   messages: string[];
+  /** Set when several sheets hold a table and none is chosen (the one returned is only shown). */
+  seen: { several: boolean };
 }
 
 /**
  * The table at the header row `o.rule` finds (or `o.headerRow`): a CSV, or the sheet named; all
  * sheets with a table (one header row for all of them); or, none named, the visible sheet with a
- * table, the active one of several. Undefined when no sheet of a workbook has one.
+ * table, the active one of several (shown only: `o.seen.several`, and a message that none is
+ * chosen). Undefined when no sheet of a workbook has one.
  */
 async function openAt(file: string, o: OpenAt): Promise<OpenedTable | undefined> {
   const all = o.sheet?.toLowerCase() === ALL_SHEETS;
+  o.seen.several = false;
   if (o.sheet !== undefined && !all) return openTable(file, { sheet: o.sheet, header: o.rule, headerRow: o.headerRow, encoding: o.encoding, delimiter: o.delimiter });
   if (!o.workbook) return openTable(file, { header: o.rule, headerRow: o.headerRow, encoding: o.encoding, delimiter: o.delimiter });
   const { workbook, withHeader } = await probeWorkbookSheets(file, { header: o.rule, headerRow: o.headerRow });
@@ -171,7 +202,13 @@ async function openAt(file: string, o: OpenAt): Promise<OpenedTable | undefined>
   const shown = active !== undefined && withHeader.includes(active) ? active : withHeader[0]!;
   const names = listAtMost(withHeader.slice(0, MAX_LISTED).map((s) => `"${s}"`), withHeader.length);
   if (!all) {
-    if (withHeader.length > 1) o.messages.push(`${withHeader.length} sheets hold a table: ${names}. "${shown}" is shown${shown === active ? ', the active sheet when the workbook was saved' : ''}; choose another in "Sheet" above, or All sheets.`);
+    if (withHeader.length > 1) {
+      o.seen.several = true;
+      o.messages.push(
+        `${withHeader.length} sheets hold a table: ${names}. "${shown}" is shown${shown === active ? ' (the active sheet when the workbook was saved)' : ''}, but none is chosen: ` +
+          'Check and Send read the sheet chosen in "Sheet" above, or All sheets.',
+      );
+    }
     return open(shown);
   }
   const parts: OpenedTable[] = [];

@@ -40,7 +40,12 @@ export interface PageReading {
   name: string;
   table: 'csv' | 'xlsx';
   sheets: string[];
+  /** The sheet shown (`all` for all sheets), null for CSV: a preview, unless it is the one chosen or the only one with a table. */
   sheet: string | null;
+  /** The sheet chosen in `Sheet` (a name or `all`), the one Check and Send read; null when none is chosen (page-head.ts). */
+  chosenSheet: string | null;
+  /** What `Sheet` says with no sheet chosen (its empty entry): the only sheet with a table, or `None chosen` and the sheet shown. Null for CSV or a sheet chosen. */
+  noSheetChosen: string | null;
   headerRow: number | null;
   headerFound: boolean;
   hidden: null | { rows: number; columns: number };
@@ -132,14 +137,17 @@ export async function readPage(file: string, name: string, state: PageState, opt
     if (head.loose !== undefined && still.length > 0) messages.push(head.loose.notFound);
     messages.push(...still);
   }
-  // Bills naming their vendors: the vendor table, as the check would read the file with these choices.
-  const vendors = kind === 'bills' && columns.some((c) => c.column === 'vendor') ? await vendorTable(file, { ...layoutState, ...options }, headers, opts.vendorList) : { vendors: [] };
+  // Bills naming their vendors: the vendor table, as the check would read the file with these choices (the sheet shown, when none is chosen of several).
+  const shown = head.sheet === null ? {} : { sheet: head.sheet };
+  const vendors = kind === 'bills' && columns.some((c) => c.column === 'vendor') ? await vendorTable(file, { ...layoutState, ...options, ...shown }, headers, opts.vendorList) : { vendors: [] };
   if (vendors.note !== undefined) messages.push(vendors.note);
   return {
     name,
     table: table.kind,
     sheets: head.sheets,
     sheet: head.sheet,
+    chosenSheet: head.chosen,
+    noSheetChosen: head.unchosen,
     headerRow: table.headerLine,
     headerFound: head.headerFound,
     hidden,

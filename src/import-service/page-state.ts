@@ -51,6 +51,7 @@ const PageStateSchema = z.object({
   account: optional(z.string()),
   layout: optional(z.enum(LAYOUTS, { error: '"File layout" must be Detect, Plain, QuickBooks, Xero or Sections' })),
   headerRow: optional(z.number({ error: '"Header row" must be a line number (1 or more)' }).int('"Header row" must be a whole line number').min(1, '"Header row" must be a line number (1 or more)')),
+  /** The sheet chosen in `Sheet` (a name, `all`); '' or left out: none chosen, read as the CLI reads without `--sheet` (never the sheet a reading only showed). */
   sheet: optional(z.string({ error: '"Sheet" must be a sheet name' })),
   hidden: optional(z.enum(['stop', 'include', 'skip'], { error: '"Hidden rows" must be Stop, Include or Skip' })),
   columns: optional(z.record(z.string(), z.string({ error: 'each column\'s choice must be a known column or Ignore' }), { error: 'the column choices must be an object of header to column' })),
@@ -255,6 +256,7 @@ export function pageImportOptions(state: PageState, kind: ImportKind, headers: r
   // The flags that say what the mapping says, so that either read alone reads the file the same way.
   const choices: ImportChoices = {
     mapping,
+    // `--sheet` only when the user chose one: with none, several sheets with a table stop the check as they stop the CLI.
     sheet: state.sheet === undefined || state.sheet === '' ? undefined : state.sheet,
     hidden: mapping.hidden,
     headerRow: mapping.headerRow,

@@ -63,7 +63,12 @@ export interface Reading {
   rules?: unknown;
   kept?: { constants?: Constants; encoding?: string };
   sheets?: string[];
+  /** The sheet shown. */
   sheet?: string;
+  /** The sheet chosen in Sheet (a name or `all`), null when none is. */
+  chosenSheet?: string | null;
+  /** Sheet's empty entry, with none chosen. */
+  noSheetChosen?: string | null;
   headerRow?: number | null;
   headerFound?: boolean;
   hidden?: { rows: number; columns: number } | null;

@@ -88,12 +88,15 @@ function applyReading(j: Reading): void {
     S.saved.constants = j.kept.constants;
     if (j.kept.encoding) S.saved.encoding = j.kept.encoding;
   }
+  // Sheet holds what was chosen, never the sheet only shown: with none chosen its empty entry says
+  // what Check reads (the only sheet with a table), or that none is chosen of several (Check stops).
   const sh = select('sheet');
   sh.textContent = '';
   if (j.table === 'xlsx') {
+    if (j.noSheetChosen) option(sh, '', j.noSheetChosen);
     (j.sheets || []).forEach((n) => option(sh, n, n));
     option(sh, 'all', 'All sheets');
-    sh.value = j.sheet || (j.sheets || [])[0] || '';
+    sh.value = j.chosenSheet || '';
   }
   $('sheet-field').hidden = j.table !== 'xlsx';
   input('headerRow').value = j.headerRow == null ? '' : String(j.headerRow);
