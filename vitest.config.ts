@@ -74,7 +74,17 @@ export const IN_PROCESS = readdirSync('test', { recursive: true, encoding: 'utf8
  * prove memory stays flat). Those run in the whole suite's isolated `single` project: a heap
  * measured in a worker shared with other files counts their garbage too.
  */
-export const QUICK = IN_PROCESS.filter((f) => !/^ \* @scale\b/m.test(readFileSync(f, 'utf8')));
+const isScale = (f: string) => /^ \* @scale\b/m.test(readFileSync(f, 'utf8'));
+export const QUICK = IN_PROCESS.filter((f) => !isScale(f));
+
+/**
+ * The scale tests of the whole suite (` * @scale`, in-process or not): they run isolated, in the
+ * `scale` project, each file in a fresh worker of its own.
+ */
+const SCALE = readdirSync('test', { recursive: true, encoding: 'utf8' })
+  .map((f) => `test/${f}`)
+  .filter((f) => f.endsWith('.test.ts') && isScale(f))
+  .sort();
 
 const common = {
   // Integration tests hold real sockets and Redis connections and spend much of their time waiting
@@ -105,19 +115,36 @@ export default defineConfig({
         test: {
           ...common,
           name: 'single-in-process',
-          // The @scale files measure their heap: they run isolated, in `single`.
+          // The @scale files measure their heap: they run isolated, in `scale`.
           include: QUICK,
           isolate: false,
         },
       },
       {
+        // The files that start processes (the CLI, workers, redis-servers, PostgreSQL) or drive
+        // Chromium share their worker's modules too: each file importing src/ and the test helpers
+        // afresh cost more CPU than many of their tests. Each test uses its own Redis prefix,
+        // temp folder and servers; a file that changes process.env or the working directory
+        // restores it.
         plugins: [luaAsText],
         test: {
           ...common,
           name: 'single',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/cluster-*.test.ts', ...QUICK, '**/node_modules/**'],
+          exclude: ['test/cluster-*.test.ts', ...QUICK, ...SCALE, '**/node_modules/**'],
           globalSetup: ['test/global-setup.ts'],
+          isolate: false,
+        },
+      },
+      {
+        // The @scale files measure their heap: a worker shared with other files would count their
+        // garbage too (tables-large-csv saw 107 MB against 64), so each runs isolated. None starts
+        // a process: no CLI bundle to build.
+        plugins: [luaAsText],
+        test: {
+          ...common,
+          name: 'scale',
+          include: SCALE,
         },
       },
       {
