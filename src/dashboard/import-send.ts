@@ -1,13 +1,14 @@
 /**
  * `POST /import/send` of the import page (README, The import page): the same import job as the
  * CLI's, from the same streamed plan (`submitFile`, src/import-service/run-import.ts): the upload
- * read again with the options, account and typed vendor IDs of its last check, its records going
- * to the import store batch by batch (the page never holds a whole import in memory). Refused,
+ * read again with the options, account and typed vendor IDs of its last check, in the reader
+ * thread as the check (its memory and time limits), its records going to the import store batch by
+ * batch as the thread hands them over (the page never holds a whole import in memory). Refused,
  * as the check said, while rows are invalid (unless skipped) or Redis would not keep the ledger.
  */
 import express from 'express';
 import { loadConfig, requireService } from '../config.ts';
-import { redisDurability, saveTypedVendorIds, submitFile } from '../import-service/index.ts';
+import { addCrossed, redisDurability, saveTypedVendorIds, submitFile, type PlannedBatch } from '../import-service/index.ts';
 import { PageError, scrub } from './http-errors.ts';
 import type { ImportContext } from './import-context.ts';
 import { handled } from './import-reading-routes.ts';
@@ -34,7 +35,13 @@ export function sendRoute(ctx: ImportContext): express.RequestHandler {
       resendUnknown: false,
       durability: durability.mode,
       // The job and the report name the file as the user uploaded it, never where it is kept.
-      page: { name: up.name, scrub, typedVendors: checked.vendorIds },
+      page: {
+        name: up.name,
+        scrub,
+        typedVendors: checked.vendorIds,
+        // Planned in the reader thread, as the check was (its memory and time limits): only the batches in flight are here.
+        plan: (input, sink) => ctx.reader.run(up.name, 'send', input, { planned: (batch: PlannedBatch) => addCrossed(sink, batch) }),
+      },
     }).catch((err: unknown) => {
       up.checked ??= checked;
       throw err;

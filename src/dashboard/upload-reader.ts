@@ -28,8 +28,8 @@ export interface UploadReaderLimits {
   timeoutMs: number;
 }
 
-/** What the dashboard answers a reading's calls back with (the account's last mapping and vendor list, the ledger's created records). */
-export type CallBacks = Partial<Record<'lastMapping' | 'vendorList' | 'createdAmong', (...args: never[]) => Promise<unknown>>>;
+/** What the dashboard answers a reading's calls back with (the account's last mapping and vendor list, the ledger's created records, Send's planned batches). */
+export type CallBacks = Partial<Record<'lastMapping' | 'vendorList' | 'createdAmong' | 'planned', (...args: never[]) => Promise<unknown>>>;
 
 /**
  * The code the thread runs: it imports the reading module, whose top level answers the calls the
@@ -62,6 +62,14 @@ interface Running {
   timer: NodeJS.Timeout;
   callBacks: CallBacks;
 }
+
+/**
+ * The thread's young generation at most, in MB. A plan of a big file fills it between scavenges,
+ * so all of it stays resident: at 64 MB the dashboard with its reader peaked near 300 MB on a
+ * 300,000-row report (docs/benchmarks.md, page-import); at 16 the reading and Send's plan took
+ * some 25-55 MB less and no longer (8 saved nothing more and was slower).
+ */
+const YOUNG_MB = 16;
 
 /** Made once per process (in the sources, it bundles the reading code). */
 let code: string | undefined;
@@ -105,7 +113,7 @@ export class UploadReader {
     const worker = new Worker(this.#code, {
       eval: true,
       workerData: { buildsyncUploadReading: true },
-      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(4, Math.round(heapMb / 8))) },
+      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(YOUNG_MB, Math.max(4, Math.round(heapMb / 8))) },
     });
     // An idle reader never keeps the dashboard's process alive.
     worker.unref();

@@ -6,7 +6,7 @@
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { importHeaderRule } from '../import/index.ts';
-import { pageCheck, readPage, rowsOf, savedMappingChoices, type ImportKind, type MappingFile, type PageCheckInput, type PageState, type ReadPageOptions } from '../import-service/index.ts';
+import { crossingBatch, pageCheck, pagePlan, readPage, rowsOf, savedMappingChoices, type ImportKind, type MappingFile, type PageCheckInput, type PagePlanInput, type PageState, type ReadPageOptions } from '../import-service/index.ts';
 import { PageError, scrub } from './http-errors.ts';
 
 /** This module, for the thread to import (in the bundle: the chunk that holds it). */
@@ -20,7 +20,7 @@ interface At {
 }
 
 /** A call back to the dashboard (the account's last mapping and vendor list are in its Redis). */
-type CallBack = (name: 'lastMapping' | 'vendorList' | 'createdAmong', ...args: unknown[]) => Promise<unknown>;
+type CallBack = (name: 'lastMapping' | 'vendorList' | 'createdAmong' | 'planned', ...args: unknown[]) => Promise<unknown>;
 
 const at = (file: string, a: At) => ({ header: importHeaderRule(file, a.kind, a.mapping), headerRow: a.headerRow });
 
@@ -49,6 +49,12 @@ export const READINGS = {
     });
     return { ...check, rows };
   },
+  /**
+   * Send's plan (`/import/send`, `submitFile`): the import's streamed plan of the upload, each batch
+   * handed to the dashboard as it is planned, which writes it to the import store before the next
+   * is planned (the thread holds the open bills and one batch, the dashboard one batch in flight).
+   */
+  send: (a: PagePlanInput, call: CallBack) => pagePlan(a, { add: async (records, statics) => void (await call('planned', crossingBatch(records, statics))) }),
 } as const;
 
 export type ReadingName = keyof typeof READINGS;

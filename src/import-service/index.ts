@@ -11,6 +11,7 @@ export { savedMappingChoices } from './saved-mapping.ts';
 export { headerHash, LastMappings } from './last-mapping.ts';
 export { ignoredRows } from './ignored-rows.ts';
 export { pageFailedReason } from './page-failure.ts';
+export { addCrossed, crossingBatch, pagePlan, type PagePlanInput, type PlannedBatch } from './page-plan.ts';
 export { INVALID_SHOWN, pageCheck, type CheckedRecord, type InvalidRow, type PageCheck, type PageCheckCalls, type PageCheckInput, type PageCheckResponse, type PageLine } from './page-check.ts';
 export { billSummary, estimateSummary, projectText, type BillSummary, type EstimateSummary } from './check-summary.ts';
 export { accountVendorList, FileVendorNames, pageVendorOptions, saveTypedVendorIds, typedVendorIds, type VendorRow } from './page-vendors.ts';

@@ -13,14 +13,14 @@
  * time limits.
  */
 import { messageFor } from '../errors/index.ts';
-import { ignoredLine, streamBills, streamEstimates, wirePayload, type PlanFacts, type PlanOptions, type ProjectListing } from '../import/index.ts';
+import { ignoredLine, wirePayload, type PlanFacts } from '../import/index.ts';
 import { projectResolverFromListing, type IgnoredCounts, type MappedRecord, type ProjectResolver, type StaticLine } from '../mapping/index.ts';
 import type { BillPayload, EstimatePayload } from '../payloads/index.ts';
 import { linesNamedIn, sheetLineName } from '../tables/index.ts';
-import type { VendorEntry } from '../vendors/vendor-store.ts';
 import { billSummary, estimateSummary, type BillSummary, type EstimateSummary } from './check-summary.ts';
 import { SHOWN_ROWS } from './columns.ts';
-import { FileVendorNames, pageVendorOptions, type VendorRow } from './page-vendors.ts';
+import { FileVendorNames, type VendorRow } from './page-vendors.ts';
+import { pagePlan, type PagePlanInput } from './page-plan.ts';
 import type { ImportKind } from './run-import.ts';
 
 /** How many invalid rows the check lists (each with its cells); the count says how many in all. */
@@ -76,16 +76,8 @@ export interface PageCheck {
   headerLine?: number;
 }
 
-export interface PageCheckInput {
-  kind: ImportKind;
-  file: string;
-  /** The plan options (`pageImportOptions` with the account's reading): plain data. */
-  planOpts: PlanOptions;
-  /** The account's project listing (`projectListing`). */
-  projects: ProjectListing;
-  /** The account and its vendor list (bills), and the IDs typed in the vendor table. */
-  vendors: { account: string; listed: readonly VendorEntry[]; typed: readonly VendorEntry[] };
-}
+/** What a check reads: the upload with the plan options, project listing and vendors of Send's plan. */
+export type PageCheckInput = PagePlanInput;
 
 export interface PageCheckCalls {
   /** Whether the ledger has each record of `keys` created (`Ledger.createdAmong`). */
@@ -97,12 +89,10 @@ export interface PageCheckCalls {
 /** Checks `file` as the page does, sending nothing and keeping only what the page shows. */
 export async function pageCheck(input: PageCheckInput, calls: PageCheckCalls): Promise<PageCheck> {
   const { kind } = input;
-  const resolver = projectResolverFromListing(input.projects);
   const names = kind === 'bills' ? new FileVendorNames() : undefined;
-  const opts = pageVendorOptions(kind, input.planOpts, input.vendors, names);
+  const resolver = projectResolverFromListing(input.projects);
   const kept = new CheckKeeper(kind, resolver, names, calls.createdAmong);
-  const stream = kind === 'estimates' ? streamEstimates : streamBills;
-  const facts = await stream(input.file, { ...opts, resolver }, kept);
+  const facts = await pagePlan(input, kept, { names, resolver });
   return kept.result(facts, names?.table([...input.vendors.listed, ...input.vendors.typed], input.vendors.listed) ?? [], calls.scrub);
 }
 

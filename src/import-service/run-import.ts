@@ -35,7 +35,8 @@ import { ImportSubmission, type Queues } from '../queue/index.ts';
 import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { openSession } from '../session/index.ts';
 import { withAccountVendors } from './account-vendors.ts';
-import { accountVendorList, pageVendorOptions } from './page-vendors.ts';
+import { accountVendorList } from './page-vendors.ts';
+import { pagePlan, type PagePlanInput } from './page-plan.ts';
 import type { VendorEntry } from '../vendors/vendor-store.ts';
 
 export type ImportKind = 'estimates' | 'bills';
@@ -105,7 +106,16 @@ export interface SubmitFileOptions {
    * name for it), every message of the plan passed through `scrub` (no message names where the
    * upload is kept), and the vendor IDs typed in the check's vendor table over the account's list.
    */
-  page?: { name: string; scrub: (message: string) => string; typedVendors: readonly VendorEntry[] };
+  page?: {
+    name: string;
+    scrub: (message: string) => string;
+    typedVendors: readonly VendorEntry[];
+    /**
+     * Where the plan runs: the dashboard runs it in its reader thread, within that thread's memory
+     * and time limits (src/dashboard/upload-reading.ts); by default, here. Either way `pagePlan`.
+     */
+    plan?: (input: PagePlanInput, sink: PlanSink) => Promise<PlanFacts>;
+  };
   /** How Redis keeps the ledger as read before submitting (`DurabilityDecision` mode): workers stop sending when it changes. */
   durability?: string;
   /** An earlier run's report, checked against the ledger before anything is sent (`EarlierReport`). */
@@ -146,11 +156,15 @@ export async function submitFile(kind: ImportKind, file: string, o: SubmitFileOp
   try {
     const session = openSession(o.account, { redis: place.redis, prefix: place.prefix, connections: place.connections, timeScale: place.timeScale });
     try {
-      const stream = kind === 'estimates' ? streamEstimates : streamBills;
-      const planOpts = o.page === undefined
-        ? await withAccountVendors(kind, o.planOpts, place.redis, place.prefix, o.account.name)
-        : pageVendorOptions(kind, o.planOpts, { account: o.account.name, listed: await accountVendorList({ redis: place.redis, prefix: place.prefix, account: o.account.name }), typed: o.page.typedVendors });
-      planned = await stream(file, { ...planOpts, resolver: await loadProjectResolver(session.client, place.signal) }, sink);
+      if (o.page === undefined) {
+        const stream = kind === 'estimates' ? streamEstimates : streamBills;
+        const planOpts = await withAccountVendors(kind, o.planOpts, place.redis, place.prefix, o.account.name);
+        planned = await stream(file, { ...planOpts, resolver: await loadProjectResolver(session.client, place.signal) }, sink);
+      } else {
+        const vendors = { account: o.account.name, listed: await accountVendorList({ redis: place.redis, prefix: place.prefix, account: o.account.name }), typed: o.page.typedVendors };
+        const input: PagePlanInput = { kind, file, planOpts: o.planOpts, projects: await loadProjectListing(session.client, place.signal), vendors };
+        planned = await (o.page.plan ?? pagePlan)(input, sink);
+      }
     } finally {
       await session.close();
     }
