@@ -71,7 +71,7 @@ export const IN_PROCESS = readdirSync('test', { recursive: true, encoding: 'utf8
 /**
  * The quick tier's files (`npm run test:quick`): the in-process files but the scale tests, those
  * with a doc comment line ` * @scale` (hundreds of thousands of rows, records or projects streamed to
- * prove memory stays flat). Those run in the whole suite's isolated `single` project: a heap
+ * prove memory stays flat). Those run in the whole suite's isolated `single-heap` project: a heap
  * measured in a worker shared with other files counts their garbage too.
  */
 const isScale = (f: string) => /^ \* @scale\b/m.test(readFileSync(f, 'utf8'));
@@ -79,7 +79,7 @@ export const QUICK = IN_PROCESS.filter((f) => !isScale(f));
 
 /**
  * The scale tests of the whole suite (` * @scale`, in-process or not): they run isolated, in the
- * `scale` project, each file in a fresh worker of its own.
+ * `single-heap` project, each file in a fresh worker of its own.
  */
 const SCALE = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .map((f) => `test/${f}`)
@@ -115,7 +115,7 @@ export default defineConfig({
         test: {
           ...common,
           name: 'single-in-process',
-          // The @scale files measure their heap: they run isolated, in `scale`.
+          // The @scale files measure their heap: they run isolated, in `single-heap`.
           include: QUICK,
           isolate: false,
         },
@@ -139,11 +139,12 @@ export default defineConfig({
       {
         // The @scale files measure their heap: a worker shared with other files would count their
         // garbage too (tables-large-csv saw 107 MB against 64), so each runs isolated. None starts
-        // a process: no CLI bundle to build.
+        // a process: no CLI bundle to build. Named to sort between `single`, whose long files
+        // should start first, and the short in-process files that fill the workers at the end.
         plugins: [luaAsText],
         test: {
           ...common,
-          name: 'scale',
+          name: 'single-heap',
           include: SCALE,
         },
       },
