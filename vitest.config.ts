@@ -156,6 +156,8 @@ export default defineConfig({
           ...common,
           name: 'cluster',
           include: ['test/cluster-*.test.ts', ...ON_CLUSTER],
+          // Shared modules, as in single: every file of the project reads the same REDIS_URL.
+          isolate: false,
           globalSetup: ['test/global-setup.ts', 'test/cluster-global-setup.ts'],
           setupFiles: ['test/cluster-env.ts'],
         },
