@@ -22,30 +22,35 @@ interface Metafile {
   outputs: Record<string, { imports: Array<{ path: string; kind: string; external?: boolean }>; entryPoint?: string }>;
 }
 
-/** The packages a module loads before its first line runs: its static imports, and theirs. */
-function staticPackages(meta: Metafile, from: string): Set<string> {
-  const packages = new Set<string>();
+/** The output files a module loads before its first line runs: itself, its static imports, and theirs. */
+function staticOutputs(meta: Metafile, from: string): string[] {
   const seen = new Set<string>();
   const stack = [from];
   while (stack.length) {
     const out = stack.pop()!;
     if (seen.has(out)) continue;
     seen.add(out);
-    for (const i of meta.outputs[out]!.imports) {
-      if (i.kind !== 'import-statement') continue;
-      if (i.external) packages.add(i.path);
-      else stack.push(i.path);
-    }
+    for (const i of meta.outputs[out]!.imports) if (i.kind === 'import-statement' && !i.external) stack.push(i.path);
   }
-  return packages;
+  return [...seen];
 }
+
+/** The packages a module loads before its first line runs: those its static imports name, and theirs. */
+function staticPackages(meta: Metafile, from: string): Set<string> {
+  const external = staticOutputs(meta, from).flatMap((o) => meta.outputs[o]!.imports.filter((i) => i.kind === 'import-statement' && i.external));
+  return new Set(external.map((i) => i.path));
+}
+
+/** One build for the bundle's checks below. */
+let built: Promise<Metafile> | undefined;
+const bundleMeta = () => (built ??= (buildBundle as (dir: string) => Promise<Metafile>)(tempDir('bundle')));
 
 /** The CLI with only PATH set. */
 const cli = (args: string[]) => runCli(args, {});
 
 describe('cold start: --version and --help load commander and nothing heavy', () => {
   it('the bundle entry reaches no heavy package statically; each command is its own lazily loaded chunk', async () => {
-    const meta = (await (buildBundle as (dir: string) => Promise<Metafile>)(tempDir('bundle'))) as Metafile;
+    const meta = await bundleMeta();
     const entry = Object.keys(meta.outputs).find((o) => o.endsWith('/buildsync.mjs'))!;
     const loaded = [...staticPackages(meta, entry)];
     // Only node's own modules and commander: no bullmq, ioredis, exceljs, undici, express,
@@ -56,9 +61,23 @@ describe('cold start: --version and --help load commander and nothing heavy', ()
     for (const command of ['import-command', 'export-command', 'worker-command', 'jobs-command', 'schedule-command', 'dashboard-command']) {
       expect(lazy.some((p) => p.includes(`/${command}-`)), command).toBe(true);
     }
-    const importChunk = Object.keys(meta.outputs).find((o) => o.includes('/import-command-'))!;
-    // (undici is loaded later still, by the first create: src/api/http-transport.ts.)
-    expect([...staticPackages(meta, importChunk)]).toEqual(expect.arrayContaining(['bullmq', 'ioredis', 'csv-parse']));
+  });
+
+  it('an import\'s dry run loads the readers and never the queue: BullMQ, prom-client and the progress bar come with the send alone', async () => {
+    const meta = await bundleMeta();
+    const chunk = (name: string) => Object.keys(meta.outputs).find((o) => o.includes(`/${name}-`))!;
+    // import-command.ts checks the flags and runs the dry run; import-send.ts, loaded when it sends, the rest.
+    const dryRun = [...staticPackages(meta, chunk('import-command'))];
+    expect(dryRun).toEqual(expect.arrayContaining(['csv-parse', 'zod']));
+    for (const heavy of ['bullmq', 'prom-client', 'cli-progress', 'express', 'exceljs', 'undici', 'pg']) {
+      expect(dryRun.filter((p) => p === heavy || p.startsWith(`${heavy}/`)), heavy).toEqual([]);
+    }
+    // The send is a dynamic import of the dry run's chunks (import-command.ts may sit in a chunk it shares with the demo).
+    const send = staticOutputs(meta, chunk('import-command')).flatMap((o) => meta.outputs[o]!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
+    expect(send.some((p) => p.includes('/import-send-'))).toBe(true);
+    // The send loads the progress bar and Redis at once; BullMQ when it opens the queues (src/cli/runtime.ts),
+    // undici by the first create (src/api/http-transport.ts).
+    expect([...staticPackages(meta, chunk('import-send'))]).toEqual(expect.arrayContaining(['ioredis', 'cli-progress']));
   });
 
   it('prints the version, and every command\'s --help ends with examples', async () => {

@@ -17,6 +17,8 @@ const PAGE_ROUTES = ['import-page.ts', 'import-context.ts', 'import-reading-rout
 const PAGE_FILES = [...PAGE_ROUTES, ...['upload-store.ts', 'http-errors.ts', 'import-html.ts'].map((f) => join(SRC, 'dashboard', f))];
 const DASHBOARD_FILES = readdirSync(join(SRC, 'dashboard')).filter((f) => f.endsWith('.ts')).map((f) => join(SRC, 'dashboard', f));
 const CLI_COMMAND = join(SRC, 'cli', 'import-command.ts');
+/** The CLI's send, loaded by import-command.ts when it sends (not on a dry run). */
+const CLI_SEND = join(SRC, 'cli', 'import-send.ts');
 
 /** The files a source file imports (static, dynamic and re-exports), resolved; packages as they are written. */
 function importsOf(file: string): string[] {
@@ -42,9 +44,10 @@ describe('one import service for the CLI and the import page', () => {
     }
   });
 
-  it('both cli/import-command.ts and the page import the service', () => {
+  it('both cli/import-command.ts (and its send, cli/import-send.ts) and the page import the service', () => {
     const service = inside(SERVICE);
     expect(importsOf(CLI_COMMAND).filter(service).map(rel)).toEqual(['import-service/index.ts']);
+    expect(importsOf(CLI_SEND).filter(service).map(rel)).toEqual(['import-service/index.ts']);
     // The page's routes reach the service through its index only; its check and its send both do.
     const pageImports = new Set(PAGE_ROUTES.flatMap((f) => importsOf(f).filter(service).map(rel)));
     expect([...pageImports]).toEqual(['import-service/index.ts']);
@@ -55,7 +58,7 @@ describe('one import service for the CLI and the import page', () => {
 
   it('neither re-does the service\'s sequence: no planning, durability decision or queue submission of their own', () => {
     const sequence = /\b(planEstimates|planBills|streamEstimates|streamBills|loadProjectResolver|openSession|durabilityDecision|readDurabilityFacts|submitImport|ImportSubmission|writeDryRun)\b/g;
-    for (const file of [CLI_COMMAND, ...PAGE_FILES]) {
+    for (const file of [CLI_COMMAND, CLI_SEND, ...PAGE_FILES]) {
       expect([...readFileSync(file, 'utf8').matchAll(sequence)].map((m) => m[1]), rel(file)).toEqual([]);
     }
   });

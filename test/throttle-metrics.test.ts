@@ -1,7 +1,8 @@
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RateLimitError } from '../src/errors/index.ts';
-import { AccountThrottle, normalizeWindowName, registerBudgetMetrics } from '../src/throttle/index.ts';
+import { AccountThrottle, normalizeWindowName } from '../src/throttle/index.ts';
+import { registerBudgetMetrics } from '../src/throttle/budget-metrics.ts';
 import { testRedis } from './helpers/redis.ts';
 
 let ctx: Awaited<ReturnType<typeof testRedis>>;

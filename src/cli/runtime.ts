@@ -1,6 +1,7 @@
 import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { loadConfig, requireService, type AppConfig, type ServiceAccount } from '../config.ts';
-import { Queues, startWorkers, type WorkerHost } from '../queue/index.ts';
+// The queue (BullMQ) is loaded by the commands that open it, not by every command that reads its configuration.
+import type { Queues, WorkerHost } from '../queue/index.ts';
 import { connectRedis } from '../redis/index.ts';
 import { redisGraceMs } from '../redis/failures.ts';
 import { redactUrl } from '../errors/index.ts';
@@ -64,6 +65,7 @@ export async function openQueues(cfg: AppConfig, ctx?: CommandContext): Promise<
       ctx.err('Redis is back; carrying on');
     });
   }
+  const { Queues } = await import('../queue/index.ts');
   const queues = new Queues(redis, cfg.prefix);
   return {
     redis,
@@ -92,6 +94,7 @@ export async function ensureWorker(ctx: CommandContext, cfg: AppConfig, queues: 
   const counts = await Promise.all(queues.all().map((q) => q.getWorkersCount()));
   if (counts.every((n) => n > 0)) return undefined;
   ctx.err('no worker is running; running one in this process until the job is done');
+  const { startWorkers } = await import('../queue/index.ts');
   return startWorkers({
     redisUrl: cfg.redisUrl,
     prefix: cfg.prefix,

@@ -31,7 +31,8 @@ import { durabilityDecision, Ledger, readDurabilityFacts, RedisNotDurableError, 
 import type { LocalReport } from '../import/index.ts';
 import type { EarlierReport } from './earlier-report.ts';
 import { projectResolverFromListing, type ProjectResolver, type StaticLine } from '../mapping/index.ts';
-import { ImportSubmission, type Queues } from '../queue/index.ts';
+// The queue (BullMQ) is loaded when a file is submitted: a dry run and the page's check never load it.
+import type { Queues } from '../queue/index.ts';
 import type { RedisConnection as Redis } from '../redis/layout.ts';
 import { openSession } from '../session/index.ts';
 import { withAccountVendors } from './account-vendors.ts';
@@ -139,6 +140,7 @@ export type SubmittedFile =
  * file-level error deletes what was written (abort).
  */
 export async function submitFile(kind: ImportKind, file: string, o: SubmitFileOptions): Promise<SubmittedFile> {
+  const { ImportSubmission } = await import('../queue/index.ts');
   const submission = new ImportSubmission(o.queues, o.store, kind, {
     account: o.account.name,
     reportPath: o.reportPath,

@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Queue } from 'bullmq';
-import { registerBudgetMetrics, type AccountThrottle } from '../throttle/index.ts';
+import type { AccountThrottle } from '../throttle/index.ts';
+// Not through throttle/index.ts: prom-client is loaded by the metrics alone, never by a command that formats a budget.
+import { registerBudgetMetrics } from '../throttle/budget-metrics.ts';
 import { readExportSuccesses } from '../export/freshness.ts';
 import type { RedisConnection } from '../redis/layout.ts';
 
