@@ -81,6 +81,12 @@ export const QUICK = IN_PROCESS.filter((f) => !isScale(f));
  * The scale tests of the whole suite (` * @scale`, in-process or not): they run isolated, in the
  * `single-heap` project, each file in a fresh worker of its own.
  */
+/**
+ * Files that fail after other dashboard files in a shared worker (bull-board's job page never
+ * shows the running import: test line 84), not yet explained: they run isolated with the scale tests.
+ */
+const OWN_WORKER = ['test/dashboard-browser-running-import.test.ts'];
+
 const SCALE = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .map((f) => `test/${f}`)
   .filter((f) => f.endsWith('.test.ts') && isScale(f))
@@ -131,7 +137,7 @@ export default defineConfig({
           ...common,
           name: 'single',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/cluster-*.test.ts', ...QUICK, ...SCALE, '**/node_modules/**'],
+          exclude: ['test/cluster-*.test.ts', ...QUICK, ...SCALE, ...OWN_WORKER, '**/node_modules/**'],
           globalSetup: ['test/global-setup.ts'],
           isolate: false,
         },
@@ -145,7 +151,7 @@ export default defineConfig({
         test: {
           ...common,
           name: 'single-heap',
-          include: SCALE,
+          include: [...SCALE, ...OWN_WORKER],
         },
       },
       {
