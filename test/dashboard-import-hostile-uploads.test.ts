@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { excelParts, zip } from './helpers/excel-xml.ts';
 import { HOSTILE_WORKBOOKS } from './helpers/hostile-workbooks.ts';
 import { startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
 import { pageClient, uploadDirs } from './helpers/page-client.ts';
@@ -62,7 +63,7 @@ describe('a reader thread that runs out of memory or time is a clear error, and 
   let rig: ImportPageRig;
 
   beforeAll(async () => {
-    // 16 MB of heap: too little for any reading, so every one runs out (the smallest limit the knob takes).
+    // 16 MB of heap (the smallest limit the knob takes): a reading that must hold more runs out.
     rig = await startImportPageRig({ limits: 'hour=500', browser: false, worker: false, env: { BUILDSYNC_UPLOAD_READER_MB: '16' } });
   }, 60_000);
 
@@ -72,10 +73,18 @@ describe('a reader thread that runs out of memory or time is a clear error, and 
 
   it('out of memory: 400 naming the memory limit; /import answers 200 afterwards', { timeout: 120_000 }, async () => {
     const client = pageClient(rig.dashboard.url);
-    const rows = Array.from({ length: 20_000 }, (_, i) => `10008,Kitchen ${i},General,Labor,Crew day ${'x'.repeat(200)},2,640`).join('\n');
-    const up = await uploadBytes(client, 'big.csv', `${ESTIMATES}${rows}\n`);
-    expect(up.status, up.text).toBe(400);
-    expect(up.json.error).toBe('big.csv could not be read: reading it took more than the 16 MB of memory one reading may take here. Export the sheet you import as CSV, or split the file.');
+    // A workbook whose shared strings (read whole before any row, as every .xlsx reader must) hold
+    // 30 million characters, within the reader's bounds (50 million) but more than a 16 MB heap holds.
+    // Deflated as Excel does: the upload itself is small.
+    const header = ['project_id', 'estimate_name', 'category', 'subcategory', 'item', 'qty', 'unit_cost'];
+    const items = Array.from({ length: 2_000 }, (_, i) => `Crew day ${i} ${'x'.repeat(15_000)}`);
+    const cell = (ref: string, v: string | number): string => (typeof v === 'number' ? `<c r="${ref}"><v>${v}</v></c>` : `<c r="${ref}" t="s"><v>${v}</v></c>`);
+    const row = (r: number, cells: (string | number)[]): string => `<row r="${r}">${cells.map((v, k) => cell(`${'ABCDEFG'[k]}${r}`, v)).join('')}</row>`;
+    const rows = [row(1, header.map((_, k) => String(k))), ...items.map((_, i) => row(i + 2, [10008, '7', '8', '9', String(header.length + 3 + i), 2, 640]))].join('');
+    const xlsx = zip(excelParts({ sheets: [{ name: 'Estimates', rows }], sharedStrings: [...header, 'Kitchen', 'General', 'Labor', ...items], deflate: true }), true);
+    const up = await uploadBytes(client, 'big.xlsx', xlsx);
+    expect(up.status, up.text.slice(0, 500)).toBe(400);
+    expect(up.json.error).toBe('big.xlsx could not be read: reading it took more than the 16 MB of memory one reading may take here. Export the sheet you import as CSV, or split the file.');
     expect((await client.call('/import')).status).toBe(200);
   });
 });
