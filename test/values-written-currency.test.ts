@@ -1,6 +1,6 @@
 /** The currency an amount is written in, and a discount taken off a rate in exact decimals (README, "Amounts the service cannot hold"). */
 import { describe, expect, it } from 'vitest';
-import { currencyNamed, writtenCurrency } from '../src/values/written-currency.ts';
+import { currencyNamed, writtenCurrency, writtenIn } from '../src/values/written-currency.ts';
 import { discounted } from '../src/mapping/amount-rules.ts';
 import { taxPercentOf } from '../src/values/decimal.ts';
 import { creditRate } from '../src/mapping/bill-kinds.ts';
@@ -15,6 +15,20 @@ describe('writtenCurrency', () => {
     for (const [text, marker, amount] of cases) expect(writtenCurrency(text), text).toMatchObject({ marker, amount });
     expect(writtenCurrency('$12')!.codes).toEqual(expect.arrayContaining(['USD', 'CAD', 'AUD', 'MXN', 'ARS', 'CLP', 'COP']));
     expect(writtenCurrency('£3')!.codes).toEqual(['GBP']);
+  });
+
+  it('writtenIn asks one currency what `codes` lists: `$` may mean each dollar currency and no other', () => {
+    // Asked first, before anything reads the `$` list (built on first use), then compared with it.
+    const asked = [...Intl.supportedValuesOf('currency'), 'usd', 'XYZ', ''];
+    const dollar = writtenCurrency('$12')!;
+    const answers = asked.map((code) => writtenIn(dollar, code));
+    expect(answers).toEqual(asked.map((code) => dollar.codes.includes(code)));
+    expect(writtenIn(dollar, 'USD') && writtenIn(dollar, 'CAD') && !writtenIn(dollar, 'EUR')).toBe(true);
+    // USD is answered without asking the runtime (written-currency.ts): the runtime agrees.
+    const usd = new Intl.NumberFormat('en', { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol' }).formatToParts(1);
+    expect(usd.find((p) => p.type === 'currency')?.value).toBe('$');
+    const euro = writtenCurrency('€3')!;
+    expect([writtenIn(euro, 'EUR'), writtenIn(euro, 'USD')]).toEqual([true, false]);
   });
 
   it('plain numbers, percentages, text and three capitals that are no currency have none', () => {

@@ -22,7 +22,7 @@
  */
 import { wordedOf, type Worded, type Wording } from '../errors/index.ts';
 import type { CellFormat, CellValue } from '../tables/index.ts';
-import { currencyShown, writtenCurrency, type WrittenCurrency } from '../values/written-currency.ts';
+import { currencyShown, writtenCurrency, writtenIn, type WrittenCurrency } from '../values/written-currency.ts';
 import { auxColumns, auxText, type AuxColumn } from './aux-columns.ts';
 import type { CurrencyColumns } from './currency-columns.ts';
 import { inclusiveAmounts } from './tax-amount.ts';
@@ -69,7 +69,7 @@ export class AmountRules {
     if (typeof cell !== 'string') return cell;
     const written = writtenCurrency(cell);
     if (written === undefined) return cell;
-    if (!written.codes.includes(this.currency)) throw new CellValueError(this.foreign(`${JSON.stringify(cell.trim())} is in ${currencyShown(written)}, but`, written));
+    if (!writtenIn(written, this.currency)) throw new CellValueError(this.foreign(`${JSON.stringify(cell.trim())} is in ${currencyShown(written)}, but`, written));
     return written.amount;
   }
 

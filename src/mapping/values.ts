@@ -1,6 +1,6 @@
 import { UnreadableCell, type CellFormat, type CellValue } from '../tables/index.ts';
 import { RowError, wordedOf } from '../errors/index.ts';
-import { currencyShown, writtenCurrency } from '../values/written-currency.ts';
+import { currencyShown, writtenCurrency, writtenIn } from '../values/written-currency.ts';
 import {
   CellValueError,
   dateExpected,
@@ -329,7 +329,7 @@ function refuseForeignCurrency(cell: string, rules: ReadingRules): void {
   const currency = rules.currency;
   if (currency === undefined) return;
   const written = writtenCurrency(cell);
-  if (written === undefined || written.codes.includes(currency)) return;
+  if (written === undefined || writtenIn(written, currency)) return;
   throw new CellValueError(
     `${JSON.stringify(cell.trim())} is in ${currencyShown(written)}, but this account's amounts are in ${currency} (${rules.currencyVariable ?? 'BUILDSYNC_CURRENCY'}); ` +
       'estimates and bills carry no currency: convert the amount, or import it under the account of that currency',

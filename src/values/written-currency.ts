@@ -5,51 +5,94 @@
  * whether that currency may be sent is the mapping layer's decision (`amount-rules.ts`).
  */
 
+/*
+ * The runtime's currency tables are read on first use, never at load: every CLI start loads this
+ * module, and building the `$` list (a NumberFormat per ISO code, ~35 ms of CPU) and the English
+ * names (~7 ms) at load was most of a small dry run's own work. An amount written `$` asks
+ * whether it may mean the account's currency only (`writtenIn`).
+ */
+
 /** ISO 4217 codes the runtime knows (`CHF`, `EUR`, …): three capitals alone are not always a currency. */
-const CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+let codeSet: ReadonlySet<string> | undefined;
+function currencyCodes(): ReadonlySet<string> {
+  return (codeSet ??= new Set(Intl.supportedValuesOf('currency')));
+}
+function isCode(code: string): boolean {
+  return currencyCodes().has(code);
+}
+
+/** True when the runtime writes `code`'s narrow symbol `$` (USD, CAD, AUD, MXN, ARS, …). */
+function writtenDollar(code: string): boolean {
+  const parts = new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).formatToParts(1);
+  return parts.find((p) => p.type === 'currency')?.value === '$';
+}
 
 /**
  * `$` is any currency written `$` (README, "Amounts the service cannot hold"): every code whose
- * narrow symbol is `$` (USD, CAD, AUD, MXN, ARS, …), from the runtime's own currency data; USD
- * first, the one a message suggests.
+ * narrow symbol is `$`, from the runtime's own currency data; USD first, the one a message suggests.
  */
-const DOLLAR_SIGN: readonly string[] = ['USD', ...CODES].filter((code, i) => (i === 0 || code !== 'USD') && CODES.has(code)).filter((code) => {
-  const parts = new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).formatToParts(1);
-  return parts.find((p) => p.type === 'currency')?.value === '$';
-});
+let dollarSign: readonly string[] | undefined;
+function dollarCodes(): readonly string[] {
+  if (dollarSign === undefined) {
+    dollarSign = ['USD', ...currencyCodes()].filter((code, i) => (i === 0 || code !== 'USD') && isCode(code)).filter(writtenDollar);
+  }
+  return dollarSign;
+}
 
-/** The currencies a symbol may mean. `$` is any currency written `$`: the file does not say which. */
+/**
+ * Whether `$` may mean `code`, as `dollarCodes().includes(code)` says, without building the list
+ * for one code. USD, the account currency of most files written `$`, needs no NumberFormat at
+ * all: the first one a process makes costs ~25 ms of CPU (ICU's number data), and USD's narrow
+ * symbol is `$` in every CLDR release (test/values-written-currency.test.ts checks the runtime's).
+ */
+const dollarMeans = new Map<string, boolean>([['USD', true]]);
+function dollarMayMean(code: string): boolean {
+  if (dollarSign !== undefined) return dollarSign.includes(code);
+  let yes = dollarMeans.get(code);
+  if (yes === undefined) dollarMeans.set(code, (yes = isCode(code) && writtenDollar(code)));
+  return yes;
+}
+
+/** The currencies a symbol may mean, but `$` (`dollarCodes`): the file does not say which. */
 const SYMBOLS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['$', DOLLAR_SIGN],
   ['US$', ['USD']], ['C$', ['CAD']], ['CA$', ['CAD']], ['A$', ['AUD']], ['AU$', ['AUD']], ['NZ$', ['NZD']], ['S$', ['SGD']], ['HK$', ['HKD']],
   ['MX$', ['MXN']], ['Mex$', ['MXN']],
   ['€', ['EUR']], ['£', ['GBP']], ['¥', ['JPY', 'CNY']], ['₹', ['INR']], ['₩', ['KRW']], ['₪', ['ILS']], ['₺', ['TRY']], ['₽', ['RUB']],
   ['R$', ['BRL']], ['zł', ['PLN']], ['kr', ['SEK', 'NOK', 'DKK', 'ISK']], ['Fr.', ['CHF']],
 ]);
 
+/** The currencies a symbol may mean, `$` included; undefined for no symbol. */
+function symbolCodes(symbol: string): readonly string[] | undefined {
+  return symbol === '$' ? dollarCodes() : SYMBOLS.get(symbol);
+}
+
 /**
  * English names of the ISO 4217 currencies (`US Dollar`, `Euro`, `Canadian Dollar`), as the
  * runtime's own tables name them, compared ignoring case and repeated spaces: name → codes.
  */
-const NAMES: ReadonlyMap<string, readonly string[]> = (() => {
-  const display = new Intl.DisplayNames('en', { type: 'currency', fallback: 'none' });
-  const out = new Map<string, string[]>();
-  for (const code of CODES) {
-    const name = display.of(code);
-    if (name === undefined || name === code) continue;
-    const key = nameKey(name);
-    const list = out.get(key);
-    if (list === undefined) out.set(key, [code]);
-    else list.push(code);
+let names: ReadonlyMap<string, readonly string[]> | undefined;
+function codesNamed(text: string): readonly string[] | undefined {
+  if (names === undefined) {
+    const display = new Intl.DisplayNames('en', { type: 'currency', fallback: 'none' });
+    const out = new Map<string, string[]>();
+    for (const code of currencyCodes()) {
+      const name = display.of(code);
+      if (name === undefined || name === code) continue;
+      const key = nameKey(name);
+      const list = out.get(key);
+      if (list === undefined) out.set(key, [code]);
+      else list.push(code);
+    }
+    names = out;
   }
-  return out;
-})();
+  return names.get(nameKey(text));
+}
 
 function nameKey(text: string): string {
   return text.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-const SYMBOL = [...SYMBOLS.keys()].sort((a, b) => b.length - a.length).map((s) => s.replace(/[$.]/g, '\\$&')).join('|');
+const SYMBOL = ['$', ...SYMBOLS.keys()].sort((a, b) => b.length - a.length).map((s) => s.replace(/[$.]/g, '\\$&')).join('|');
 /** A marker before the digits, after an optional `(` and sign: `(`, `-`, the marker, the rest. */
 const LEADING = new RegExp(`^(\\(?\\s*[-+]?)\\s*(${SYMBOL}|[A-Z]{3}(?![A-Za-z]))\\s*(.*)$`, 's');
 /** A marker after the digits, before an optional `)`: the digits, the marker, `)`. */
@@ -58,7 +101,8 @@ const TRAILING = new RegExp(`^(.*[\\d\\-\\u2013\\u2014])\\s*(${SYMBOL}|(?<![A-Za
 /** An amount's currency as written: `marker` (`€`, `CHF`), the currencies it may mean, and the amount without it. */
 export interface WrittenCurrency {
   marker: string;
-  codes: readonly string[];
+  /** For `$`, the list is built when first read (`dollarCodes`): ask `writtenIn` whether it may mean one currency. */
+  readonly codes: readonly string[];
   /** The text without the marker (`(1,250.00)`, `-12`), for the number reader. */
   amount: string;
 }
@@ -82,8 +126,25 @@ export function writtenCurrency(text: string): WrittenCurrency | undefined {
 }
 
 function marked(marker: string, amount: string): WrittenCurrency | undefined {
-  const codes = SYMBOLS.get(marker) ?? (CODES.has(marker) ? [marker] : undefined);
+  if (marker === '$') {
+    return {
+      marker,
+      get codes() {
+        return dollarCodes();
+      },
+      amount,
+    };
+  }
+  const codes = SYMBOLS.get(marker) ?? (isCode(marker) ? [marker] : undefined);
   return codes === undefined ? undefined : { marker, codes, amount };
+}
+
+/**
+ * True when what is written may mean `currency` (`written.codes.includes(currency)`): `$` in
+ * a dollar account's file, the common case, asks the runtime for that one currency's symbol.
+ */
+export function writtenIn(written: WrittenCurrency, currency: string): boolean {
+  return written.marker === '$' ? dollarMayMean(currency) : written.codes.includes(currency);
 }
 
 /**
@@ -93,8 +154,8 @@ function marked(marker: string, amount: string): WrittenCurrency | undefined {
 export function currencyNamed(text: string): readonly string[] | undefined {
   const s = text.trim();
   const code = s.toUpperCase();
-  if (/^[A-Z]{3}$/.test(code) && CODES.has(code)) return [code];
-  return SYMBOLS.get(s) ?? NAMES.get(nameKey(s));
+  if (/^[A-Z]{3}$/.test(code) && isCode(code)) return [code];
+  return symbolCodes(s) ?? codesNamed(s);
 }
 
 /**
@@ -104,8 +165,8 @@ export function currencyNamed(text: string): readonly string[] | undefined {
  */
 export function currencyValue(text: string): readonly string[] | undefined {
   const s = text.trim();
-  if (/^[A-Z]{3}$/.test(s)) return CODES.has(s) ? [s] : undefined;
-  return NAMES.get(nameKey(s));
+  if (/^[A-Z]{3}$/.test(s)) return isCode(s) ? [s] : undefined;
+  return codesNamed(s);
 }
 
 /** `dollars` for `$`, the code itself for one currency, `EUR or GBP`-style otherwise: how a message names what was written. */
