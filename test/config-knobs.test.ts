@@ -14,7 +14,7 @@ import { progressIntervalMs } from '../src/cli/progress.ts';
 import { redisGraceMs } from '../src/redis/failures.ts';
 import { recordsPerJob } from '../src/queue/submit.ts';
 import { uploadKeepMs } from '../src/dashboard/import-page.ts';
-import { CLI_BUNDLE } from './helpers/cli-path.ts';
+import { CLI_BUNDLE, CLI_NODE_FLAGS } from './helpers/cli-path.ts';
 import { configError } from './helpers/config-error.ts';
 
 const NAMES = Object.keys(KNOB_SHAPE) as KnobName[];
@@ -156,7 +156,7 @@ describe('the CLI with a bad knob', () => {
     return d;
   };
   const cli = (args: string[], env: Record<string, string>, cwd = tempDir()) =>
-    spawnSync(process.execPath, [CLI_BUNDLE, ...args], { cwd, encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '', ...env } });
+    spawnSync(process.execPath, [...CLI_NODE_FLAGS, CLI_BUNDLE, ...args], { cwd, encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '', ...env } });
 
   // Each knob is read in a different module (redis/connection.ts, queue/submit.ts,
   // cli/progress.ts, cli/runtime.ts), each by a command that used to run on regardless.

@@ -9,7 +9,7 @@ import { closeSync, openSync, statSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BUNDLE } from './helpers/cli-path.ts';
+import { CLI_BUNDLE, CLI_NODE_FLAGS } from './helpers/cli-path.ts';
 import { exportRig, type ExportRig } from './helpers/export-rig.ts';
 import { REDIS_URL } from './helpers/redis.ts';
 
@@ -31,7 +31,7 @@ const env = () => ({ ...process.env, ...rig.env, REDIS_URL, BUILDSYNC_PREFIX: ri
 async function fullSize(format: 'csv' | 'jsonl'): Promise<number> {
   const out = path.join(rig.dir, `full.${format}`);
   const code = await new Promise<number | null>((resolve) => {
-    const c = spawn(process.execPath, [CLI_BUNDLE, 'export', 'projects', '--no-queue', '--format', format, '--out', out], { cwd: rig.dir, env: env(), stdio: 'ignore' });
+    const c = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI_BUNDLE, 'export', 'projects', '--no-queue', '--format', format, '--out', out], { cwd: rig.dir, env: env(), stdio: 'ignore' });
     c.on('close', resolve);
   });
   expect(code).toBe(0);
@@ -47,7 +47,7 @@ describe('export projects --out - that cannot be written whole', () => {
     const full = openSync('/dev/full', 'w');
     let stderr = '';
     const code = await new Promise<number | null>((resolve) => {
-      const c = spawn(process.execPath, [CLI_BUNDLE, 'export', 'projects', '--format', format, '--out', '-'], { cwd: rig.dir, env: env(), stdio: ['ignore', full, 'pipe'] });
+      const c = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI_BUNDLE, 'export', 'projects', '--format', format, '--out', '-'], { cwd: rig.dir, env: env(), stdio: ['ignore', full, 'pipe'] });
       c.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
       c.on('close', resolve);
     });
@@ -68,7 +68,7 @@ describe('export projects --out - that cannot be written whole', () => {
     let received = 0;
     let stderr = '';
     const code = await new Promise<number | null>((resolve) => {
-      const c = spawn(process.execPath, [CLI_BUNDLE, 'export', 'projects', '--format', format, '--out', '-'], { cwd: rig.dir, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const c = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI_BUNDLE, 'export', 'projects', '--format', format, '--out', '-'], { cwd: rig.dir, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
       c.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
       // The reader takes the first chunk and closes its end, as `| head -c 100` does.
       c.stdout!.once('data', (b: Buffer) => {

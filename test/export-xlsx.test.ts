@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_FIELDS } from '../src/api/project-fields.ts';
-import { CLI_BUNDLE } from './helpers/cli-path.ts';
+import { CLI_BUNDLE, CLI_NODE_FLAGS } from './helpers/cli-path.ts';
 import { runCli, type CliResult } from './helpers/cli.ts';
 import { exportRig, tempFiles, type ExportRig } from './helpers/export-rig.ts';
 import { REDIS_URL } from './helpers/redis.ts';
@@ -165,7 +165,7 @@ describe('export projects --format xlsx', () => {
     expect(await readdir(rig.dir)).not.toContain('bad.xlsx');
 
     // Standard output as bytes (runCli decodes text).
-    const child = spawn(process.execPath, [CLI_BUNDLE, 'export', 'projects', '--no-queue', '--format', 'xlsx', '--out', '-'], {
+    const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI_BUNDLE, 'export', 'projects', '--no-queue', '--format', 'xlsx', '--out', '-'], {
       cwd: rig.dir,
       env: { ...process.env, ...rig.env, REDIS_URL, BUILDSYNC_PREFIX: rig.prefix, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { CLI_BUNDLE } from './cli-path.ts';
+import { CLI_BUNDLE, CLI_NODE_FLAGS } from './cli-path.ts';
 
 /** Variables for the child; an undefined value is left out. */
 export type CliEnv = Record<string, string | undefined>;
@@ -67,7 +67,7 @@ export interface CliProcess {
  */
 export function spawnCli(args: string[], env: CliEnv, opts: CliOptions = {}): CliProcess {
   const t0 = performance.now();
-  const argv = [...(opts.wrapper ?? []), process.execPath, opts.bin ?? CLI_BUNDLE, ...args];
+  const argv = [...(opts.wrapper ?? []), process.execPath, ...CLI_NODE_FLAGS, opts.bin ?? CLI_BUNDLE, ...args];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: opts.cwd ?? tmpdir(),
     env: { PATH: process.env.PATH ?? '', ...(process.env.REDIS_CLUSTER ? { REDIS_CLUSTER: process.env.REDIS_CLUSTER } : {}), ...env },
