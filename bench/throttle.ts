@@ -47,7 +47,8 @@ import { deleteKeys } from '../test/helpers/redis.ts';
 import { startWorkerProcesses, stopAll } from '../test/helpers/worker-processes.ts';
 import { startRedisCluster } from '../test/helpers/redis-cluster.ts';
 import { accountEnv, sandboxBillProjects } from '../test/helpers/throttle-rig.ts';
-import { newCluster, prefixPatterns, unlinkAll } from '../src/redis/layout.ts';
+import { newCluster } from '../src/redis/cluster.ts';
+import { prefixPatterns, unlinkAll } from '../src/redis/layout.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { forkSandbox, type ForkedSandbox } from './lib/sandbox-process.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runChecks } from '../src/check/index.ts';
 import { describeFailure } from '../src/cli/exit.ts';
-import { connectRedis, createRedis } from '../src/redis/index.ts';
+import { connectRedis, createRedis } from '../src/redis/connection.ts';
 import { describeRedisError } from '../src/redis/failures.ts';
 import { runCli } from './helpers/cli.ts';
 

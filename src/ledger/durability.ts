@@ -1,4 +1,4 @@
-import { ReplyError, type Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ConfigError } from '../errors/index.ts';
 import { masterNodes, nodeForKey, type RedisConnection } from '../redis/layout.ts';
 
@@ -226,7 +226,7 @@ async function readNodeFacts(redis: Redis): Promise<RedisDurabilityFacts> {
     const value = Array.isArray(reply) ? reply[1] : undefined;
     if (value === 'always' || value === 'everysec' || value === 'no') appendfsync = value;
   } catch (err) {
-    if (!(err instanceof ReplyError)) throw err;
+    if (!(await isReplyError(err))) throw err;
   }
 
   return {
@@ -301,7 +301,7 @@ async function ask(redis: Redis, [command, ...args]: [string, ...string[]]): Pro
   try {
     return await redis.call(command, ...args);
   } catch (err) {
-    if (!(err instanceof ReplyError)) throw err;
+    if (!(await isReplyError(err))) throw err;
     throw new RedisNotDurableError(
       'unconfirmed',
       `Redis refused ${command}, which confirms that the ledger's note is durable (${(err as Error).message}); the record was not sent. ` +
@@ -309,4 +309,14 @@ async function ask(redis: Redis, [command, ...args]: [string, ...string[]]): Pro
       { cause: err },
     );
   }
+}
+
+/**
+ * The server refused the command (ioredis' `ReplyError`). ioredis is imported here, not at the
+ * top: an import's dry run reaches this module through the import service and needs no Redis,
+ * and whoever asks holds a connection, so ioredis is loaded by then and the import is free.
+ */
+async function isReplyError(err: unknown): Promise<boolean> {
+  const { ReplyError } = await import('ioredis');
+  return err instanceof ReplyError;
 }

@@ -3,7 +3,8 @@ import { redisClusterEnabled } from '../config.ts';
 import { withTimeout } from '../with-timeout.ts';
 import { RedisUnavailableError } from '../errors/index.ts';
 import { logger } from '../log.ts';
-import { newCluster, type RedisConnection } from './layout.ts';
+import { newCluster } from './cluster.ts';
+import type { RedisConnection } from './layout.ts';
 import { clusterNodeProblem, describeRedisError, redisErrorLog, redisGraceMs } from './failures.ts';
 
 export type { RedisConnection } from './layout.ts';

@@ -3,7 +3,27 @@
  * Redis Cluster (layout.ts), what a failure means and how it is worded (failures.ts), and what a
  * least-privilege user needs (acl.ts).
  */
-export { connectRedis, createRedis, redisAnswers, type RedisRole, type RedisTarget } from './connection.ts';
+import type { RedisConnection } from './layout.ts';
+import type { RedisRole, RedisTarget } from './connection.ts';
+
+export type { RedisRole, RedisTarget } from './connection.ts';
 export { describeRedisError, noRedisAnswers, redisErrorLog, redisFailureOf, redisGraceMs, redisUser, type RedisCause, type RedisProblem } from './failures.ts';
 export { aclAdvice, REDIS_NEEDS, type RedisNeed } from './acl.ts';
 export type { RedisConnection } from './layout.ts';
+
+/*
+ * The connection module (ioredis, and pino for its error log) is loaded on the first connection,
+ * not with this index: every command's modules reach it, and an estimate's dry run, which never
+ * connects, would load ioredis for nothing (about 0.1 s of CPU per start). `createRedis`, which
+ * returns its connection at once, is imported from `connection.ts` by the worker that uses it.
+ */
+
+/** `connection.ts` `connectRedis`: connects and pings, or throws RedisUnavailableError saying what is wrong. */
+export async function connectRedis(url: string, role: RedisRole, target: RedisTarget = {}): Promise<RedisConnection> {
+  return (await import('./connection.ts')).connectRedis(url, role, target);
+}
+
+/** `connection.ts` `redisAnswers`: true when a Redis answers at url within a short time. */
+export async function redisAnswers(url: string, target: RedisTarget = {}): Promise<boolean> {
+  return (await import('./connection.ts')).redisAnswers(url, target);
+}

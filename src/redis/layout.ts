@@ -1,11 +1,15 @@
-import { Cluster, type ClusterOptions, type Redis } from 'ioredis';
-import { ConfigError, RedisUnavailableError, redactUrl } from '../errors/index.ts';
+import type { Cluster, Redis } from 'ioredis';
+import { RedisUnavailableError } from '../errors/index.ts';
 
 /**
  * Redis helpers every layer uses (the queue, the budget, the ledger, the dashboard, the check):
  * the connection type, the key layout, and what differs on a Redis Cluster (scans that visit
  * every master, key-less commands sent to the node that owns a key's slot). `redis/connection.ts`
- * makes the connections.
+ * makes the connections (`redis/cluster.ts` a cluster's).
+ *
+ * Only ioredis' types are imported here: every command's modules reach the key layout, an
+ * estimate's dry run too, which needs no Redis and so does not load ioredis (about 0.1 s of CPU).
+ * A connection says itself whether it is a cluster (`isCluster`, `isClusterConnection`).
  */
 
 /**
@@ -14,6 +18,11 @@ import { ConfigError, RedisUnavailableError, redactUrl } from '../errors/index.t
  * `redis.isCluster` or use the helpers below.
  */
 export type RedisConnection = Redis | Cluster;
+
+/** True when `redis` is a Redis Cluster (an ioredis `Cluster`, whose `isCluster` is true; a `Redis`'s is false). */
+export function isClusterConnection(redis: RedisConnection): redis is Cluster {
+  return redis.isCluster;
+}
 
 /**
  * The key layout (README, Configuration, BUILDSYNC_PREFIX), in one place. Redis Cluster hashes only the
@@ -141,7 +150,7 @@ export function exportStateKeyOf(redis: KeyConnection, prefix: string, account: 
  * `nodes('master')` hands out; this finds it the same way.
  */
 export function nodeForKey(redis: RedisConnection, key: string): Redis {
-  if (!(redis instanceof Cluster)) return redis;
+  if (!isClusterConnection(redis)) return redis;
   const master = redis.slots[keySlot(key)]?.[0];
   const node = master === undefined ? undefined : redis.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === master);
   if (!node) {
@@ -154,7 +163,7 @@ export function nodeForKey(redis: RedisConnection, key: string): Redis {
 
 /** Every master of a cluster (SCAN sees only the node it runs on), or the one Redis. */
 export function masterNodes(redis: RedisConnection): Redis[] {
-  return redis instanceof Cluster ? redis.nodes('master') : [redis];
+  return isClusterConnection(redis) ? redis.nodes('master') : [redis];
 }
 
 /**
@@ -172,80 +181,10 @@ export async function* scanAll(redis: RedisConnection, pattern: string, count = 
 export async function unlinkAll(redis: RedisConnection, pattern: string): Promise<number> {
   let n = 0;
   for await (const keys of scanAll(redis, pattern)) {
-    if (redis instanceof Cluster) {
+    if (isClusterConnection(redis)) {
       await Promise.all(keys.map((k) => redis.unlink(k)));
     } else await redis.unlink(...keys);
     n += keys.length;
   }
   return n;
-}
-
-/** The node REDIS_URL names, as the cluster's seed. */
-export function clusterSeed(url: string): { host: string; port: number } {
-  const u = new URL(url);
-  return { host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 6379) };
-}
-
-/**
- * A Redis Cluster from REDIS_URL: the URL's user, password and `rediss://` TLS apply to every
- * node (`redisOptions`), since the other nodes are learned from `CLUSTER SLOTS` and come without
- * them. BullMQ asks for `maxRetriesPerRequest: null` on the nodes' options of a worker's cluster
- * (it reads `redisOptions` of a `Cluster`) and `enableReadyCheck`, which makes a cluster ready
- * only once `CLUSTER INFO` says `cluster_state:ok`.
- */
-export function newCluster(url: string, opts: ClusterConnectOptions): Cluster {
-  return new Cluster([clusterSeed(url)], clusterOptions(url, opts));
-}
-
-export interface ClusterConnectOptions {
-  /** The whole cluster's reconnection (`clusterRetryStrategy`): a delay, or null to give up. */
-  retry: (attempt: number) => number | null;
-  /** Each node's connect timeout. */
-  connectTimeoutMs: number;
-  /** Retries of a command while its slot moves or fails over, `retryDelay` apart. */
-  maxRedirections: number;
-  /** @defaultValue 300 */
-  retryDelayMs?: number;
-  /** Passed to every node (e.g. `enableReadyCheck: false` for the check's own connection). */
-  nodeOptions?: ClusterOptions['redisOptions'];
-  /** @defaultValue true */
-  enableReadyCheck?: boolean;
-}
-
-function clusterOptions(url: string, opts: ClusterConnectOptions): ClusterOptions {
-  const u = new URL(url);
-  const tls = u.protocol === 'rediss:';
-  const db = u.pathname.replace(/^\//, '');
-  if (db !== '' && db !== '0') {
-    throw new ConfigError(`REDIS_URL ${redactUrl(url)} names database ${db}, but a Redis Cluster has only database 0: remove "/${db}" from REDIS_URL`);
-  }
-  const redisOptions: ClusterOptions['redisOptions'] = {
-    maxRetriesPerRequest: null,
-    connectTimeout: opts.connectTimeoutMs,
-    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
-    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
-    // Managed services announce their nodes by host name and sign certificates for those names:
-    // TLS checks the name each node is reached by (servername defaults to that host).
-    ...(tls ? { tls: {} } : {}),
-    ...opts.nodeOptions,
-  };
-  return {
-    redisOptions,
-    lazyConnect: true,
-    enableReadyCheck: opts.enableReadyCheck ?? true,
-    enableOfflineQueue: true,
-    clusterRetryStrategy: opts.retry,
-    // While a master fails over (cluster-node-timeout, then an election: seconds), commands to its
-    // slots fail with a closed connection or CLUSTERDOWN; ioredis retries them after these delays,
-    // up to maxRedirections times, before it gives up.
-    retryDelayOnFailover: opts.retryDelayMs ?? 300,
-    retryDelayOnClusterDown: opts.retryDelayMs ?? 300,
-    retryDelayOnTryAgain: opts.retryDelayMs ?? 300,
-    maxRedirections: opts.maxRedirections,
-    slotsRefreshTimeout: 2000,
-    // With TLS, keep the host names the cluster announces: resolving them to addresses first
-    // would make every certificate check fail (ioredis docs, "Special note: AWS ElastiCache
-    // Clusters with TLS").
-    ...(tls ? { dnsLookup: (address: string, callback: (err: null, address: string) => void) => callback(null, address) } : {}),
-  };
 }

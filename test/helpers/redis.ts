@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
-import { newCluster, prefixPatterns, unlinkAll, type RedisConnection } from '../../src/redis/layout.ts';
+import { newCluster } from '../../src/redis/cluster.ts';
+import { prefixPatterns, unlinkAll, type RedisConnection } from '../../src/redis/layout.ts';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /**
