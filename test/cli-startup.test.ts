@@ -70,8 +70,9 @@ describe('cold start: --version and --help load commander and nothing heavy', ()
     const dryRun = [...staticPackages(meta, chunk('import-command'))];
     expect(dryRun).toEqual(expect.arrayContaining(['csv-parse', 'zod']));
     // Nor Redis: an estimate's dry run never connects; a bill's loads ioredis (and pino, the
-    // connection's error log) when it reads the account's vendor list (src/redis/index.ts).
-    for (const heavy of ['bullmq', 'prom-client', 'cli-progress', 'express', 'exceljs', 'undici', 'pg', 'ioredis', 'pino']) {
+    // connection's error log) when it reads the account's vendor list (src/redis/index.ts). Nor
+    // the .xlsx reader's yauzl and saxes, loaded when a workbook is opened (src/tables/open-table.ts).
+    for (const heavy of ['bullmq', 'prom-client', 'cli-progress', 'express', 'exceljs', 'undici', 'pg', 'ioredis', 'pino', 'yauzl', 'saxes']) {
       expect(dryRun.filter((p) => p === heavy || p.startsWith(`${heavy}/`)), heavy).toEqual([]);
     }
     // The send is a dynamic import of the dry run's chunks (import-command.ts may sit in a chunk it shares with the demo).

@@ -7,7 +7,15 @@ export { DELIMITER_OPTIONS, delimiterOption, type Delimiter, type DelimiterOptio
 export { ALL_SHEETS, SHEET_STRIDE } from './types.ts';
 export { viewTable, type HiddenOption, type SheetViewOptions } from './sheet-view.ts';
 export { combineSheets, linesNamedIn, sheetLineName, sheetLinesIn } from './workbook-sheets.ts';
-export { probeXlsxSheets as probeWorkbookSheets } from './xlsx/read-xlsx.ts';
 export { sniffKind as tableKindOf } from './sniff.ts';
 export { columnLetter } from './xlsx-cell.ts';
 export { comparableName } from './header-names.ts';
+
+/**
+ * `xlsx/read-xlsx.ts` `probeXlsxSheets`: which sheets of a workbook hold a table. The .xlsx reader
+ * (yauzl, saxes) is loaded when a workbook is read, not with this index: a CSV file needs none of it.
+ */
+export async function probeWorkbookSheets(...args: Parameters<XlsxReader['probeXlsxSheets']>): ReturnType<XlsxReader['probeXlsxSheets']> {
+  return (await import('./xlsx/read-xlsx.ts')).probeXlsxSheets(...args);
+}
+type XlsxReader = typeof import('./xlsx/read-xlsx.ts');

@@ -7,7 +7,10 @@ import { columnLetter, sheetRefName } from './xlsx-cell.ts';
 import { withoutRepeatedHeaders } from './repeated-header.ts';
 import type { IgnoredLine, OpenedTable, OpenTableOptions, SheetFacts, SourceRow, WorkbookFacts } from './types.ts';
 import { openWorkbook } from './workbook-sheets.ts';
-import { probeXlsxSheets, readXlsx, readXlsxSheetFacts, summarizeXlsxSheets, type XlsxCache, type XlsxHead } from './xlsx/read-xlsx.ts';
+import type { XlsxCache, XlsxHead } from './xlsx/read-xlsx.ts';
+
+/** The .xlsx reader (zip, XML: yauzl and saxes), loaded when a workbook is opened: a CSV file needs none of it. */
+type XlsxReader = typeof import('./xlsx/read-xlsx.ts');
 
 /**
  * Opens FILE (CSV or .xlsx, docs/reading-rules.md and §4) and reads its header row; the rows are read
@@ -30,12 +33,13 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
     // Every pass over the workbook (which sheets hold a table, the header, the facts, the date
     // order, the rows) shares one parse of the shared strings.
     const cache: XlsxCache = {};
+    const xlsx: XlsxReader = await import('./xlsx/read-xlsx.ts');
     return openWorkbook(
       file,
       opts,
-      (sheet) => openXlsxSheet(file, sheet, opts, cache),
-      (table) => probeXlsxSheets(file, table, cache, signal),
-      (table, max) => summarizeXlsxSheets(file, table, max, cache, signal),
+      (sheet) => openXlsxSheet(xlsx, file, sheet, opts, cache),
+      (table) => xlsx.probeXlsxSheets(file, table, cache, signal),
+      (table, max) => xlsx.summarizeXlsxSheets(file, table, max, cache, signal),
     );
   }
   if (opts.sheet !== undefined) {
@@ -60,7 +64,7 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
 }
 
 /** One sheet of an .xlsx (`sheet`, or the first visible one) as a table. */
-async function openXlsxSheet(file: string, sheet: string | undefined, opts: OpenTableOptions, cache: XlsxCache): Promise<OpenedTable> {
+async function openXlsxSheet(xlsx: XlsxReader, file: string, sheet: string | undefined, opts: OpenTableOptions, cache: XlsxCache): Promise<OpenedTable> {
   const { signal, header, headerRow } = opts;
   let head: XlsxHead | undefined;
   let workbook: WorkbookFacts | undefined;
@@ -69,22 +73,22 @@ async function openXlsxSheet(file: string, sheet: string | undefined, opts: Open
     workbook = w;
   };
   // An import reads the merged ranges first: a group row merged over the header's columns names them.
-  let facts: Promise<SheetFacts> | undefined = header === undefined ? undefined : readXlsxSheetFacts(file, sheet, cache);
+  let facts: Promise<SheetFacts> | undefined = header === undefined ? undefined : xlsx.readXlsxSheetFacts(file, sheet, cache);
   const merged = facts === undefined ? [] : (await facts).merged;
-  for await (const _ of readXlsx(file, sheet, onHead, { headOnly: true, signal, cache, table: { header, headerRow, merged } })) {
+  for await (const _ of xlsx.readXlsx(file, sheet, onHead, { headOnly: true, signal, cache, table: { header, headerRow, merged } })) {
     // headOnly yields nothing
   }
   const { headers: cells, headerLine, date1904, titles, above } = head!;
   const { names: headers, aliases } = headerNames(cells, headerLine, above, merged);
   const name = workbook!.sheet;
-  const sheetFacts = (): Promise<SheetFacts> => (facts ??= readXlsxSheetFacts(file, name, cache));
+  const sheetFacts = (): Promise<SheetFacts> => (facts ??= xlsx.readXlsxSheetFacts(file, name, cache));
   const repeatedHeaders: IgnoredLine[] = [];
   const prefix = sheetRefName(name);
   const cellName = (line: number, index: number): string => `${prefix}!${columnLetter(index + 1)}${line}`;
   const table: OpenedTable = { file, headers, ...aliasesOf(aliases), cellName, headerLine, kind: 'xlsx', date1904, workbook, sheetFacts, titles, footers: [], repeatedHeaders, batches, rows: () => flatten(batches()) };
   function batches(): AsyncIterable<SourceRow[]> {
     // The read of the head found the header row (of the first 30 rows, the best match): each read of the rows starts there.
-    const rows = readXlsx(file, name, noop, { signal, cache, table: { header, headerRow: headerRow ?? headerLine, merged, onFooter: (lines) => (table.footers = lines) } });
+    const rows = xlsx.readXlsx(file, name, noop, { signal, cache, table: { header, headerRow: headerRow ?? headerLine, merged, onFooter: (lines) => (table.footers = lines) } });
     return header === undefined ? rows : withoutRepeatedHeaders(rows, { cells, above }, headerLine, 'row', repeatedHeaders);
   }
   return table;
