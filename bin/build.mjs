@@ -2,20 +2,87 @@
 // Bundles the CLI with esbuild: `npm run build` (dist/), the `prepare` script after `npm ci`, the
 // bin when dist/ is missing or stale, and the test suite (its own copy under node_modules/.cache).
 //
+// The npm packages are bundled too: resolving, statting and parsing some hundred package files at
+// every start took about a third of a dry run's CPU (docs/benchmarks.md, startup). Left out (loaded
+// from node_modules when called, as before) are the optional native add-ons (OPTIONAL_NATIVE) and
+// bullmq's unused pg (bullmqOptionalPg). What a bundled package would find beside itself at run
+// time is handled: bull-board's UI files (uiBasePath in src/dashboard/board.ts: node_modules stays
+// installed, `npm ci --omit=dev` in the image), the csv-parse version
+// (__BUILDSYNC_CSV_PARSE_VERSION__), ioredis's version (patchIoredisVersion). Left as they are,
+// since buildsync uses none of them: `__dirname` in pino's transports, bullmq's sandboxed
+// (file) processors and ioredis's showFriendlyErrorStack.
+//
 // Code splitting: each command's implementation is a dynamic import() (src/cli/program/), and
-// with --packages=external a package imported by a lazily loaded module would otherwise be
-// hoisted to a static import at the top of one single file, so `--version` would load BullMQ,
-// exceljs and the rest. Split, each chunk imports its own packages when it is loaded.
+// without it the packages of a lazily loaded module would be hoisted into one single file, so
+// `--version` would load BullMQ, exceljs and the rest. Split, each chunk holds or imports what
+// its modules need, loaded when the chunk is (test/cli-startup.test.ts checks it from the metafile).
 //
 // The dashboard's page scripts (src/dashboard/page-script/, TypeScript for the browser) are
 // bundled first, each into one classic script, and written into the CLI bundle as the constant
 // __BUILDSYNC_PAGE_SCRIPTS__ that src/dashboard/page-scripts.ts reads: the bundle needs no file
 // beside it. Run from the sources (tsx, vitest), page-scripts.ts calls bundlePageScripts itself.
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Optional native add-ons that packages require in a try/catch, falling back to JavaScript without
+ * them: kept out of the bundle, so that where one is installed it is loaded from node_modules as
+ * before (bundled, its loader would look for the .node file beside the bundle's chunk).
+ */
+const OPTIONAL_NATIVE = ['pg-native', 'msgpackr-extract'];
+
+/**
+ * Every output file starts with a `require` of its own: bundled CommonJS packages call it for
+ * node's modules and the add-ons above (esbuild's ESM output has none: "Dynamic require of … is
+ * not supported"). `createRequire` is imported under a name of its own, since a bundled module
+ * importing `createRequire` is emitted as an import of that name in the same file.
+ */
+const REQUIRE_BANNER =
+  "import { createRequire as __buildsyncCreateRequire } from 'node:module';\n" +
+  'const require = __buildsyncCreateRequire(import.meta.url);';
+
+/** The version of an installed package (as esbuild resolves it from the sources, in ROOT/node_modules). */
+function installedVersion(name) {
+  return JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+}
+
+/**
+ * ioredis reads its own package.json (`__dirname`/../../package.json) for the library version it
+ * names to Redis (CLIENT SETINFO lib-ver); bundled, there is no `__dirname` and it would send
+ * "error-fetching-version". The version is written in at build time instead. Fails the build when
+ * an ioredis upgrade changes that code, rather than bundling it unpatched; `done.patched` says
+ * whether the file was seen (buildBundle fails when ioredis was bundled without it).
+ */
+function patchIoredisVersion(done) {
+  const READ = 'const filePath = (0, path_1.resolve)(__dirname, "..", "..", "package.json");\n        const data = await fs_1.promises.readFile(filePath, "utf8");';
+  return {
+    name: 'ioredis-version',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/]ioredis[\\/]built[\\/]utils[\\/]index\.js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes(READ)) throw new Error(`${args.path}: ioredis no longer reads its package.json as bin/build.mjs expects; check patchIoredisVersion`);
+        const version = JSON.parse(readFileSync(join(dirname(args.path), '..', '..', 'package.json'), 'utf8')).version;
+        done.patched = true;
+        return { contents: text.replace(READ, `const data = ${JSON.stringify(JSON.stringify({ version }))};`), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * bullmq requires pg only for its PostgreSQL backend, which buildsync does not use. Bundled, that
+ * require would put pg's code in the queue's chunk, parsed by every command that opens a queue;
+ * left to node_modules, it is loaded only if ever called, as before bundling.
+ */
+const bullmqOptionalPg = {
+  name: 'bullmq-optional-pg',
+  setup(build) {
+    build.onResolve({ filter: /^pg$/ }, (args) => (/[\\/]node_modules[\\/]bullmq[\\/]/.test(args.importer) ? { path: 'pg', external: true } : undefined));
+  },
+};
 
 /** The page scripts: name -> entry module, each served inline by its page. */
 const PAGE_SCRIPTS = {
@@ -63,9 +130,14 @@ export async function buildBundle(outdir = join(ROOT, 'dist'), opts = {}) {
   mkdirSync(join(outdir, 'chunks'), { recursive: true });
   try {
     const pageScripts = await bundlePageScripts(opts);
+    const ioredis = { patched: false };
     const result = await build({
       absWorkingDir: ROOT,
-      define: { __BUILDSYNC_PAGE_SCRIPTS__: JSON.stringify(pageScripts) },
+      define: {
+        __BUILDSYNC_PAGE_SCRIPTS__: JSON.stringify(pageScripts),
+        // The csv-parse bundled, whose private engine src/tables/csv-engine.ts uses when it is the verified one.
+        __BUILDSYNC_CSV_PARSE_VERSION__: JSON.stringify(installedVersion('csv-parse')),
+      },
       entryPoints: { buildsync: join(ROOT, 'src/cli/main.ts') },
       outdir: staging,
       outExtension: { '.js': '.mjs' },
@@ -75,12 +147,17 @@ export async function buildBundle(outdir = join(ROOT, 'dist'), opts = {}) {
       platform: 'node',
       target: 'node20',
       format: 'esm',
-      packages: 'external',
+      external: OPTIONAL_NATIVE,
+      banner: { js: REQUIRE_BANNER },
+      plugins: [patchIoredisVersion(ioredis), bullmqOptionalPg],
       // The Redis scripts (src/**/*.lua) are imported as their text (src/lua.d.ts).
       loader: { '.lua': 'text' },
       metafile: true,
       logLevel: opts.logLevel ?? 'warning',
     });
+    if (!ioredis.patched && Object.keys(result.metafile.inputs).some((i) => i.includes('node_modules/ioredis/'))) {
+      throw new Error('bin/build.mjs: ioredis is bundled but its package.json read was not patched (patchIoredisVersion): has the file moved?');
+    }
     const fresh = new Set();
     for (const name of safeReaddir(join(staging, 'chunks'))) {
       renameSync(join(staging, 'chunks', name), join(outdir, 'chunks', name));

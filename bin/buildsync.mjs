@@ -13,7 +13,8 @@ const BUNDLE = join(ROOT, 'dist', 'buildsync.mjs');
 
 /**
  * The newest modification time of what the bundle is built from: every file under src/ and jobs/,
- * package.json and the build script. About 150 stats, a few milliseconds: cheap next to a stale
+ * package.json, package-lock.json (the bundle carries the npm packages: an install that changes one
+ * rebuilds it) and the build script. About 150 stats, a few milliseconds: cheap next to a stale
  * bundle silently running old code in a checkout (a content hash would cost reading every file).
  */
 function newestSource() {
@@ -33,7 +34,7 @@ function newestSource() {
   };
   visit(join(ROOT, 'src'));
   visit(join(ROOT, 'jobs'));
-  for (const f of ['package.json', 'bin/build.mjs']) newest = Math.max(newest, mtime(join(ROOT, f)));
+  for (const f of ['package.json', 'package-lock.json', 'bin/build.mjs']) newest = Math.max(newest, mtime(join(ROOT, f)));
   return newest;
 }
 

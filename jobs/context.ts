@@ -1,6 +1,6 @@
 import type { RedisConnection as Redis } from '../src/redis/layout.ts';
 import type { Logger } from 'pino';
-import type { ServiceClient } from '../src/api/index.ts';
+import { loadPool, type ServiceClient } from '../src/api/index.ts';
 import { loadConfig, requireService, type Env } from '../src/config.ts';
 import { openSession, type ServiceSession, type SessionOptions } from '../src/session/index.ts';
 import { confirmNote, DEFAULT_LEASE_MS, Ledger, type DurabilityWatch } from '../src/ledger/index.ts';
@@ -142,7 +142,7 @@ export function createJobContext(opts: JobContextOptions): JobContext {
   // The HTTP client loads on first use (src/api/http-transport.ts), so that --help starts fast.
   // A worker sends, so it loads it now: in its first job, evaluating it (up to half a second on
   // a busy machine) stalled every job of the process, the other accounts' first sends included.
-  void import('undici').catch(() => undefined);
+  void loadPool().catch(() => undefined);
   const ledger = new Ledger(redis, prefix, {
     leaseMs: opts.leaseMs,
     // The decision as last read: a note is confirmed as Redis keeps it now.

@@ -25,6 +25,11 @@ import { decodeBody } from './decode-body.ts';
 import { errorForStatus } from './http-status.ts';
 import { toNetworkError } from './network-failure.ts';
 
+/** Loads undici (undici-pool.ts), as the first create does; a worker calls it at start (jobs/context.ts). */
+export function loadPool(): Promise<typeof import('./undici-pool.ts')> {
+  return import('./undici-pool.ts');
+}
+
 export type Route = 'projects-v2' | 'projects-paged' | 'estimates' | 'bills';
 
 export interface ResponseInfo {
@@ -189,8 +194,8 @@ export class HttpTransport {
   }
 
   private createPool(): Promise<Pool> {
-    this.pool ??= import('undici').then(
-      ({ Pool }) => new Pool(this.origin.origin, { connections: this.connections, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs }),
+    this.pool ??= loadPool().then(({ newPool }) =>
+      newPool(this.origin.origin, { connections: this.connections, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs }),
     );
     return this.pool;
   }

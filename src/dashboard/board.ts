@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
@@ -18,6 +20,7 @@ export function boardRouter(queues: Queue[], opts: { basePath: string; allowActi
     queues: queues.map((q) => new ScheduledPathsAdapter(q, queues, { readOnlyMode: !opts.allowActions })),
     serverAdapter: server,
     options: {
+      uiBasePath: uiBasePath(),
       uiConfig: {
         boardTitle: 'buildsync',
         // bull-board's header menu carries our own page: the budgets and schedules.
@@ -28,6 +31,17 @@ export function boardRouter(queues: Queue[], opts: { basePath: string; allowActi
   });
   // An express 5 app (the adapter's own express); express 4 mounts it like any sub-app.
   return server.getRouter() as Router;
+}
+
+/**
+ * The folder of @bull-board/ui, whose page template and static files the board serves, found as
+ * @bull-board/api itself would (from its entry, in node_modules). Bundled into the CLI
+ * (bin/build.mjs), bull-board's own lookup (an eval'd `require.resolve`) would start from the
+ * bundle's chunk instead, not from its package.
+ */
+function uiBasePath(): string {
+  const fromHere = createRequire(import.meta.url);
+  return dirname(createRequire(fromHere.resolve('@bull-board/api')).resolve('@bull-board/ui/package.json'));
 }
 
 type ErrorHandler = Parameters<ExpressAdapter['setErrorHandler']>[0];

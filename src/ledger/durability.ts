@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { ConfigError } from '../errors/index.ts';
 import { masterNodes, nodeForKey, type RedisConnection } from '../redis/layout.ts';
+import { isReplyError } from '../redis/index.ts';
 
 /**
  * Would the ledger's note "this record is being sent" survive a Redis crash? (docs/operators.md,
@@ -309,14 +310,4 @@ async function ask(redis: Redis, [command, ...args]: [string, ...string[]]): Pro
       { cause: err },
     );
   }
-}
-
-/**
- * The server refused the command (ioredis' `ReplyError`). ioredis is imported here, not at the
- * top: an import's dry run reaches this module through the import service and needs no Redis,
- * and whoever asks holds a connection, so ioredis is loaded by then and the import is free.
- */
-async function isReplyError(err: unknown): Promise<boolean> {
-  const { ReplyError } = await import('ioredis');
-  return err instanceof ReplyError;
 }

@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis, ReplyError, type RedisOptions } from 'ioredis';
 import { redisClusterEnabled } from '../config.ts';
 import { withTimeout } from '../with-timeout.ts';
 import { RedisUnavailableError } from '../errors/index.ts';
@@ -122,3 +122,7 @@ export async function redisAnswers(url: string, target: RedisTarget = {}): Promi
   }
 }
 
+/** The server refused the command: ioredis' `ReplyError` (ACL, a read-only replica, an unknown command). */
+export function isReplyError(err: unknown): boolean {
+  return err instanceof ReplyError;
+}

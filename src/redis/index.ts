@@ -27,3 +27,13 @@ export async function connectRedis(url: string, role: RedisRole, target: RedisTa
 export async function redisAnswers(url: string, target: RedisTarget = {}): Promise<boolean> {
   return (await import('./connection.ts')).redisAnswers(url, target);
 }
+
+/**
+ * The server refused the command (ioredis' `ReplyError`, `connection.ts` `isReplyError`). Loaded
+ * with the connection module, not by `import('ioredis')`: in the CLI bundle a dynamic import of
+ * ioredis (CommonJS) gives its default export alone. Whoever asks holds a connection, so the
+ * module is loaded by then and the import is free.
+ */
+export async function isReplyError(err: unknown): Promise<boolean> {
+  return (await import('./connection.ts')).isReplyError(err);
+}

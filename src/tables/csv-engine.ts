@@ -83,8 +83,15 @@ export function csvEngineKind(): 'private' | 'public' {
   return usePrivate ? 'private' : 'public';
 }
 
-/** The installed csv-parse's version (its package.json is not among its exports: found from its entry). */
+/** The csv-parse version the CLI bundle carries, written in by bin/build.mjs; undefined run from the sources. */
+declare const __BUILDSYNC_CSV_PARSE_VERSION__: string | undefined;
+
+/**
+ * The version of the csv-parse this code runs: the one bundled with it, or run from the sources,
+ * the installed one (its package.json is not among its exports: found from its entry).
+ */
 function installedCsvParse(): string | undefined {
+  if (typeof __BUILDSYNC_CSV_PARSE_VERSION__ !== 'undefined') return __BUILDSYNC_CSV_PARSE_VERSION__;
   try {
     let dir = path.dirname(createRequire(import.meta.url).resolve('csv-parse'));
     for (let i = 0; i < 5; i++, dir = path.dirname(dir)) {
