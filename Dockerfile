@@ -11,6 +11,8 @@ FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The bundle carries the JavaScript packages; node_modules still serves bull-board's UI files
+# (@bull-board/ui) and the optional native add-ons (bin/build.mjs).
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/bin ./bin
 COPY --from=build /app/src ./src
