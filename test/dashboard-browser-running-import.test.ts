@@ -1,14 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pino from 'pino';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
 import type { ImportPlan } from '../src/import/plan-types.ts';
 import { ImportStore } from '../src/import/index.ts';
 import { QUEUE, Queues, startWorkers, submitImport, type WorkerHost } from '../src/queue/index.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
-import { hasChromium, launchChromium } from './helpers/chromium.ts';
+import { hasChromium, browserSession, type BrowserSession } from './helpers/chromium.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
 
 const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
@@ -19,7 +18,7 @@ describe.skipIf(!hasChromium)('dashboard in a browser, while an import runs', ()
   let worker: WorkerHost;
   let queues: Queues;
   let dashboard: Dashboard;
-  let browser: Browser;
+  let browser: BrowserSession;
   let importId: string;
 
   beforeAll(async () => {
@@ -58,7 +57,7 @@ describe.skipIf(!hasChromium)('dashboard in a browser, while an import runs', ()
     });
     ({ importId } = await submitImport(queues, new ImportStore(t.redis, t.prefix), plan, { account: 'default', resendUnknown: false }));
     dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, env: { BUILDSYNC_LIMITS: 'none' } });
-    browser = await launchChromium();
+    browser = await browserSession();
   });
 
   afterAll(async () => {

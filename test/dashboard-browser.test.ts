@@ -1,12 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
 import { ImportStore } from '../src/import/index.ts';
 import { QUEUE, Queues, submitImport } from '../src/queue/index.ts';
 import { AccountThrottle } from '../src/throttle/index.ts';
-import { CHROMIUM, hasChromium, launchChromium } from './helpers/chromium.ts';
+import { CHROMIUM, hasChromium, browserSession, type BrowserSession } from './helpers/chromium.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
 import { smallPlan } from './helpers/dashboard-fixtures.ts';
 
@@ -19,7 +18,7 @@ describe.skipIf(!hasChromium)('dashboard in a browser', () => {
   let t: Awaited<ReturnType<typeof testRedis>>;
   let queues: Queues;
   let dashboard: Dashboard;
-  let browser: Browser;
+  let browser: BrowserSession;
   let importId: string;
 
   beforeAll(async () => {
@@ -30,7 +29,7 @@ describe.skipIf(!hasChromium)('dashboard in a browser', () => {
     const budget = new AccountThrottle({ redis: t.redis, account: 'default', limits: { hour: 500, day: 10_000 }, prefix: t.prefix });
     for (let i = 0; i < 3; i++) await budget.acquire();
     dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, env: { BUILDSYNC_LIMITS: 'hour=500,day=10000' } });
-    browser = await launchChromium();
+    browser = await browserSession();
   });
 
   afterAll(async () => {

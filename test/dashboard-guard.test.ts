@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
 import { JOB, Queues } from '../src/queue/index.ts';
-import { hasChromium, launchChromium } from './helpers/chromium.ts';
+import { browserSession, hasChromium } from './helpers/chromium.ts';
 import { EXPORTS, takeAndFinish } from './helpers/dashboard-fixtures.ts';
 import { rawRequest } from './helpers/raw-http.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
@@ -116,7 +116,7 @@ describe.skipIf(!hasChromium)('a form another site posts to the dashboard, in Ch
     const t = await testRedis();
     const queues = new Queues(t.redis, t.prefix);
     const dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, allowActions: true });
-    const browser = await launchChromium();
+    const browser = await browserSession();
     // Another site on this machine (another loopback port), whose page posts itself on load: a
     // text/plain form whose one field spells bull-board's JSON body.
     const target = `${dashboard.url}/queues/api/queues/${EXPORTS}/add`;

@@ -3,11 +3,10 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dashboard } from '../src/dashboard/index.ts';
 import type { Sandbox } from '../src/sandbox/index.ts';
-import { hasChromium } from './helpers/chromium.ts';
+import { hasChromium, type BrowserSession } from './helpers/chromium.ts';
 import { runCli } from './helpers/cli.ts';
 import { importableProjects, startImportPageRig, type ImportPageRig } from './helpers/import-page-rig.ts';
 import { REDIS_URL } from './helpers/redis.ts';
@@ -30,7 +29,7 @@ function postWithHost(url: string, host: string, body: string): Promise<number> 
 describe.skipIf(!hasChromium)('the import page in a browser (README, The import page)', () => {
   let sandbox: Sandbox;
   let dashboard: Dashboard;
-  let browser: Browser;
+  let browser: BrowserSession;
 
   let rig: ImportPageRig | undefined;
 
@@ -246,7 +245,7 @@ describe('buildsync dashboard --allow-imports', () => {
 describe.skipIf(!hasChromium)('the import page: a bad cell fixed in place (README, The import page)', () => {
   let sandbox: Sandbox;
   let dashboard: Dashboard;
-  let browser: Browser;
+  let browser: BrowserSession;
 
   let rig: ImportPageRig | undefined;
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../src/dashboard/index.ts';
 import { exportJobData, JOB, QUEUE, Queues } from '../src/queue/index.ts';
-import { hasChromium, launchChromium } from './helpers/chromium.ts';
+import { browserSession, hasChromium } from './helpers/chromium.ts';
 import { EXPORTS, takeAndFinish } from './helpers/dashboard-fixtures.ts';
 import { REDIS_URL, testRedis } from './helpers/redis.ts';
 
@@ -96,7 +96,7 @@ describe.skipIf(!hasChromium)('bull-board\'s own page through the guard, in Chro
     const { id } = await queues.exports.add(JOB.exportProjects, { account: 'default' });
     await takeAndFinish(t.redis, t.prefix, EXPORTS, (job, token) => job.moveToFailed(new Error('service said 500'), token, false));
     const dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, allowActions: true });
-    const browser = await launchChromium();
+    const browser = await browserSession();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       // The page's own requests carry its Origin: the guard lets them through.

@@ -1,9 +1,8 @@
 import pino from 'pino';
-import type { Browser } from 'playwright-core';
 import { startDashboard, type Dashboard } from '../../src/dashboard/index.ts';
 import { startWorkers, type WorkerHost } from '../../src/queue/index.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { launchChromium } from './chromium.ts';
+import { browserSession, type BrowserSession } from './chromium.ts';
 import { REDIS_URL, testRedis } from './redis.ts';
 
 export interface ImportPageRig {
@@ -12,8 +11,8 @@ export interface ImportPageRig {
   /** Undefined until `startWorker()` when the rig was started with `worker: false`. */
   worker: WorkerHost | undefined;
   dashboard: Dashboard;
-  /** Undefined with `browser: false`. */
-  browser: Browser | undefined;
+  /** Contexts on the worker's shared Chromium, closed with the rig; undefined with `browser: false`. */
+  browser: BrowserSession | undefined;
   /** The accounts' variables the dashboard and the worker read (secrets included: tests assert they never leak). */
   env: Record<string, string>;
   startWorker(): Promise<WorkerHost>;
@@ -28,7 +27,7 @@ export interface ImportPageRigOptions {
   maxUploadsTotalMb?: number;
   /** Start a worker at once. @defaultValue true */
   worker?: boolean;
-  /** Launch Chromium. @defaultValue true */
+  /** Open a session on the worker's Chromium (launched on first use). @defaultValue true */
   browser?: boolean;
   /** Variables added to the accounts' environment (BUILDSYNC_UPLOAD_KEEP_MS, REDIS_URL…). */
   env?: Record<string, string>;
@@ -65,7 +64,7 @@ export async function startImportPageRig(opts: ImportPageRigOptions): Promise<Im
   const startWorker = async () => (worker ??= await startWorkers({ redisUrl: REDIS_URL, prefix: t.prefix, concurrency: 2, log: pino({ level: 'silent' }), env }));
   if (opts.worker ?? true) await startWorker();
   const dashboard = await startDashboard({ redisUrl: REDIS_URL, prefix: t.prefix, port: 0, env, allowImports: true, maxUploadMb: opts.maxUploadMb, maxUploadsTotalMb: opts.maxUploadsTotalMb, uploadDir: opts.uploadDir });
-  const browser = (opts.browser ?? true) ? await launchChromium() : undefined;
+  const browser = (opts.browser ?? true) ? await browserSession() : undefined;
   return {
     t, sandbox, dashboard, browser, env, startWorker,
     get worker() {
