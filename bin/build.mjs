@@ -147,6 +147,10 @@ export async function buildBundle(outdir = join(ROOT, 'dist'), opts = {}) {
       platform: 'node',
       target: 'node20',
       format: 'esm',
+      // Bundled, two packages' classes of one name would be renamed (ioredis' ReplyError became
+      // ReplyError2), and code that tells errors apart by `err.name` (ours, the packages') would
+      // stop recognising them: every function and class keeps its own name.
+      keepNames: true,
       external: OPTIONAL_NATIVE,
       banner: { js: REQUIRE_BANNER },
       plugins: [patchIoredisVersion(ioredis), bullmqOptionalPg],
