@@ -96,4 +96,15 @@ describe('an import without a terminal, as cron or CI runs it', () => {
     expect(plain[0]).toMatch(/^estimates: \d\/6 /);
     expect(plain[1]).toMatch(/^estimates: 6\/6 created 0 exists 0 skipped 6 failed 0 unknown 0/);
   });
+
+  it('follows an import through many polls without piling up abort listeners (no MaxListenersExceededWarning)', async () => {
+    // 24 records one at a time at 150 ms each: over 3.6 s, more than the 11 polls (300 ms apart)
+    // at which Node warns when each poll leaves its abort listener behind.
+    const file = rig.file('many.csv', csv(HEADER, free.slice(6, 30).map((p, i) => [p, `M${i}`, 'General', 'Labor', 'Crew day', 1, 640])));
+    const run = await runCli(['import', 'estimates', file], { ...rig.env, BUILDSYNC_CONCURRENCY: '1' }, { cwd: rig.dir, timeoutMs: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^estimates: 24 rows, 24 records: created 24,/);
+    expect(run.ms, 'the follow lasted long enough to poll more than 11 times').toBeGreaterThan(3_600);
+    expect(run.stderr).not.toMatch(/MaxListenersExceeded/);
+  });
 });

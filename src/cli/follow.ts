@@ -34,9 +34,18 @@ export async function followJob(
     const state = await job.getState();
     await onTick(job);
     if (state === 'completed' || state === 'failed') return { state, job };
+    // The abort listener goes with its timer: one left per poll would pile up on a long follow
+    // (Node warns at 11: MaxListenersExceededWarning, seen on a slow import's --resend-unknown).
     await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, intervalMs);
-      ctx.signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+      const onAbort = () => {
+        clearTimeout(t);
+        resolve();
+      };
+      const t = setTimeout(() => {
+        ctx.signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, intervalMs);
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
     });
   }
 }
