@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { WaitingError, type Job } from 'bullmq';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defaultExportPath, runExport, type ExportFormat, type ProjectExportResult } from '../src/export/index.ts';
 import { recordExportSuccess } from '../src/export/freshness.ts';
 import type { JobContext } from './context.ts';

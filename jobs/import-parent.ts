@@ -1,5 +1,5 @@
 import { WaitingChildrenError, type Job } from 'bullmq';
-import { z } from 'zod';
+import * as z from 'zod';
 import { importSummary, writeReportIfPossible, type ImportSummary } from '../src/import/index.ts';
 import type { JobContext } from './context.ts';
 import { jobFailure } from './job-failure.ts';

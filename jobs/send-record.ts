@@ -1,5 +1,5 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sendRecord } from '../src/import/index.ts';
 import { ConfigError, failureReason, ImportUnknownError, retryDecision, waitMs } from '../src/errors/index.ts';
 import type { ServiceClient } from '../src/api/index.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseEnv, readEnv, type Env } from './env.ts';
 import { ConfigError } from './errors/index.ts';
 import { KNOB_SHAPE } from './knobs.ts';

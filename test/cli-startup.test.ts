@@ -98,6 +98,10 @@ describe('cold start: --version and --help load commander and nothing heavy', ()
     for (const heavy of ['bullmq', 'prom-client', 'cli-progress', 'express', '@bull-board/api', 'exceljs', 'undici', 'pg', 'ioredis', 'pino', 'yauzl', 'saxes']) {
       expect(dryRun.filter((p) => p === heavy || p.startsWith(`${heavy}/`)), heavy).toEqual([]);
     }
+    // zod as a namespace import (`import * as z`): esbuild keeps what the schemas use, not zod's
+    // ~40 locales (737 KB of zod in the dry run's chunks with `import { z }`, 194 KB without).
+    const zodInputs = staticOutputs(meta, chunk('import-command')).flatMap((o) => Object.entries(meta.outputs[o]!.inputs).filter(([i, v]) => v.bytesInOutput > 0 && packageOf(i) === 'zod').map(([i]) => i));
+    expect(zodInputs.filter((i) => /\/locales\/(?!en\.)/.test(i))).toEqual([]);
     // The send is a dynamic import of the dry run's chunks (import-command.ts may sit in a chunk it shares with the demo).
     const later = staticOutputs(meta, chunk('import-command')).flatMap((o) => meta.outputs[o]!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
     expect(later.some((p) => p.includes('/import-send-'))).toBe(true);

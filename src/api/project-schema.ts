@@ -8,7 +8,7 @@
  * A known field with another type (LAT as a string, say) is refused, so a changed service is
  * noticed instead of exported wrongly.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ResponseInvalidError } from '../errors/index.ts';
 import { PROJECT_FIELD_KINDS, type ProjectFieldKind } from './project-fields.ts';
 

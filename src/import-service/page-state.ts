@@ -26,7 +26,7 @@
  * `status` (bills) win over a preset layout's; a preset's rule applies only where the state
  * carries none. Their columns are read as the kind and status of each row, never as a field.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from '../errors/index.ts';
 import type { PlanOptions } from '../import/index.ts';
 import { DELIMITER_OPTIONS } from '../tables/index.ts';

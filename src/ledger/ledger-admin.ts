@@ -1,5 +1,5 @@
 import type { RedisConnection as Redis } from '../redis/layout.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 import { FileError } from '../errors/index.ts';
 import { Ledger } from './ledger.ts';
 import { isOldField, markLedgerKeysStale } from './key-migration.ts';

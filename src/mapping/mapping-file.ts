@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../errors/index.ts';
 import { DELIMITER_OPTIONS } from '../tables/delimiter.ts';
 import { isEncodingOption, unknownEncodingText } from '../tables/encodings.ts';

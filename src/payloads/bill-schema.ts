@@ -5,7 +5,7 @@
  * point on its way to the two-decimal wire form. The seed's LMOD, LMOD_BY, DATE_CREATED and
  * CREATED_BY are the service's bookkeeping, not something an import sets, so they are refused.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { fitsDecimalPlaces, isDecimalText } from '../values/index.ts';
 
 const id = z.int().positive();

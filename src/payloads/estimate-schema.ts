@@ -3,7 +3,7 @@
  * outside the listed ones are not part of the interface", §4.3), NAME required on every level,
  * each field typed as estimate-fields.ts lists it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ESTIMATE_COMMON_FIELDS, ESTIMATE_LINE_FIELDS, ESTIMATE_MARKUP_FIELDS, ESTIMATE_TOP_FIELDS, type EstimateFieldType } from './estimate-fields.ts';
 
 const name = z.string().trim().min(1, 'NAME is required and may not be empty');
