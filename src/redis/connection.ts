@@ -5,6 +5,7 @@ import { RedisUnavailableError } from '../errors/index.ts';
 import { logger } from '../log.ts';
 import { newCluster } from './cluster.ts';
 import type { RedisConnection } from './layout.ts';
+import { batchWrites } from './write-batching.ts';
 import { clusterNodeProblem, describeRedisError, redisErrorLog, redisGraceMs } from './failures.ts';
 
 export type { RedisConnection } from './layout.ts';
@@ -48,6 +49,8 @@ export function createRedis(url: string, role: RedisRole, target: RedisTarget = 
       maxRedirections: role === 'worker' ? 64 : role === 'probe' ? 4 : 32,
       ...(role === 'probe' ? { nodeOptions: { maxRetriesPerRequest: 0 } } : {}),
     });
+    // Each node's connection, as ioredis opens it (write-batching.ts).
+    redis.on('+node', (node: Redis) => batchWrites(node));
   } else {
     const opts: RedisOptions =
       role === 'worker'
@@ -56,6 +59,7 @@ export function createRedis(url: string, role: RedisRole, target: RedisTarget = 
           ? { maxRetriesPerRequest: 0, enableOfflineQueue: true, enableReadyCheck: false, connectTimeout: 3000, retryStrategy: retry }
           : { maxRetriesPerRequest: null, enableOfflineQueue: true, enableReadyCheck: true, connectTimeout: 3000, retryStrategy: retry };
     redis = new Redis(url, { ...opts, lazyConnect: true });
+    batchWrites(redis);
   }
   if (role === 'producer') redis.on('ready', () => (lostAt = undefined));
   // Every connection has an error listener (ioredis would print each reconnection failure); a
