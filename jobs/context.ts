@@ -50,6 +50,8 @@ export interface SettledOutcome {
 
 /** How long a worker keeps the outcomes it settled, to settle them again if Redis loses them. */
 const REMEMBER_MS = 60_000;
+/** At most this many of them (the newest). */
+const RECENT_MAX = 10_000;
 
 /**
  * The outcomes this worker settled in the last minute. When Redis comes back from an outage
@@ -74,7 +76,14 @@ class RecentOutcomes {
   add(s: SettledOutcome): void {
     const now = Date.now();
     this.#recent.push({ ...s, at: now });
-    if (this.#recent.length > 10_000 || this.#recent[0]!.at < now - REMEMBER_MS) this.#recent = this.#recent.filter((r) => r.at >= now - REMEMBER_MS).slice(-10_000);
+    // Cut in batches (the list is in time order): cutting at every outcome once the oldest was a
+    // minute old, or the list full, copied up to 10,000 entries per record of a long import.
+    if (this.#recent.length > 2 * RECENT_MAX || this.#recent[0]!.at < now - 2 * REMEMBER_MS) this.#recent = this.#current(now);
+  }
+
+  /** The last minute's outcomes, at most RECENT_MAX of them. */
+  #current(now: number): Array<SettledOutcome & { at: number }> {
+    return this.#recent.filter((r) => r.at >= now - REMEMBER_MS).slice(-RECENT_MAX);
   }
 
   /** After a reconnection: the outcomes of imports whose ledger marker is gone are settled again. */
@@ -83,7 +92,7 @@ class RecentOutcomes {
     this.#replaying = true;
     try {
       const markers = new Map<string, string | undefined>();
-      for (const r of this.#recent) {
+      for (const r of this.#current(Date.now())) {
         if (!markers.has(r.account)) markers.set(r.account, await this.ledger.marker(r.account));
         if (markers.get(r.account) === r.marker) continue;
         if (r.outcome.status === 'created' && r.outcome.id !== undefined) await this.ledger.created(r.account, r.key, r.outcome.id, r.contentHash, r.importId);

@@ -50,9 +50,13 @@ interface RecordToSend {
 
 /** The records a job sends: from the import store by their numbers, or (older jobs) from its data. */
 async function recordsOf(job: Job, ctx: JobContext): Promise<RecordToSend[]> {
-  const inline = inlineRecordJobData.safeParse(job.data);
-  if (inline.success) return [inline.data];
-  const data = recordJobData.parse(job.data);
+  // Today's form first: a failed parse builds its issues, which cost more than the job's own parse.
+  const current = recordJobData.safeParse(job.data);
+  if (!current.success) {
+    const inline = inlineRecordJobData.safeParse(job.data);
+    if (inline.success) return [inline.data];
+  }
+  const data = current.success ? current.data : recordJobData.parse(job.data);
   const importId = job.parent?.id;
   if (importId === undefined) throw new UnrecoverableError(`record job ${job.id} has no parent import; it cannot be sent`);
   const [stored, meta] = await Promise.all([ctx.store.records(importId, data.n, data.count ?? 1), ctx.store.meta(importId)]);
