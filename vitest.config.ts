@@ -94,10 +94,13 @@ const SCALE = readdirSync('test', { recursive: true, encoding: 'utf8' })
 
 const common = {
   // Integration tests hold real sockets and Redis connections and spend much of their time waiting
-  // on the CLI processes and servers they start: on two cores, three workers keep both busy (two
-  // left them 30 % idle; four measured no faster).
+  // on the CLI processes and servers they start (a Redis stopped for 10 s, a grace period, a
+  // service's latency). Once the CLI's starts got cheap (its packages bundled), three workers left
+  // the two cores 15 % idle (1.69 cores busy over the run); four keep them busy: the whole suite
+  // took 383 s with three and 344 s with four, back to back on a quiet machine (docs/benchmarks.md,
+  // "The test suite").
   pool: 'forks' as const,
-  maxWorkers: 3,
+  maxWorkers: 4,
   testTimeout: 30_000,
   // CI's Redis keeps nothing on disk; the suite sends records anyway (docs/operators.md,
   // "Durability"). The tests of the refusal unset it for their own runs.
