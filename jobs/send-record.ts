@@ -55,8 +55,9 @@ async function recordsOf(job: Job, ctx: JobContext): Promise<RecordToSend[]> {
   if (!current.success) {
     const inline = inlineRecordJobData.safeParse(job.data);
     if (inline.success) return [inline.data];
+    throw current.error;
   }
-  const data = current.success ? current.data : recordJobData.parse(job.data);
+  const data = current.data;
   const importId = job.parent?.id;
   if (importId === undefined) throw new UnrecoverableError(`record job ${job.id} has no parent import; it cannot be sent`);
   const [stored, meta] = await Promise.all([ctx.store.records(importId, data.n, data.count ?? 1), ctx.store.meta(importId)]);
