@@ -1,4 +1,5 @@
 export { openTable } from './open-table.ts';
+import type { XlsxReader } from './open-table.ts';
 export { UnreadableCell } from './types.ts';
 export type { CellFormat, CellValue, OpenedTable, OpenTableOptions, SourceRow, TableKind } from './types.ts';
 export { encodingName, isEncodingOption, PAGE_ENCODINGS, unknownEncodingText, type EncodingOption, type InputEncoding } from './encodings.ts';
@@ -18,4 +19,3 @@ export { comparableName } from './header-names.ts';
 export async function probeWorkbookSheets(...args: Parameters<XlsxReader['probeXlsxSheets']>): ReturnType<XlsxReader['probeXlsxSheets']> {
   return (await import('./xlsx/read-xlsx.ts')).probeXlsxSheets(...args);
 }
-type XlsxReader = typeof import('./xlsx/read-xlsx.ts');

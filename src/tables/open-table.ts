@@ -10,7 +10,7 @@ import { openWorkbook } from './workbook-sheets.ts';
 import type { XlsxCache, XlsxHead } from './xlsx/read-xlsx.ts';
 
 /** The .xlsx reader (zip, XML: yauzl and saxes), loaded when a workbook is opened: a CSV file needs none of it. */
-type XlsxReader = typeof import('./xlsx/read-xlsx.ts');
+export type XlsxReader = typeof import('./xlsx/read-xlsx.ts');
 
 /**
  * Opens FILE (CSV or .xlsx, docs/reading-rules.md and §4) and reads its header row; the rows are read
