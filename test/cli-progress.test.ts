@@ -66,6 +66,13 @@ describe('progress in a terminal: the bar counts every outcome', () => {
 });
 
 describe('an import without a terminal, as cron or CI runs it', () => {
+  /**
+   * Each CLI run's own guard against a hang (runCli kills it then, failing with what it printed),
+   * and each test's timeout the sum of its runs' guards. A run of six estimates takes about 1.2 s
+   * and 0.5 s of CPU on a quiet machine; at a load of 25 on two cores (a twelfth of a core each)
+   * runs overran runCli's default 20 s.
+   */
+  const CLI_MS = 60_000;
   let rig: E2eRig;
   let free: number[];
   beforeAll(async () => {
@@ -79,7 +86,7 @@ describe('an import without a terminal, as cron or CI runs it', () => {
   it('prints plain progress lines on stderr, the last the final state, and keeps stdout for the summary', async () => {
     const file = rig.file('six.csv', csv(HEADER, free.slice(0, 6).map((p, i) => [p, `E${i}`, 'General', 'Labor', 'Crew day', 1, 640])));
     const env = { ...rig.env, BUILDSYNC_CONCURRENCY: '1' };
-    const everyChange = await runCli(['import', 'estimates', file], { ...env, BUILDSYNC_PROGRESS_INTERVAL_MS: '0' }, { cwd: rig.dir });
+    const everyChange = await runCli(['import', 'estimates', file], { ...env, BUILDSYNC_PROGRESS_INTERVAL_MS: '0' }, { cwd: rig.dir, timeoutMs: CLI_MS });
     expect(everyChange.code, everyChange.stderr).toBe(0);
     const lines = everyChange.stderr.split('\n').filter((l) => l.startsWith('estimates: '));
     expect(lines.length).toBeGreaterThan(2);
@@ -88,23 +95,25 @@ describe('an import without a terminal, as cron or CI runs it', () => {
     expect(everyChange.stdout).toMatch(/^estimates: 6 rows, 6 records: created 6,/);
     expect(everyChange.stdout).not.toContain('6/6');
 
-    // The default interval (10 s) in a run of a few seconds: the first state and the final one.
-    const rerun = await runCli(['import', 'estimates', file], env, { cwd: rig.dir });
+    // An interval longer than the run (the default, 10 s, is that on a quiet machine, where the run
+    // takes about a second; on a loaded one it took longer): the first state and the final one.
+    // No run lasts longer than its guard, CLI_MS.
+    const rerun = await runCli(['import', 'estimates', file], { ...env, BUILDSYNC_PROGRESS_INTERVAL_MS: String(CLI_MS) }, { cwd: rig.dir, timeoutMs: CLI_MS });
     expect(rerun.code, rerun.stderr).toBe(0);
     const plain = rerun.stderr.split('\n').filter((l) => l.startsWith('estimates: '));
     expect(plain).toHaveLength(2);
     expect(plain[0]).toMatch(/^estimates: \d\/6 /);
     expect(plain[1]).toMatch(/^estimates: 6\/6 created 0 exists 0 skipped 6 failed 0 unknown 0/);
-  });
+  }, 2 * CLI_MS);
 
   it('follows an import through many polls without piling up abort listeners (no MaxListenersExceededWarning)', async () => {
     // 24 records one at a time at 150 ms each: over 3.6 s, more than the 11 polls (300 ms apart)
     // at which Node warns when each poll leaves its abort listener behind.
     const file = rig.file('many.csv', csv(HEADER, free.slice(6, 30).map((p, i) => [p, `M${i}`, 'General', 'Labor', 'Crew day', 1, 640])));
-    const run = await runCli(['import', 'estimates', file], { ...rig.env, BUILDSYNC_CONCURRENCY: '1' }, { cwd: rig.dir, timeoutMs: 60_000 });
+    const run = await runCli(['import', 'estimates', file], { ...rig.env, BUILDSYNC_CONCURRENCY: '1' }, { cwd: rig.dir, timeoutMs: CLI_MS });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^estimates: 24 rows, 24 records: created 24,/);
     expect(run.ms, 'the follow lasted long enough to poll more than 11 times').toBeGreaterThan(3_600);
     expect(run.stderr).not.toMatch(/MaxListenersExceeded/);
-  });
+  }, CLI_MS + 10_000);
 });

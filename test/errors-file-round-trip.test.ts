@@ -16,6 +16,16 @@ beforeAll(async () => {
 });
 afterAll(() => rig?.close());
 
+/**
+ * Each CLI run's own guard against a hang (runCli kills it then and fails with what it printed).
+ * A run takes about 1.2 s and 0.5 s of CPU on a quiet machine; at a load of 25 on two cores it gets
+ * a twelfth of a core, and the first test's five runs overran vitest's 30 s. The tests' timeouts are
+ * the sum of their runs' guards, so that a slow machine is not taken for a hang and a hung run is
+ * reported by its own guard, with its output.
+ */
+const CLI_MS = 60_000;
+const cli = (args: string[]) => runCli(args, rig.env, { cwd: rig.dir, timeoutMs: CLI_MS });
+
 type Info = { PRJ_ID: string; INVOICE_DATE?: string; ITEMS: Array<{ NAME: string; RATE: string }> };
 const infos = (): Info[] => rig.sandbox.bills().map((b) => JSON.parse(b.info) as Info);
 
@@ -35,7 +45,7 @@ describe('the errors file round trip', () => {
         `${p2};55;04/02/2026;Grout;abc`,
       ].join('\r\n') + '\r\n',
     );
-    const first = await runCli(['import', 'bills', file], rig.env, { cwd: rig.dir });
+    const first = await cli(['import', 'bills', file]);
     expect(first.stderr).not.toMatch(/\n\s+at /);
     expect(first.code).toBe(1);
     const errorsPath = file.replace(/\.csv$/, '.csv.errors.csv');
@@ -58,13 +68,13 @@ describe('the errors file round trip', () => {
 
     // `jobs report ID --errors` writes the same rows to standard output.
     const importId = /\[import (import-[^\]]+)\]/.exec(first.stdout)![1]!;
-    const again = await runCli(['jobs', 'report', importId, '--errors'], rig.env, { cwd: rig.dir });
+    const again = await cli(['jobs', 'report', importId, '--errors']);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(text);
 
     // The user fixes the two cells in a spreadsheet and imports the file as it is.
     writeFileSync(errorsPath, text.replace('37S,00', '375,00').replace(';abc;', ';4,75;'));
-    const fixed = await runCli(['import', 'bills', errorsPath], rig.env, { cwd: rig.dir });
+    const fixed = await cli(['import', 'bills', errorsPath]);
     expect(fixed.stderr).not.toMatch(/\n\s+at |unexpected error/);
     expect(fixed.code).toBe(0);
     expect(fixed.stdout).toMatch(/created 2, exists 0, skipped 0, failed 0, unknown 0; invalid rows 0/);
@@ -77,26 +87,26 @@ describe('the errors file round trip', () => {
     ]);
 
     // Running either file again creates nothing twice.
-    const rerunFixed = await runCli(['import', 'bills', errorsPath], rig.env, { cwd: rig.dir });
+    const rerunFixed = await cli(['import', 'bills', errorsPath]);
     expect(rerunFixed.code).toBe(0);
     expect(rerunFixed.stdout).toMatch(/created 0, exists 0, skipped 2/);
-    const rerunOriginal = await runCli(['import', 'bills', file], rig.env, { cwd: rig.dir });
+    const rerunOriginal = await cli(['import', 'bills', file]);
     expect(rerunOriginal.code).toBe(1);
     expect(parseReport(readFileSync(`${file}.report.csv`, 'utf8')).map((r) => r.status)).toEqual(['skipped', 'invalid', 'skipped', 'invalid']);
     expect(rig.sandbox.bills()).toHaveLength(4);
-  });
+  }, 5 * CLI_MS);
 
   it('a dry run writes the rows to fix too, and a clean run removes a stale one', async () => {
     const file = rig.file('dry.csv', `project_id,vendor_id,item_name,rate\n${p1},55,Bolts,"1,234.567"\n`);
-    const dry = await runCli(['import', 'bills', file, '--dry-run'], rig.env, { cwd: rig.dir });
+    const dry = await cli(['import', 'bills', file, '--dry-run']);
     expect(dry.code).toBe(1);
     const errorsPath = `${file}.errors.csv`;
     const rows = parse(readFileSync(errorsPath, 'utf8').slice(1)) as string[][];
     expect(rows[1]!.slice(0, 5)).toEqual([String(p1), '55', 'Bolts', '1,234.567', '2']);
     expect(rows[1]![5]).toContain('has more than two decimals; a rate is sent with exactly two and is never rounded');
     writeFileSync(file, `project_id,vendor_id,item_name,rate\n${p1},55,Bolts,"1,234.57"\n`);
-    const clean = await runCli(['import', 'bills', file, '--dry-run'], rig.env, { cwd: rig.dir });
+    const clean = await cli(['import', 'bills', file, '--dry-run']);
     expect(clean.code).toBe(0);
     expect(existsSync(errorsPath)).toBe(false);
-  });
+  }, 2 * CLI_MS);
 });

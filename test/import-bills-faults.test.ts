@@ -8,6 +8,8 @@ import { runCli } from './helpers/cli.ts';
 // sent again on its own (src/import/send-record.ts); no bill may be stored twice by the import.
 const BILLS = 200;
 const FAULTS = { failBeforeStore: 0.2, dropAfterStore: 0.05, seed: 4242 };
+/** A CLI run's guard against a hang (runCli kills it then, failing with what it printed). */
+const CLI_MS = 60_000;
 let rig: E2eRig;
 let file: string;
 
@@ -99,7 +101,9 @@ describe('a bill import against injected faults', () => {
     const hadStored = unknownBefore.filter((l) => storedByBill().has(notesOf(l))).map(notesOf);
     const posts = billPosts();
 
-    const res = await runCli(['import', 'bills', file, '--resend-unknown', '--report', `${rig.dir}/resend.csv`], rig.env, { cwd: rig.dir });
+    // The run's own guard against a hang: about 1.6 s and 0.6 s of CPU on a quiet machine, it
+    // overran runCli's default 20 s at a load of 25 on two cores (a twelfth of a core each).
+    const res = await runCli(['import', 'bills', file, '--resend-unknown', '--report', `${rig.dir}/resend.csv`], rig.env, { cwd: rig.dir, timeoutMs: CLI_MS });
     expect(res.stderr).not.toMatch(/unexpected error/);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(new RegExp(`created ${unknownBefore.length}, exists 0, skipped ${BILLS - unknownBefore.length}, failed 0, unknown 0`));
@@ -109,5 +113,5 @@ describe('a bill import against injected faults', () => {
     const twice = [...stored.entries()].filter(([, ids]) => ids.length > 1).map(([notes]) => notes);
     expect(twice.sort()).toEqual(hadStored.sort());
     expect(stored.size).toBe(BILLS);
-  });
+  }, CLI_MS + 10_000);
 });
