@@ -95,7 +95,8 @@ describe('cold start: --version and --help load commander and nothing heavy', ()
     // Nor Redis: an estimate's dry run never connects; a bill's loads ioredis (and pino, the
     // connection's error log) when it reads the account's vendor list (src/redis/index.ts). Nor
     // the .xlsx reader's yauzl and saxes, loaded when a workbook is opened (src/tables/open-table.ts).
-    for (const heavy of ['bullmq', 'prom-client', 'cli-progress', 'express', '@bull-board/api', 'exceljs', 'undici', 'pg', 'ioredis', 'pino', 'yauzl', 'saxes']) {
+    // Nor node:http and node:https, loaded by the first GET (src/api/http-transport.ts): 15-20 ms of CPU at a start.
+    for (const heavy of ['bullmq', 'prom-client', 'cli-progress', 'express', '@bull-board/api', 'exceljs', 'undici', 'pg', 'ioredis', 'pino', 'yauzl', 'saxes', 'node:http', 'node:https', 'http', 'https']) {
       expect(dryRun.filter((p) => p === heavy || p.startsWith(`${heavy}/`)), heavy).toEqual([]);
     }
     // zod as a namespace import (`import * as z`): esbuild keeps what the schemas use, not zod's

@@ -15,9 +15,12 @@
  * - POSTs (creates) keep the undici Pool, loaded on the first create: an export never loads it
  *   (~8 MB of RSS less at start), and the create path's failure classification
  *   (network-failure.ts, its UND_ERR_* codes) stays as it was.
+ *
+ * node:http and node:https themselves are loaded by the first GET (`httpStack`), not with this
+ * module: a dry run, `check` and the other commands that make a transport but send nothing
+ * never load them (15-20 ms of CPU at every start of the CLI).
  */
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Pool } from 'undici';
 import { InterruptedError, ResponseInvalidError } from '../errors/index.ts';
@@ -73,8 +76,8 @@ const ERROR_BODY_LIMIT = 64 * 1024;
 export class HttpTransport {
   /** The creates' pool, made on the first POST (see the top of this file). */
   private pool: Promise<Pool> | undefined;
-  /** The listings' connections. */
-  private readonly agent: http.Agent;
+  /** The listings' connections, with the module that makes them: both made by the first GET. */
+  private stack: Promise<{ agent: http.Agent; request: typeof http.request }> | undefined;
   private readonly origin: URL;
   private readonly connections: number;
   /** GETs whose answer has not been read to its end or discarded yet; `close()` waits for them. */
@@ -94,8 +97,6 @@ export class HttpTransport {
     this.onResponse = opts.onResponse;
     this.origin = url;
     this.connections = opts.connections;
-    const agentOptions: http.AgentOptions = { keepAlive: true, maxSockets: opts.connections };
-    this.agent = url.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
     this.#headers = {
       authorization: `Basic ${Buffer.from(`${opts.email}:${opts.password}`, 'utf8').toString('base64')}`,
       apikey: opts.apiKey,
@@ -165,9 +166,9 @@ export class HttpTransport {
    * headers and every wait between two chunks of the body, as undici's headersTimeout and
    * bodyTimeout did. `done` is called once the body was read or discarded.
    */
-  private get(spec: RequestSpec): Promise<{ res: { statusCode: number; headers: Record<string, string | string[] | undefined>; body: Readable }; done: () => void }> {
+  private async get(spec: RequestSpec): Promise<{ res: { statusCode: number; headers: Record<string, string | string[] | undefined>; body: Readable }; done: () => void }> {
     const url = new URL(this.basePath + spec.path, this.origin);
-    const request = url.protocol === 'https:' ? https.request : http.request;
+    // Counted before the wait for node:http, so that a `close()` meanwhile waits for this GET.
     this.inFlight++;
     let settled = false;
     const done = () => {
@@ -175,8 +176,9 @@ export class HttpTransport {
       settled = true;
       if (--this.inFlight === 0) this.idle?.();
     };
+    const { agent, request } = await this.httpStack();
     return new Promise((resolve, reject) => {
-      const req = request(url, { method: 'GET', headers: this.#headers, agent: this.agent, signal: spec.signal, timeout: this.timeoutMs });
+      const req = request(url, { method: 'GET', headers: this.#headers, agent, signal: spec.signal, timeout: this.timeoutMs });
       req.on('timeout', () => {
         req.destroy(Object.assign(new Error(`no data from the service for ${this.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
       });
@@ -191,6 +193,20 @@ export class HttpTransport {
       });
       req.end();
     });
+  }
+
+  /** node:http or node:https (by the base URL's protocol) and the keep-alive Agent of the listings, loaded and made once. */
+  private httpStack(): Promise<{ agent: http.Agent; request: typeof http.request }> {
+    this.stack ??= (async () => {
+      const agentOptions: http.AgentOptions = { keepAlive: true, maxSockets: this.connections };
+      if (this.origin.protocol === 'https:') {
+        const https = await import('node:https');
+        return { agent: new https.Agent(agentOptions), request: https.request };
+      }
+      const http = await import('node:http');
+      return { agent: new http.Agent(agentOptions), request: http.request };
+    })();
+    return this.stack;
   }
 
   private createPool(): Promise<Pool> {
@@ -217,7 +233,7 @@ export class HttpTransport {
     this.closing ??= (async () => {
       const gets = this.inFlight === 0 ? undefined : new Promise<void>((resolve) => (this.idle = resolve));
       await Promise.all([gets, this.pool?.then((pool) => pool.close())]);
-      this.agent.destroy();
+      (await this.stack)?.agent.destroy();
     })();
     return this.closing;
   }
