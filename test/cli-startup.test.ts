@@ -103,6 +103,12 @@ describe('cold start: --version and --help load commander and nothing heavy', ()
     // ~40 locales (737 KB of zod in the dry run's chunks with `import { z }`, 194 KB without).
     const zodInputs = staticOutputs(meta, chunk('import-command')).flatMap((o) => Object.entries(meta.outputs[o]!.inputs).filter(([i, v]) => v.bytesInOutput > 0 && packageOf(i) === 'zod').map(([i]) => i));
     expect(zodInputs.filter((i) => /\/locales\/(?!en\.)/.test(i))).toEqual([]);
+    // Nor the dashboard's page scripts (~37 KB, bin/build.mjs's __BUILDSYNC_PAGE_SCRIPTS__): they come
+    // with the dashboard's chunks alone, never with a dry run or --version.
+    const pageScripts = (from: string) => staticOutputs(meta, from).flatMap((o) => Object.entries(meta.outputs[o]!.inputs).filter(([i, v]) => v.bytesInOutput > 0 && /page-scripts\.ts$|__BUILDSYNC_PAGE_SCRIPTS__/.test(i)).map(([i]) => i));
+    expect(pageScripts(chunk('import-command'))).toEqual([]);
+    expect(pageScripts(Object.keys(meta.outputs).find((o) => o.endsWith('/buildsync.mjs'))!)).toEqual([]);
+    expect(pageScripts(chunk('dashboard-command'))).not.toEqual([]);
     // The send is a dynamic import of the dry run's chunks (import-command.ts may sit in a chunk it shares with the demo).
     const later = staticOutputs(meta, chunk('import-command')).flatMap((o) => meta.outputs[o]!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
     expect(later.some((p) => p.includes('/import-send-'))).toBe(true);

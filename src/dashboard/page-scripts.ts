@@ -11,13 +11,14 @@ import { packageRoot } from '../package-root.ts';
 export type PageScriptName = 'import-page' | 'export-page';
 type PageScripts = Record<PageScriptName, string>;
 
-declare const __BUILDSYNC_PAGE_SCRIPTS__: PageScripts | undefined;
+/** The scripts as JSON (bin/build.mjs): a string define stays in this module's chunk, the dashboard's. */
+declare const __BUILDSYNC_PAGE_SCRIPTS__: string | undefined;
 
 let scripts: Promise<PageScripts> | undefined;
 
 export function pageScript(name: PageScriptName): Promise<string> {
   if (!scripts) {
-    scripts = typeof __BUILDSYNC_PAGE_SCRIPTS__ !== 'undefined' ? Promise.resolve(__BUILDSYNC_PAGE_SCRIPTS__) : fromSources();
+    scripts = typeof __BUILDSYNC_PAGE_SCRIPTS__ !== 'undefined' ? Promise.resolve(JSON.parse(__BUILDSYNC_PAGE_SCRIPTS__) as PageScripts) : fromSources();
     // A script that failed to build (a checkout being edited) is bundled again at the next request.
     scripts.catch(() => {
       scripts = undefined;
