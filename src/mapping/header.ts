@@ -212,27 +212,15 @@ const REPEAT = /^(.*\S) \((\d+)\)$/;
  * a name that gives a column while another copy is neither named nor ignored is `ambiguous`.
  */
 function matchHeaders(headers: readonly string[], known: readonly string[], mapping: MappingFile | undefined, aliases: readonly (string | undefined)[] = []): HeaderMatch {
-  const knownByName = new Map(known.map((k) => [normalizeHeader(k), k]));
-  const canonical = (name: string, what: string): string => {
-    const column = knownByName.get(normalizeHeader(name));
-    if (column === undefined) {
-      throw new ConfigError([MAPPING_FILE, ` ${what} ${new Quoter().quote(name)}, which is not a column this import knows. Known columns: ${known.join(', ')}.`]);
-    }
-    return column;
-  };
-  const renames = new Map<string, string>();
-  for (const [header, column] of Object.entries(mapping?.columns ?? {})) {
-    renames.set(normalizeHeader(header), canonical(column, `maps ${new Quoter().quote(header)} to`));
-  }
-  // The kind, status and summary columns of a bill mapping are read by its rules (`bill-kinds.ts`, `rows/summary-rows.ts`), not as fields.
-  const ignored = new Set([...(mapping?.ignore ?? []), ...ruleColumns(mapping).map(([, header]) => header)].map(normalizeHeader));
-  const names = new Set(headers.map(normalizeHeader));
-  const copies = copiesOf(headers, names);
+  const { knownByName, canonical, renames, ignored, prefers } = namesOf(known, mapping);
+  // Each header normalised once: the row is matched, its copies found and its clashes told from them.
+  const normalized = headers.map(normalizeHeader);
+  const names = new Set(normalized);
+  const copies = copiesOf(headers, normalized, names);
   const isNamed = (name: string): boolean => ignored.has(name) || renames.has(name) || knownByName.has(name);
   /** A copy's own entry wins; else `ignore` of its name holds for every copy. */
   const isIgnored = (name: string): boolean => ignored.has(name) || (!renames.has(name) && copies.baseOf.has(name) && ignored.has(copies.baseOf.get(name)!));
 
-  const prefers = presetPrefers(mapping, normalizeHeader);
   const sources: ColumnSource[] = [];
   const byColumn = new Map<string, ColumnSource>();
   const firstByName = new Map<string, string>();
@@ -243,7 +231,7 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
   let errorIndex = -1;
   let named = 0;
   headers.forEach((header, index) => {
-    const own = normalizeHeader(header);
+    const own = normalized[index]!;
     if (own === '') return;
     const earlier = firstByName.get(own);
     if (earlier !== undefined) {
@@ -263,7 +251,7 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
       else unknown.push(header);
       return;
     }
-    const others = copies.of.get(own)?.filter((i) => i !== index && !copyAccountedFor(normalizeHeader(headers[i]!), renames, ignored));
+    const others = copies.of.get(own)?.filter((i) => i !== index && !copyAccountedFor(normalized[i]!, renames, ignored));
     if (others !== undefined && others.length > 0) {
       ambiguous.push([header, [index, ...others].sort((x, y) => x - y)]);
       return;
@@ -285,16 +273,62 @@ function matchHeaders(headers: readonly string[], known: readonly string[], mapp
   return { knownByName, canonical, sources, byColumn, firstByName, unknown, clashes, sourceLineIndex, errorIndex, named, ambiguous };
 }
 
+/** What matching a row needs of the import's columns and the mapping, each name in its comparable form. */
+interface KnownNames {
+  knownByName: Map<string, string>;
+  canonical: (name: string, what: string) => string;
+  /** The mapping's renames: a header's comparable name -> its column. */
+  renames: Map<string, string>;
+  /** The comparable names the mapping ignores, or its bill rules read (`ruleColumns`). */
+  ignored: Set<string>;
+  prefers: ((a: string, b: string) => boolean) | undefined;
+}
+
+/**
+ * The import's columns (`known`: ESTIMATE_COLUMNS, BILL_COLUMNS, constant lists) by comparable name, built once per list;
+ * and with a mapping, its renames and ignores, once per mapping (a parsed mapping is never
+ * changed). The header search matches some hundred rows against them in one dry run.
+ */
+const knownTables = new WeakMap<readonly string[], { byName: Map<string, string>; withMapping: WeakMap<MappingFile, KnownNames> }>();
+
+function namesOf(known: readonly string[], mapping: MappingFile | undefined): KnownNames {
+  let table = knownTables.get(known);
+  if (table === undefined) {
+    table = { byName: new Map(known.map((k) => [normalizeHeader(k), k])), withMapping: new WeakMap() };
+    knownTables.set(known, table);
+  }
+  const knownByName = table.byName;
+  const canonical = (name: string, what: string): string => {
+    const column = knownByName.get(normalizeHeader(name));
+    if (column === undefined) {
+      throw new ConfigError([MAPPING_FILE, ` ${what} ${new Quoter().quote(name)}, which is not a column this import knows. Known columns: ${known.join(', ')}.`]);
+    }
+    return column;
+  };
+  if (mapping === undefined) return { knownByName, canonical, renames: new Map(), ignored: new Set(), prefers: undefined };
+  const done = table.withMapping.get(mapping);
+  if (done !== undefined) return done;
+  const renames = new Map<string, string>();
+  // A mapping to a column the import does not know throws here, each time: only a mapping that passes is kept.
+  for (const [header, column] of Object.entries(mapping.columns ?? {})) {
+    renames.set(normalizeHeader(header), canonical(column, `maps ${new Quoter().quote(header)} to`));
+  }
+  // The kind, status and summary columns of a bill mapping are read by its rules (`bill-kinds.ts`, `rows/summary-rows.ts`), not as fields.
+  const ignored = new Set([...(mapping.ignore ?? []), ...ruleColumns(mapping).map(([, header]) => header)].map(normalizeHeader));
+  const names: KnownNames = { knownByName, canonical, renames, ignored, prefers: presetPrefers(mapping, normalizeHeader) };
+  table.withMapping.set(mapping, names);
+  return names;
+}
+
 /**
  * The copies of each repeated name in a row of headers: `of` maps the first copy's name to every
  * copy's index; `baseOf` maps a copy's name (`name(2)`) to the first's. A `NAME (2)` whose `NAME`
- * is not in the row is a header of its own.
+ * is not in the row is a header of its own. `normalized`: the headers' comparable names, in order.
  */
-function copiesOf(headers: readonly string[], names: ReadonlySet<string>): { of: Map<string, number[]>; baseOf: Map<string, string> } {
+function copiesOf(headers: readonly string[], normalized: readonly string[], names: ReadonlySet<string>): { of: Map<string, number[]>; baseOf: Map<string, string> } {
   const of = new Map<string, number[]>();
   const baseOf = new Map<string, string>();
-  // Each header normalised once, and the first column of each name found once: linear in the header.
-  const normalized = headers.map((h) => normalizeHeader(h));
+  // `normalized`: each header's comparable name; the first column of each name found once: linear in the header.
   const firstOf = new Map<string, number>();
   normalized.forEach((name, index) => {
     if (!firstOf.has(name)) firstOf.set(name, index);

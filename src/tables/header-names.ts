@@ -55,7 +55,10 @@ export function headerNames(cells: readonly string[], line: number, above: reado
   }
   if (groups !== undefined) {
     const count = new Map<string, number>();
-    for (const c of lower) count.set(comparableName(c ?? ''), (count.get(comparableName(c ?? '')) ?? 0) + 1);
+    for (const c of lower) {
+      const key = comparableName(c ?? '');
+      count.set(key, (count.get(key) ?? 0) + 1);
+    }
     for (let i = 0; i < lower.length; i++) {
       const cell = (lower[i] ?? '').trim();
       if (groups[i] !== undefined && cell !== '' && count.get(comparableName(cell)) === 1) aliases[i] = cell;
@@ -67,9 +70,10 @@ export function headerNames(cells: readonly string[], line: number, above: reado
 /** `NAME (2)`, `NAME (3)` for the second and later appearances of a name (empty names left alone). */
 export function numberRepeats(names: readonly string[]): string[] {
   const seen = new Map<string, number>();
-  const taken = new Set(names.map(comparableName));
-  return names.map((name) => {
-    const key = comparableName(name);
+  const keys = names.map(comparableName);
+  const taken = new Set(keys);
+  return names.map((name, i) => {
+    const key = keys[i]!;
     if (key === '') return name;
     const n = (seen.get(key) ?? 0) + 1;
     seen.set(key, n);
