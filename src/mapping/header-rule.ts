@@ -11,28 +11,15 @@ import { missingList } from './required-columns.ts';
 import type { MappingFile } from './mapping-file.ts';
 import { suggestColumn } from './suggest.ts';
 
-/** Rows whose check `headerRule` keeps: the first 30 rows of each sheet and delimiter tried, with room to spare. */
-const MAX_CHECKED = 1000;
-
 /**
  * The header rule of one import: `known` its columns, `missingOf` the required ones a row
  * lacks (`required-columns.ts`).
  */
 export function headerRule(file: string, known: readonly string[], mapping: MappingFile | undefined, missingOf: (columns: ColumnMap) => string[]): HeaderRule {
-  // Every read of the table searches its first rows for the header row again (the head, each pass
-  // over the rows, each delimiter tried): the same rows are checked about ten times in a small
-  // file's dry run (400 checks of 40 rows, ~15 ms of CPU). The answer depends on the row alone.
-  const checked = new Map<string, { missing: readonly string[]; named: number }>();
   return {
     check(cells, aliases) {
-      const key = JSON.stringify([cells, aliases ?? []]);
-      let answer = checked.get(key);
-      if (answer === undefined) {
-        const { columns, named } = candidateColumns(cells, known, mapping, file, aliases);
-        answer = { missing: missingOf(columns), named };
-        if (checked.size < MAX_CHECKED) checked.set(key, answer);
-      }
-      return answer;
+      const { columns, named } = candidateColumns(cells, known, mapping, file, aliases);
+      return { missing: missingOf(columns), named };
     },
     notFound(closest, rowsSearched) {
       return new FileError(file, noHeaderMessage(file, known, mapping, closest, rowsSearched));

@@ -21,6 +21,8 @@ export interface CsvHead {
   titles: IgnoredLine[];
   /** Those rows with their cells, the nearest last. */
   above: readonly HeaderCandidate[];
+  /** Where the table starts (`findCsvTableStart`): a later read of the same file passes it as `ReadCsvOptions.start`. */
+  start: CsvTableStart;
 }
 
 /**
@@ -72,8 +74,9 @@ export async function* readCsv(file: string, onHead: (head: CsvHead) => void, op
   // And the same chunks as read, for `encodingFits` (the header in another encoding).
   let rawHead: Buffer[] = [];
   const forced = delimiterOf(options.delimiter);
+  const known = options.start;
   const findStart = (text: string, complete: boolean, cut = false): CsvTableStart | undefined =>
-    findTableStart(file, options, forced, rawHead, decoder.encoding, text, complete, cut);
+    known ?? findTableStart(file, options, forced, rawHead, decoder.encoding, text, complete, cut);
   let start: CsvTableStart | undefined;
   const footer = new FooterWatch(options.header !== undefined);
   let width = 0;
@@ -184,6 +187,12 @@ export interface ReadCsvOptions {
   delimiter?: DelimiterOption;
   header?: HeaderRule;
   headerRow?: number;
+  /**
+   * Where the table starts, as a read of the head of this file found it (`CsvHead.start`): the
+   * header row is not looked for again (the first 30 rows checked against the mapping, under each
+   * delimiter tried), and the read starts there. `openTable` passes it to every read of the rows.
+   */
+  start?: CsvTableStart;
   onFooter?: (lines: IgnoredLine[]) => void;
 }
 
@@ -222,7 +231,7 @@ function headRow(file: string, fields: string[], line: number, start: CsvTableSt
   if (line > start.headerLine) throw headerNotParsed(file, start.headerLine);
   if (fields.length > MAX_COLUMNS) throw tooManyColumns(file, line, delimiter);
   if (fields.every((h) => h.trim() === '')) throw noHeader(file, line);
-  return { headers: fields, headerLine: line, encoding, delimiter, titles: start.titles, above: start.above };
+  return { headers: fields, headerLine: line, encoding, delimiter, titles: start.titles, above: start.above, start };
 }
 
 /** Whether a data row has a cell that is not empty; throws on a cell over `MAX_CELL_CHARS`. */
@@ -312,7 +321,7 @@ function plainHeader(found: CsvTableStart, encoding: InputEncoding): CsvHead | u
   const headers = found.cells;
   if (headers.length > MAX_COLUMNS) return undefined; // the engine path reports it
   if (headers.every((h) => h.trim() === '')) return undefined; // the engine path reports it
-  return { headers, headerLine: found.headerLine, encoding, delimiter: found.delimiter, titles: found.titles, above: found.above };
+  return { headers, headerLine: found.headerLine, encoding, delimiter: found.delimiter, titles: found.titles, above: found.above, start: found };
 }
 
 

@@ -50,14 +50,15 @@ export async function openTable(file: string, opts: OpenTableOptions = {}): Prom
   for await (const _ of readCsv(file, (h) => (head = h), { headOnly: true, signal, encoding: forced, delimiter: delimiterOption, header, headerRow })) {
     // headOnly yields nothing
   }
-  const { headers: cells, headerLine, encoding, delimiter, titles, above } = head!;
+  const { headers: cells, headerLine, encoding, delimiter, titles, above, start } = head!;
   const { names: headers, aliases } = headerNames(cells, headerLine, above);
   const repeatedHeaders: IgnoredLine[] = [];
   const table: OpenedTable = { file, headers, ...aliasesOf(aliases), headerLine, kind, encoding, delimiter, titles, footers: [], repeatedHeaders, batches, rows: () => flatten(batches()) };
   // A Windows-1252 file can look like UTF-8 (pure ASCII) up to its first accented letter, which
-  // may come long after the header: reading the rows settles `encoding`.
+  // may come long after the header: reading the rows settles `encoding`. Each read of the rows
+  // starts where the read of the head found the table (`start`): the header row is found once.
   function batches(): AsyncIterable<SourceRow[]> {
-    const rows = readCsv(file, noop, { signal, encoding: forced, delimiter: delimiterOption, header, headerRow, onEncoding: (e) => (table.encoding = e), onFooter: (lines) => (table.footers = lines) });
+    const rows = readCsv(file, noop, { signal, encoding: forced, delimiter: delimiterOption, header, headerRow, start, onEncoding: (e) => (table.encoding = e), onFooter: (lines) => (table.footers = lines) });
     return header === undefined ? rows : withoutRepeatedHeaders(rows, { cells, above }, headerLine, 'line', repeatedHeaders);
   }
   return table;
