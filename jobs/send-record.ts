@@ -46,6 +46,8 @@ interface RecordToSend {
   /** The ledger's marker and Redis's durability when the import was submitted (absent from older imports). */
   marker?: string;
   durability?: string;
+  /** An earlier run of the job settled its outcome: the first outcome stands (ImportStore.settle), it is not sent again. */
+  settled: boolean;
 }
 
 /** The records a job sends: from the import store by their numbers, or (older jobs) from its data. */
@@ -54,13 +56,14 @@ async function recordsOf(job: Job, ctx: JobContext): Promise<RecordToSend[]> {
   const current = recordJobData.safeParse(job.data);
   if (!current.success) {
     const inline = inlineRecordJobData.safeParse(job.data);
-    if (inline.success) return [inline.data];
+    if (inline.success) return [{ ...inline.data, settled: false }];
     throw current.error;
   }
   const data = current.data;
   const importId = job.parent?.id;
   if (importId === undefined) throw new UnrecoverableError(`record job ${job.id} has no parent import; it cannot be sent`);
-  const [stored, meta] = await Promise.all([ctx.store.records(importId, data.n, data.count ?? 1), ctx.store.meta(importId)]);
+  // The records, the import's meta and which records an earlier run settled: one round trip.
+  const { records: stored, meta } = await ctx.store.recordsToSend(importId, data.n, data.count ?? 1);
   if (meta === undefined || stored.some((r) => r === undefined)) {
     throw new UnrecoverableError(failureReason(new ImportUnknownError(importId, `, so records ${data.n}+${data.count ?? 1} cannot be sent`)));
   }
@@ -75,6 +78,7 @@ async function recordsOf(job: Job, ctx: JobContext): Promise<RecordToSend[]> {
     resendUnknown: meta.resendUnknown === true,
     marker: meta.ledgerMarker,
     durability: meta.durability,
+    settled: record!.settled,
   }));
 }
 
@@ -127,16 +131,14 @@ export async function processSendRecord(job: Job, token: string | undefined, ctx
 async function sendRecords(job: Job, token: string | undefined, ctx: JobContext, client: ServiceClient): Promise<RecordOutcome | Partial<Record<RecordOutcome['status'], number>>> {
   const records = await recordsOf(job, ctx);
   const attempts = job.opts.attempts ?? 1;
-  const importId = records[0]!.importId;
-  // An earlier attempt of this job may have settled some: the first outcome stands (ImportStore.settle).
-  const settled = records.length > 1 ? await ctx.store.settledKeys(importId, records.map((r) => r.key)) : [false];
   let retry: unknown;
   let bug: UnrecoverableError | undefined;
   let last: RecordOutcome | undefined;
   const counts: Partial<Record<RecordOutcome['status'], number>> = {};
-  for (let i = 0; i < records.length; i++) {
-    if (settled[i]) continue;
-    const data = records[i]!;
+  for (const data of records) {
+    // An earlier run of this job settled it (then failed on another record, stalled, or was
+    // retried): the first outcome stands, and it is not sent again.
+    if (data.settled) continue;
     let outcome: RecordOutcome;
     try {
       outcome = await sendRecord(

@@ -41,6 +41,41 @@ describe('import store', () => {
     expect((await store.outcome('i1', 'k'))?.status).toBe('created');
   });
 
+  it("reads a record job's records, the import's meta and which records are settled in one round trip, keys with quotes, backslashes and accents included", async () => {
+    const keys = ['bill:plain', 'bill:"quoted" \\ back\\"slash', 'bill:Café ☕ \u0001', 'bill:last'];
+    await store.saveMeta({ importId: 'i4', kind: 'bills', account: 'acct', file: 'b.csv', rows: 4, records: 4, invalidRows: 0, createdAt: 0 });
+    await store.appendPlan(
+      'i4',
+      0,
+      keys.map((key, i) => ({ key, label: `bill ${i}`, lines: [i + 2], contentHash: `h${i}`, payloadJson: JSON.stringify({ Title: `"${key}"`, n: i }) })),
+      [],
+    );
+    await store.settle('i4', keys[1]!, { status: 'failed', message: 'refused' });
+    await store.settle('i4', keys[2]!, { status: 'created', id: 9, message: '' });
+    await t.redis.hset(importKeyOf(t.redis, t.prefix, 'i4', 'outcomes'), 'bill:"quoted"', 'not this record');
+
+    // One script (EVALSHA, or EVAL where Redis does not have it yet): no other command.
+    const sent: string[] = [];
+    const send = t.redis.sendCommand;
+    t.redis.sendCommand = function (this: typeof t.redis, ...args: Parameters<typeof send>) {
+      sent.push(args[0].name);
+      return send.apply(this, args);
+    };
+    const read = await store.recordsToSend('i4', 0, 4).finally(() => (t.redis.sendCommand = send));
+    expect(sent.filter((name) => name !== 'evalsha' && name !== 'eval')).toEqual([]);
+    expect(read.meta).toMatchObject({ importId: 'i4', kind: 'bills', records: 4 });
+    expect(read.records.map((r) => [r?.key, r?.settled])).toEqual([
+      [keys[0], false],
+      [keys[1], true],
+      [keys[2], true],
+      [keys[3], false],
+    ]);
+    expect(read.records[1]).toMatchObject({ label: 'bill 1', lines: [3], contentHash: 'h1', payloadJson: JSON.stringify({ Title: `"${keys[1]}"`, n: 1 }) });
+    // Past the plan, or an import that is gone: undefined, as the job needs to say it cannot be sent.
+    expect((await store.recordsToSend('i4', 3, 2)).records.map((r) => r?.key)).toEqual([keys[3], undefined]);
+    expect(await store.recordsToSend('gone', 0, 1)).toEqual({ meta: undefined, records: [undefined] });
+  });
+
   it('reports a record with no outcome as pending while the import runs, and afterwards as its ledger entry says', async () => {
     await store.saveMeta({ importId: 'i2', kind: 'bills', account: 'acct', file: 'b.csv', rows: 3, records: 3, invalidRows: 0, createdAt: 0 });
     await store.savePlan(

@@ -6,6 +6,7 @@ import { Ledger, type LedgerEntry } from '../ledger/ledger.ts';
 import type { IgnoredCounts, RowStatus, StaticLine } from '../mapping/report-line.ts';
 import { withLineNote } from '../mapping/record-key.ts';
 import SETTLE_LUA from './import-settle.lua';
+import RECORDS_LUA from './import-records.lua';
 
 export type { IgnoredCounts, RowStatus, StaticLine };
 
@@ -104,7 +105,13 @@ const PLANNING_TTL_SECONDS = 24 * 3600;
  */
 type StoreRedis = RedisConnection & {
   bsImportSettle(outcomes: string, counts: string, log: string, recordKey: string, outcome: string, status: string, ttl: string): Promise<number>;
+  bsImportRecords(meta: string, plan: string, outcomes: string, first: string, count: string): Promise<Array<string | number | null>>;
 };
+
+/** A planned record as a record job reads it: whether its outcome is settled already comes with it. */
+export interface RecordToSettle extends StoredRecord {
+  settled: boolean;
+}
 
 export class ImportStore {
   readonly #redis: StoreRedis;
@@ -112,6 +119,7 @@ export class ImportStore {
 
   constructor(redis: RedisConnection, prefix: string) {
     if (!('bsImportSettle' in redis)) redis.defineCommand('bsImportSettle', { numberOfKeys: 3, lua: SETTLE_LUA });
+    if (!('bsImportRecords' in redis)) redis.defineCommand('bsImportRecords', { numberOfKeys: 3, lua: RECORDS_LUA });
     this.#redis = redis as StoreRedis;
     this.#prefix = prefix;
   }
@@ -202,11 +210,21 @@ export class ImportStore {
     return values.map((v) => (v ? decodePlanEntry(v) : undefined));
   }
 
-  /** For each record key, whether its outcome is settled. */
-  async settledKeys(importId: string, keys: readonly string[]): Promise<boolean[]> {
-    if (keys.length === 0) return [];
-    const values = await this.#redis.hmget(this.#k(importId, 'outcomes'), ...keys);
-    return values.map((v) => v !== null);
+  /**
+   * What a record job reads before it sends records `n` … `n + count - 1`, in one round trip
+   * (import-records.lua): the import's meta, and each record with whether its outcome is settled
+   * already (an earlier run of the job settled it: the first outcome stands, `settle`); undefined
+   * for what is gone (the import expired or was removed).
+   */
+  async recordsToSend(importId: string, n: number, count = 1): Promise<{ meta: ImportMeta | undefined; records: Array<RecordToSettle | undefined> }> {
+    const reply = await this.#redis.bsImportRecords(this.#k(importId, 'meta'), this.#k(importId, 'plan'), this.#k(importId, 'outcomes'), String(n), String(count));
+    const meta = typeof reply[0] === 'string' ? (JSON.parse(reply[0]) as ImportMeta) : undefined;
+    const records: Array<RecordToSettle | undefined> = [];
+    for (let i = 0; i < count; i++) {
+      const entry = reply[1 + 2 * i];
+      records.push(typeof entry === 'string' ? { ...decodePlanEntry(entry), settled: reply[2 + 2 * i] === 1 } : undefined);
+    }
+    return { meta, records };
   }
 
   /**
