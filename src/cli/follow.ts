@@ -25,13 +25,17 @@ export async function followJob(
       throw new InterruptedError(`stopped following job ${jobId}; it goes on in the queue: buildsync jobs show ${jobId}`);
     }
     await check?.();
+    // The state first, the job after it: a job read first, then found `failed` or `completed`,
+    // may have ended in between, and its copy then holds neither its failure nor its result (an
+    // export refused with 401 exited 1 instead of 3, its failedReason unread, on a loaded machine).
+    // Read after its state, the job holds at least what that state says.
+    const state = await queue.getJobState(jobId);
     const job = await queue.getJob(jobId);
     if (!job) {
       // Gone while Redis was away: the check tells when that is what happened (Redis came back empty).
       await check?.();
       throw new Error(`job ${jobId} disappeared from ${queue.name}`);
     }
-    const state = await job.getState();
     await onTick(job);
     if (state === 'completed' || state === 'failed') return { state, job };
     // The abort listener goes with its timer: one left per poll would pile up on a long follow
