@@ -84,6 +84,31 @@ const bullmqOptionalPg = {
   },
 };
 
+/**
+ * commander requires node:child_process when it is loaded, for the executable subcommands
+ * (`program.command('x', 'description')` run as files) that buildsync does not use: that load
+ * (child_process, with net, dgram and their internals) was part of every start, `--version` too.
+ * Bundled, the require is made where commander spawns, the first time it does. Fails the build
+ * when a commander upgrade changes that line, rather than bundling it unpatched.
+ */
+function lazyCommanderChildProcess(done) {
+  const REQUIRE = "const childProcess = require('node:child_process');";
+  return {
+    name: 'commander-lazy-child-process',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes(REQUIRE) || text.split('childProcess.').length - 1 !== text.split('childProcess.spawn(').length - 1) {
+          throw new Error(`${args.path}: commander no longer loads child_process as bin/build.mjs expects; check lazyCommanderChildProcess`);
+        }
+        done.patched = true;
+        const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+        return { contents: text.replace(REQUIRE, lazy), loader: 'js' };
+      });
+    },
+  };
+}
+
 /** The page scripts: name -> entry module, each served inline by its page. */
 const PAGE_SCRIPTS = {
   'import-page': 'src/dashboard/page-script/import-page.ts',
@@ -131,6 +156,7 @@ export async function buildBundle(outdir = join(ROOT, 'dist'), opts = {}) {
   try {
     const pageScripts = await bundlePageScripts(opts);
     const ioredis = { patched: false };
+    const commander = { patched: false };
     const result = await build({
       absWorkingDir: ROOT,
       define: {
@@ -156,7 +182,7 @@ export async function buildBundle(outdir = join(ROOT, 'dist'), opts = {}) {
       keepNames: true,
       external: OPTIONAL_NATIVE,
       banner: { js: REQUIRE_BANNER },
-      plugins: [patchIoredisVersion(ioredis), bullmqOptionalPg],
+      plugins: [patchIoredisVersion(ioredis), lazyCommanderChildProcess(commander), bullmqOptionalPg],
       // The Redis scripts (src/**/*.lua) are imported as their text (src/lua.d.ts).
       loader: { '.lua': 'text' },
       metafile: true,
@@ -165,6 +191,7 @@ export async function buildBundle(outdir = join(ROOT, 'dist'), opts = {}) {
     if (!ioredis.patched && Object.keys(result.metafile.inputs).some((i) => i.includes('node_modules/ioredis/'))) {
       throw new Error('bin/build.mjs: ioredis is bundled but its package.json read was not patched (patchIoredisVersion): has the file moved?');
     }
+    if (!commander.patched) throw new Error('bin/build.mjs: commander was bundled without its child_process require made lazy (lazyCommanderChildProcess): has the file moved?');
     const fresh = new Set();
     for (const name of safeReaddir(join(staging, 'chunks'))) {
       renameSync(join(staging, 'chunks', name), join(outdir, 'chunks', name));

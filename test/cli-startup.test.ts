@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -139,6 +139,26 @@ describe('cold start: --version and --help load commander and nothing heavy', ()
     // module of ours imports it statically, and is the one imported lazily (src/api/undici-pool.ts).
     const lazyPackages = Object.values(meta.outputs).map((o) => o.entryPoint).filter((e) => e !== undefined && packageOf(e) !== undefined);
     expect(lazyPackages).toEqual([]);
+  });
+
+  it('--version and a dry run load no child_process (commander\'s require of it is made when it spawns, bin/build.mjs), nor node:http', async () => {
+    // Node's own modules the CLI loaded, written at exit by a preload (process.moduleLoadList). net
+    // is not among those checked: standard output is a pipe here, which node opens as a net.Socket.
+    const dir = tempDir('modules');
+    const preload = join(dir, 'preload.cjs');
+    writeFileSync(preload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_OUT, process.moduleLoadList.join('\\n')));\n");
+    const loaded = async (name: string, args: string[]): Promise<string[]> => {
+      const out = join(dir, `${name}.txt`);
+      const r = await runCli(args, { NODE_OPTIONS: `--require ${preload}`, MODULES_OUT: out }, { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      return readFileSync(out, 'utf8').split('\n');
+    };
+    const dryRun = ['import', 'estimates', join(ROOT, 'samples', 'estimates.csv'), '--dry-run', '--report', join(dir, 'estimates.report.csv')];
+    for (const [name, args] of [['version', ['--version']], ['dry-run', dryRun]] as const) {
+      const modules = await loaded(name, [...args]);
+      expect(modules, name).toContain('NativeModule fs');
+      expect(modules.filter((m) => /^NativeModule (child_process|dgram|http|https)$/.test(m)), name).toEqual([]);
+    }
   });
 
   it('prints the version, and every command\'s --help ends with examples', async () => {
