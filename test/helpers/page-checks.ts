@@ -54,16 +54,17 @@ export async function tabTo(page: Page, selector: string): Promise<void> {
 }
 
 /**
- * Space on the focused file input opens the chooser. On a loaded machine Chromium has been seen
- * to drop the first one (no chooser in 30 s), so press again, still with the keyboard only.
+ * Space on the focused file input opens the chooser, which Playwright hands over only once it has
+ * asked Chromium to intercept choosers. It asks when the first 'filechooser' listener is added, and
+ * does not wait for the answer: a key that reached Chromium first opened a chooser nobody saw (on a
+ * loaded machine, now and then; pressed again after a 5 s wait, the first waiter's end had turned the
+ * interception off again, and the next press raced it anew). So the listener is added first, one
+ * round trip to the page lets the request through before the key, and the one listener waits for
+ * the chooser: it resolves as soon as the chooser opens.
  */
 export async function openChooserWithSpace(page: Page): Promise<FileChooser> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5_000 }), page.keyboard.press('Space')]);
-      return chooser;
-    } catch (err) {
-      if (attempt === 3) throw err;
-    }
-  }
+  const chooser = page.waitForEvent('filechooser', { timeout: 30_000 });
+  await page.evaluate('0');
+  await page.keyboard.press('Space');
+  return chooser;
 }
