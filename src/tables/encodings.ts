@@ -1,5 +1,6 @@
-import { TextDecoder } from 'node:util';
-
+// The global TextDecoder is node:util's class; importing it from node:util loaded that module (its
+// parse_args, mime) at every start of the CLI, --version too, since the command line checks --encoding.
+import type { TextDecoder as NodeTextDecoder } from 'node:util';
 /**
  * The encodings a CSV file is read in (docs/reading-rules.md, "Files"), by their WHATWG names:
  * what `--encoding` accepts, how each is named to the user, and how bytes are decoded in one.
@@ -92,7 +93,7 @@ export function encodingLabel(encoding: string): string {
  * buffer decoded in one call (no `stream`) as ISO-8859-1 (0x80 is U+0080, not €); decoded with
  * `stream: true`, as every caller here does, it is Windows-1252.
  */
-export function decoderOf(encoding: string): TextDecoder {
+export function decoderOf(encoding: string): NodeTextDecoder {
   return new TextDecoder(encoding);
 }
 
