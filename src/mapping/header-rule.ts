@@ -6,7 +6,8 @@
  */
 import { FileError, type Advice, type Wording } from '../errors/index.ts';
 import type { HeaderCandidate, HeaderRule } from '../tables/index.ts';
-import { candidateColumns, listHeaders, unknownColumnsMessage, type ColumnMap } from './header.ts';
+import { candidateColumns, type ColumnMap } from './header.ts';
+import { listHeaders, unknownColumnsMessage } from './header-messages.ts';
 import { missingList } from './required-columns.ts';
 import type { MappingFile } from './mapping-file.ts';
 import { suggestColumn } from './suggest.ts';
