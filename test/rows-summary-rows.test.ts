@@ -85,6 +85,19 @@ describe('NetSuite Main Line rows', () => {
     ]);
   });
 
+  it('a main line whose bill has a line that cannot be read is not checked, and says so instead of naming a partial sum', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'netsuite-')), 'netsuite-unreadable-line.csv');
+    writeFileSync(file, readFileSync(NETSUITE, 'utf8').replace('PEX supply lines,,600.00', 'PEX supply lines,,six hundred'));
+    const plan = await planBills(file, { mapping: mapping('netsuite-mapping-main-line.json'), vendorsFile: VENDORS, resolver });
+    expect(plan.records.map((r) => r.payload)).toEqual(bills(KITCHEN).slice(0, 2));
+    const line7 = dryRunReportLines(plan).find((l) => l.line === 7)!;
+    expect(line7.status).toBe('invalid');
+    expect(line7.message).toBe('summary row (Main Line "*") says 912.40; not checked, since a line of bill "VB-1003" has an error (see its line): correct it and run again; not sent');
+    expect(dryRunReportLines(plan).find((l) => l.line === 8)).toMatchObject({ status: 'invalid' });
+  });
+
   it('with "summaryRows": "none": the main lines are lines, as the user said', async () => {
     const plan = await planBills(NETSUITE, { mapping: { ...mapping('netsuite-mapping.json'), summaryRows: 'none' }, vendorsFile: VENDORS, resolver });
     expect(plan.records.map((r) => (r.payload as { ITEMS: Array<{ NAME: string }> }).ITEMS[0]!.NAME)).toEqual(['April framing', 'Panel upgrade', 'Rough-in']);

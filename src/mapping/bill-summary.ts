@@ -106,7 +106,10 @@ export class SummaryRows {
     const lines = a === undefined ? 0 : a.sum;
     for (const h of held ?? []) {
       if (h.cents === undefined) stops.push([h.line, joinWorded([`summary row (${h.shown}): its amount cannot be read (`, h.why ?? 'no rate', '); its bill is not sent'], '')]);
-      else if (a !== undefined && !a.unknown && h.cents === lines) ignored.push({ line: h.line, record: '', status: 'ignored', reason: 'total', message: `summary row (${h.shown}): ${money(h.cents)} = the sum of ${name}` });
+      // A line of the bill that could not be read (an error of its own) leaves its sum unknown: saying
+      // what the readable lines add up to would name a figure that is not the bill's.
+      else if (a?.unknown) stops.push([h.line, `summary row (${h.shown}) says ${money(h.cents)}; not checked, since a line of ${name} has an error (see its line): correct it and run again; not sent`]);
+      else if (a !== undefined && h.cents === lines) ignored.push({ line: h.line, record: '', status: 'ignored', reason: 'total', message: `summary row (${h.shown}): ${money(h.cents)} = the sum of ${name}` });
       else stops.push([h.line, `summary row (${h.shown}) says ${money(h.cents)} but the lines of ${name} add up to ${a === undefined ? '0.00, it has none' : money(lines)}; not sent: correct the amounts, or the summary row`]);
     }
     if (this.mode === 'none' || a === undefined) return { ignored, stops, note: undefined };
