@@ -94,6 +94,18 @@ describe('bills: total rows and split lines', () => {
     expect(r.report.filter((l) => l.line === '2' || l.line === '3').map((l) => l.status)).toEqual(['invalid', 'invalid']);
   });
 
+  it('a total over a line whose amount cannot be read is not checked, and says so instead of naming a partial sum', async () => {
+    const r = await dryRun('bills', file('qb.csv', qbReport().replace(',,,,Delivery,85.00,', ',,,,Delivery,eighty-five,')), ...qbArgs(...QB_FILL));
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.payloads).toHaveLength(1);
+    expect(r.report.find((l) => l.line === '3')).toMatchObject({ status: 'invalid' });
+    expect(r.report.find((l) => l.line === '4')).toMatchObject({
+      status: 'invalid',
+      message: 'total row "Total for QB-3004" says 1335.00; not checked, since line 3 of the lines it closes (bill "QB-3004") cannot be read: correct it and run again',
+    });
+    expect(r.report.map((l) => l.message).join('\n')).not.toContain('add up to');
+  });
+
   it('a streamed plan keeps a bill open until its total, and the errors file writes the filled-down keys', async () => {
     const path = file('qb.csv', qbReport('"1,345.00"'));
     const records: MappedRecord[] = [];

@@ -32,6 +32,8 @@ interface Sum {
   last: number | undefined;
   /** The level as written, for messages. */
   name: string;
+  /** The first line it holds whose amount cannot be read: its sum is not the level's, and a total of it is not checked. */
+  unreadable?: number;
 }
 
 /** The sums of one estimate: the whole, and its categories and subcategories by `readKey` of their names (a numbered one by its bare name too). */
@@ -197,27 +199,30 @@ export class Totals {
   /** A row that stays: its amount counts toward every level that holds it. */
   private add(row: SourceRow, splitOf: string | undefined): void {
     if (this.setup.rules === undefined) return;
-    const amount = this.amountOf(row) ?? 0;
+    const read = this.amountOf(row);
+    const amount = typeof read === 'number' ? read : 0;
+    // An amount that cannot be read (a row error of its own) leaves every sum holding it unknown.
+    const unreadable = read === UNREADABLE;
     const line = row.line;
     if (this.setup.kind === 'bills') {
       const ref = this.setup.sumsByBill === false ? undefined : (splitOf ?? text(cellOf(this.ref, row.values)));
-      if (ref !== undefined) addTo(this.sumOf(`b\0${readKey(ref)}`, ref), amount, line);
+      if (ref !== undefined) addTo(this.sumOf(`b\0${readKey(ref)}`, ref), amount, line, unreadable);
       const vendor = text(cellOf(this.vendor, row.values));
-      if (vendor !== undefined) addTo(this.sumOf(`v\0${readKey(vendor)}`, vendor), amount, line);
+      if (vendor !== undefined) addTo(this.sumOf(`v\0${readKey(vendor)}`, vendor), amount, line, unreadable);
     } else {
       this.noteEstimate(row);
       const est = this.estimate;
       const whole = this.level$('e', est, this.estimateShown);
-      if (whole !== undefined) addTo(whole, amount, line);
+      if (whole !== undefined) addTo(whole, amount, line, unreadable);
       const cat = this.level$('c', est, cellOf(this.category, row.values));
       if (cat !== undefined) {
-        addTo(cat, amount, line);
+        addTo(cat, amount, line, unreadable);
         const sub = this.level$('s', est, cellOf(this.subcategory, row.values));
-        if (sub !== undefined) addTo(sub, amount, line);
+        if (sub !== undefined) addTo(sub, amount, line, unreadable);
       }
     }
-    addTo(this.closing, amount, line);
-    addTo(this.grand, amount, line);
+    addTo(this.closing, amount, line, unreadable);
+    addTo(this.grand, amount, line, unreadable);
   }
 
   private sumOf(key: string, name: string): Sum {
@@ -297,7 +302,8 @@ export class Totals {
     this.estimateShown = flat(`project ${project.replaceAll('\0', '').trim() || '?'} / ${nameText ?? '?'}`);
   }
 
-  private amountOf(row: SourceRow): number | undefined {
+  /** The row's amount (amount × qty); undefined when it has none; UNREADABLE when a cell of it cannot be read. */
+  private amountOf(row: SourceRow): number | undefined | typeof UNREADABLE {
     try {
       const rules = this.setup.rules!;
       const base = this.amount === undefined ? undefined : numberOf(cellOf(this.amount, row.values), rules, formatOf(this.amount, row.formats));
@@ -305,7 +311,7 @@ export class Totals {
       if (base === undefined) return undefined;
       return qty === undefined ? base : base * qty;
     } catch (err) {
-      if (err instanceof CellValueError) return undefined;
+      if (err instanceof CellValueError) return UNREADABLE;
       throw err;
     }
   }
@@ -352,7 +358,10 @@ export class Totals {
     const sums = this.byEstimate.get(est);
     const sum = sums === undefined ? undefined : kind === 'e' ? sums.whole : sums[kind].get(key);
     if (sum === undefined) return undefined;
-    return { sum, what: kind === 'e' ? sum.name : `${what} ${JSON.stringify(sum.name)}`, stops: true, reset: () => (sum.sum = 0) };
+    return { sum, what: kind === 'e' ? sum.name : `${what} ${JSON.stringify(sum.name)}`, stops: true, reset: () => {
+      sum.sum = 0;
+      sum.unreadable = undefined;
+    } };
   }
 
   private whole(which: 'grand' | 'closing'): Closed {
@@ -375,10 +384,16 @@ export class Totals {
     const { report } = this.setup;
     const closes = this.closed(row, label);
     const amount = this.amountOf(row);
-    const sum = closes.sum.sum;
+    const { sum, unreadable } = closes.sum;
     closes.reset();
-    if (amount === undefined) {
+    if (amount === undefined || amount === UNREADABLE) {
       report.ignored(row.line, 'total', `total row: ${shown} (no amount to check)`);
+      return;
+    }
+    if (unreadable !== undefined) {
+      // Saying what the readable lines add up to would name a figure that is not the total's.
+      const message = `total row ${shown} says ${money(amount)}; not checked, since line ${unreadable} of the lines it closes (${closes.what}) cannot be read: correct it and run again`;
+      report.stop(closes.stops ? closes.sum.last : undefined, row.line, closes.stops ? closes.what : '', message);
       return;
     }
     if (Math.abs(round(sum) - round(amount)) < 0.005) {
@@ -390,7 +405,12 @@ export class Totals {
   }
 }
 
-function addTo(s: Sum, amount: number, line: number): void {
+/** The amount of a row with a cell that cannot be read (`amountOf`). */
+const UNREADABLE = 'unreadable';
+
+/** `amount` at `line` added to `s`; `unreadable`: that row's amount cannot be read (counted as 0, the sum marked). */
+function addTo(s: Sum, amount: number, line: number, unreadable: boolean): void {
+  if (unreadable) s.unreadable ??= line;
   s.sum += amount;
   s.last = line;
 }
