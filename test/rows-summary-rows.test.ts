@@ -69,12 +69,17 @@ describe('NetSuite Main Line rows', () => {
     expect(plan.records.map((r) => r.notes)).toEqual([undefined, undefined, undefined]);
   });
 
-  it('a main line that does not check is a row error naming both sums; its bill is not sent', async () => {
+  /** NetSuite's export with one change, planned with the main-line mapping. */
+  async function planChangedNetsuite(name: string, from: string, to: string) {
     const { mkdtempSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const file = join(mkdtempSync(join(tmpdir(), 'netsuite-')), 'netsuite-off.csv');
-    writeFileSync(file, readFileSync(NETSUITE, 'utf8').replace('Rough-in,*,912.40', 'Rough-in,*,921.40'));
-    const plan = await planBills(file, { mapping: mapping('netsuite-mapping-main-line.json'), vendorsFile: VENDORS, resolver });
+    const file = join(mkdtempSync(join(tmpdir(), 'netsuite-')), name);
+    writeFileSync(file, readFileSync(NETSUITE, 'utf8').replace(from, to));
+    return planBills(file, { mapping: mapping('netsuite-mapping-main-line.json'), vendorsFile: VENDORS, resolver });
+  }
+
+  it('a main line that does not check is a row error naming both sums; its bill is not sent', async () => {
+    const plan = await planChangedNetsuite('netsuite-off.csv', 'Rough-in,*,912.40', 'Rough-in,*,921.40');
     expect(plan.records.map((r) => r.payload)).toEqual(bills(KITCHEN).slice(0, 2));
     const lines = dryRunReportLines(plan).filter((l) => l.line >= 7);
     expect(lines.map((l) => [l.line, l.status, l.message])).toEqual([
@@ -86,11 +91,7 @@ describe('NetSuite Main Line rows', () => {
   });
 
   it('a main line whose bill has a line that cannot be read is not checked, and says so instead of naming a partial sum', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const file = join(mkdtempSync(join(tmpdir(), 'netsuite-')), 'netsuite-unreadable-line.csv');
-    writeFileSync(file, readFileSync(NETSUITE, 'utf8').replace('PEX supply lines,,600.00', 'PEX supply lines,,six hundred'));
-    const plan = await planBills(file, { mapping: mapping('netsuite-mapping-main-line.json'), vendorsFile: VENDORS, resolver });
+    const plan = await planChangedNetsuite('netsuite-unreadable-line.csv', 'PEX supply lines,,600.00', 'PEX supply lines,,six hundred');
     expect(plan.records.map((r) => r.payload)).toEqual(bills(KITCHEN).slice(0, 2));
     const line7 = dryRunReportLines(plan).find((l) => l.line === 7)!;
     expect(line7.status).toBe('invalid');
